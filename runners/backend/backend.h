@@ -1,0 +1,44 @@
+// backend.h: what a cipher circuit needs from an FHE backend.
+//
+// The circuits (AES, Vision) are templates over a backend type B, so the same code runs
+// on the project's BGV engine (BgvBackend), on HElib when it is installed, and on the
+// clear-text slot simulator (ClearBackend) that checks circuit logic in milliseconds.
+// A backend evaluates over vectors of GF(2^n) elements, one per slot (ell slots), with
+// the slot structure of the ring Z[X]/Phi_m(X) mod 2 described by ZmStar.
+//
+// Required members of B (duck-typed; see ClearBackend for the simplest model):
+//
+//   using Ctxt;                       copyable ciphertext
+//   using Ptxt;                       an encoded constant vector, reusable
+//   const ZmStar& zmstar() const;     slot hypercube and the action of X -> X^k
+//   const GF2n& field() const;        the cipher's field GF(2^n)
+//   long slot_count() const;          ell
+//
+//   Ptxt encode(const std::vector<uint64_t>& v) const;   v.size() == ell, in GF(2^n)
+//   Ctxt encrypt(const std::vector<uint64_t>& v) const;
+//   std::vector<uint64_t> decrypt(const Ctxt& c) const;  throws CapacityError when the
+//                                                        noise estimate exceeds the modulus
+//   void add(Ctxt& a, const Ctxt& b) const;               a += b (= a - b over GF(2))
+//   void add_plain(Ctxt& a, const Ptxt& p) const;         a += p
+//   void mul(Ctxt& a, const Ctxt& b) const;               a *= b, relinearized
+//   void mul_plain(Ctxt& a, const Ptxt& p) const;         a *= p slot-wise
+//   void square(Ctxt& a) const;                           a *= a
+//   void automorph(Ctxt& a, long k) const;                X -> X^k, k in Z_m^*: slots move
+//                                                        as zmstar().automorphism_action(k);
+//                                                        k = 2^j mod m is x -> x^(2^j)
+//   void require_automorphisms(const std::vector<long>& ks);   generate the key-switching
+//                                                        keys for these k now (setup time);
+//                                                        automorph(k) without a key throws
+//                                                        KeyError
+//   double capacity_bits(const Ctxt& c) const;            log2(modulus / noise), estimated
+//   std::string op_counters() const;  (optional) engine counters for reports
+//
+// Everything above is const on the backend except require_automorphisms: evaluation
+// never mutates backend state, so independent ciphertexts may be processed in parallel.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/algebra/subfield.h"
+#include "engine/algebra/zmstar.h"
