@@ -61,6 +61,8 @@ class GF2n {
  private:
   long n_;
   uint64_t f_low_;
+  uint64_t mu_low_;  // floor(x^(2n) / f) - x^n, for Barrett reduction
+  uint64_t mask_;    // 2^n - 1
 };
 
 }  // namespace cb

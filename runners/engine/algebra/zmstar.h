@@ -77,7 +77,7 @@ class ZmStar {
   std::vector<long> gens_, ords_, twists_, strides_, reps_;
   // For x in [0, m): slot index and Frobenius exponent of x (slot -1 when gcd(x, m) != 1).
   std::vector<int32_t> slot_of_x_;
-  std::vector<int16_t> frob_of_x_;
+  std::vector<int32_t> frob_of_x_;
 };
 
 }  // namespace cb

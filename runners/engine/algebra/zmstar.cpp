@@ -1,0 +1,231 @@
+// zmstar.cpp: Z_m^*/<2> as a hypercube (see zmstar.h for the math).
+//
+// Construction works on the ell cosets of H = <2> instead of the phi units: one pass over
+// [0, m) labels every unit with its H-coset and its Frobenius exponent, after which orders
+// in the quotients Z_m^*/<2, g_0..g_{i-1}> are computed one coset at a time with a
+// membership bitmap. Everything is O(m + ell * log^2 m) per dimension.
+#include "engine/algebra/zmstar.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "engine/errors.h"
+
+namespace cb {
+
+namespace {
+
+long mulmod(long a, long b, long m) { return long((unsigned long long)a * (unsigned long long)b % (unsigned long long)m); }
+
+long powmod(long x, long e, long m) {
+  long r = 1 % m;
+  x %= m;
+  while (e > 0) {
+    if (e & 1) r = mulmod(r, x, m);
+    x = mulmod(x, x, m);
+    e >>= 1;
+  }
+  return r;
+}
+
+std::vector<std::pair<long, long>> factorize(long n) {
+  std::vector<std::pair<long, long>> f;
+  for (long p = 2; p * p <= n; ++p) {
+    if (n % p) continue;
+    long e = 0;
+    while (n % p == 0) n /= p, ++e;
+    f.emplace_back(p, e);
+  }
+  if (n > 1) f.emplace_back(n, 1);
+  return f;
+}
+
+}  // namespace
+
+ZmStar::ZmStar(long m) : m_(m) {
+  if (m % 2 == 0) throw ParameterError(msg("m=", m, " is even: the ring needs odd m"));
+  if (m < 3 || m > (1L << 20))
+    throw ParameterError(msg("m=", m, " is outside [3, 2^20]: the ring needs 3 <= m <= 1048576"));
+
+  factors_ = factorize(m);
+  phi_ = m;
+  for (auto [p, e] : factors_) phi_ = phi_ / p * (p - 1);
+  d_ = 1;
+  for (long x = 2 % m; x != 1; x = 2 * x % m) ++d_;
+  ell_ = phi_ / d_;
+
+  // Label each unit x with its H-coset c and exponent f: x = crep[c] * 2^f, crep[c] the
+  // smallest element of the coset.
+  std::vector<int32_t> coset(m, -1);
+  std::vector<int32_t> cfrob(m, 0);
+  std::vector<long> crep;
+  crep.reserve(ell_);
+  for (long x = 1; x < m; ++x) {
+    if (coset[x] >= 0 || std::gcd(x, m) != 1) continue;
+    const int32_t c = int32_t(crep.size());
+    crep.push_back(x);
+    long y = x;
+    for (long f = 0; f < d_; ++f, y = 2 * y % m) coset[y] = c, cfrob[y] = int32_t(f);
+  }
+  if (long(crep.size()) != ell_)
+    throw Error(msg("m=", m, ": found ", crep.size(), " cosets of <2>, expected ell=", ell_));
+
+  // Greedy generators. S = <2, g_0..g_{i-1}> is kept as a set of H-cosets.
+  std::vector<char> inS(ell_, 0);
+  std::vector<long> S{0};  // coset ids in S; coset 0 is H itself (crep 1)
+  inS[0] = 1;
+  while (long(S.size()) < ell_) {
+    const long N = ell_ / long(S.size());  // |Z_m^* / S|
+    const auto Nf = factorize(N);
+    // Order of each coset modulo S; max order.
+    std::vector<long> order(ell_, 0);
+    long best = 0;
+    for (long c = 0; c < ell_; ++c) {
+      if (inS[c]) continue;
+      long o = N;
+      for (auto [p, e] : Nf) {
+        (void)e;
+        while (o % p == 0 && inS[coset[powmod(crep[c], o / p, m)]]) o /= p;
+      }
+      order[c] = o;
+      best = std::max(best, o);
+    }
+    // Among cosets of maximal order whose order-th power lies in H, the smallest integer
+    // x with x^best = 1 ("good"); failing any, the smallest x at all ("bad").
+    long good_x = 0, bad_x = 0;
+    for (long c = 0; c < ell_; ++c) {
+      if (order[c] != best) continue;
+      const long y = powmod(crep[c], best, m);
+      if (coset[y] != 0) continue;
+      // (crep*2^f)^best = 2^(a + f*best) with 2^a = crep^best.
+      const long a = cfrob[y];
+      long x = crep[c];
+      for (long f = 0; f < d_; ++f, x = 2 * x % m) {
+        if ((a + f * best) % d_ == 0) {
+          if (good_x == 0 || x < good_x) good_x = x;
+        } else if (bad_x == 0 || x < bad_x) {
+          bad_x = x;
+        }
+      }
+    }
+    const long g = good_x ? good_x : bad_x;
+    if (g == 0)
+      throw Error(msg("m=", m, ": no element of maximal order ", best,
+                      " has its power in <2>; the hypercube does not split"));
+    gens_.push_back(g);
+    ords_.push_back(best);
+    twists_.push_back(cfrob[powmod(g, best, m)]);
+    // S <- S * <g>.
+    const long n0 = long(S.size());
+    long gj = 1;
+    for (long j = 1; j < best; ++j) {
+      gj = mulmod(gj, g, m);
+      for (long k = 0; k < n0; ++k) {
+        const long c = coset[mulmod(crep[S[k]], gj, m)];
+        if (inS[c]) throw Error(msg("m=", m, ": generator ", g, " has order below ", best));
+        inS[c] = 1;
+        S.push_back(c);
+      }
+    }
+  }
+
+  const long D = long(gens_.size());
+  strides_.assign(D, 1);
+  for (long i = D - 2; i >= 0; --i) strides_[i] = strides_[i + 1] * ords_[i + 1];
+
+  // Representatives in row-major order, and the final lookup tables. Every unit must be
+  // reached exactly once by t(e) * 2^f.
+  reps_.assign(ell_, 1);
+  for (long s = 0; s < ell_; ++s) {
+    long t = 1;
+    for (long i = 0; i < D; ++i) t = mulmod(t, powmod(gens_[i], (s / strides_[i]) % ords_[i], m), m);
+    reps_[s] = t;
+  }
+  slot_of_x_.assign(m, -1);
+  frob_of_x_.assign(m, 0);
+  for (long s = 0; s < ell_; ++s) {
+    long x = reps_[s];
+    for (long f = 0; f < d_; ++f, x = 2 * x % m) {
+      if (slot_of_x_[x] >= 0)
+        throw Error(msg("m=", m, ": representatives ", reps_[slot_of_x_[x]], " and ", reps_[s],
+                        " lie in the same coset of <2>"));
+      slot_of_x_[x] = int32_t(s);
+      frob_of_x_[x] = int32_t(f);
+    }
+  }
+}
+
+std::vector<long> ZmStar::coords(long slot) const {
+  if (slot < 0 || slot >= ell_)
+    throw ParameterError(msg("slot=", slot, " is outside [0, ell=", ell_, ") (m=", m_, ")"));
+  std::vector<long> e(gens_.size());
+  for (size_t i = 0; i < gens_.size(); ++i) e[i] = (slot / strides_[i]) % ords_[i];
+  return e;
+}
+
+long ZmStar::slot_of(const std::vector<long>& coords) const {
+  if (coords.size() != gens_.size())
+    throw ParameterError(msg("coords has ", coords.size(), " entries, the hypercube has ", gens_.size(),
+                             " dimensions (m=", m_, ")"));
+  long s = 0;
+  for (size_t i = 0; i < gens_.size(); ++i) {
+    if (coords[i] < 0 || coords[i] >= ords_[i])
+      throw ParameterError(msg("coordinate e_", i, "=", coords[i], " is outside [0, ord_", i, "=", ords_[i],
+                               ") (m=", m_, ")"));
+    s += coords[i] * strides_[i];
+  }
+  return s;
+}
+
+bool ZmStar::in_zmstar(long x) const {
+  x %= m_;
+  if (x < 0) x += m_;
+  return slot_of_x_[x] >= 0;
+}
+
+std::pair<long, long> ZmStar::locate(long x) const {
+  long y = x % m_;
+  if (y < 0) y += m_;
+  if (slot_of_x_[y] < 0) throw ParameterError(msg("x=", x, " is not a unit mod m=", m_));
+  return {slot_of_x_[y], frob_of_x_[y]};
+}
+
+long ZmStar::inverse(long x) const {
+  long a = x % m_;
+  if (a < 0) a += m_;
+  // Extended Euclid on (a, m).
+  long r0 = m_, r1 = a, s0 = 0, s1 = 1;
+  while (r1 != 0) {
+    const long q = r0 / r1;
+    std::tie(r0, r1) = std::make_pair(r1, r0 - q * r1);
+    std::tie(s0, s1) = std::make_pair(s1, s0 - q * s1);
+  }
+  if (r0 != 1) throw ParameterError(msg("x=", x, " is not a unit mod m=", m_, ": no inverse"));
+  return s0 < 0 ? s0 + m_ : s0;
+}
+
+long ZmStar::power(long x, long e) const {
+  long a = x % m_;
+  if (a < 0) a += m_;
+  if (e < 0) {
+    a = inverse(a);
+    e = -e;
+  }
+  return powmod(a, e, m_);
+}
+
+std::vector<ZmStar::SlotMove> ZmStar::automorphism_action(long k) const {
+  long kk = k % m_;
+  if (kk < 0) kk += m_;
+  if (slot_of_x_[kk] < 0)
+    throw ParameterError(msg("k=", k, " is not a unit mod m=", m_, ": X -> X^k is no automorphism"));
+  std::vector<SlotMove> moves(ell_);
+  for (long s = 0; s < ell_; ++s) {
+    const long y = mulmod(kk, reps_[s], m_);
+    moves[s] = {slot_of_x_[y], frob_of_x_[y]};
+  }
+  return moves;
+}
+
+}  // namespace cb
