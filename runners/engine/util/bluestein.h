@@ -1,0 +1,73 @@
+// bluestein.h: evaluation at the primitive m-th roots of unity modulo one RNS prime.
+//
+// Double-CRT stores an element a of Z[X]/Phi_m(X), for each prime q, as its phi(m)
+// values a(zeta^j), j in Z_m^*, where zeta is a primitive m-th root of unity mod q: the
+// roots of Phi_m mod q are exactly those zeta^j, so the values determine a mod (Phi_m, q).
+//
+// Forward. For a polynomial a of degree < m, A_j = sum_i a_i zeta^(ij). With
+// h = zeta^((m+1)/2) we have h^2 = zeta (m is odd) and h^m = 1, and
+//     ij = (i^2 + j^2 - (j-i)^2) / 2  gives  zeta^(ij) = h^(i^2) h^(j^2) h^(-(j-i)^2),
+// so A_j = h^(j^2) * sum_i (a_i h^(i^2)) c_(j-i) with the chirp c_k = h^(-k^2)
+// (Bluestein). For 0 <= i, j < m the differences j - i lie in (-m, m), so the sum is a
+// cyclic convolution of length N >= 2m - 1, N = 2^k, evaluated with two power-of-two
+// NTTs (ntt.h) against the precomputed transform of c. Only m-th and N-th roots of
+// unity occur, hence the requirement q = 1 (mod m*N).
+//
+// Inverse. Given values v_j on Z_m^*, put v_j = 0 for gcd(j, m) > 1 and return the m
+// coefficients b_i = (1/m) sum_j v_j zeta^(-ij). Then b(zeta^k) = v_k for every k in
+// [0, m) by orthogonality of the characters, so b(zeta^j) = v_j on Z_m^* and b vanishes
+// at the non-primitive roots: b is congruent to the element modulo Phi_m, though of
+// degree up to m-1 and not reduced. (The engine uses b as is: key switching and
+// modulus switching only need some representative.) Since zeta^(-ij) = zeta^(i(m-j))
+// the inverse reuses the forward chirp: it is the forward sum read at index m - i, and
+// the chirp factor h^((m-i)^2) = h^(i^2).
+//
+// Cost per transform: two length-N NTTs (levels 1..k-1 only: in the forward NTT the
+// upper half of the input is zero, and only the lower half of the output is read) and
+// about N + 2m Shoup products. Memory per prime: about 16N + 40m bytes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/util/modarith.h"
+#include "engine/util/ntt.h"
+
+namespace cb::util {
+
+class CyclotomicTransform {
+ public:
+  // Precomputes for the odd m >= 3 and the prime q < 2^62 with q = 1 (mod m*N),
+  // N = bluestein_length(m). zeta = primitive_root_of_unity(m, q). Throws ParameterError
+  // otherwise.
+  CyclotomicTransform(long m, uint64_t q);
+
+  // values[t] = a(zeta^j_t) for t < phi, j_t = zmstar()[t], where a has the ncoeffs
+  // coefficients coeffs[0..ncoeffs) in [0, q), 0 <= ncoeffs <= m. Outputs in [0, q).
+  // values must not alias coeffs.
+  void forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const;
+
+  // coeffs[0..m) = b with b(zeta^j_t) = values[t] on Z_m^* and b(zeta^j) = 0 for the
+  // other j (so b = the element mod Phi_m). Inputs and outputs in [0, q). No aliasing.
+  void inverse(const uint64_t* values, uint64_t* coeffs) const;
+
+  uint64_t q() const { return q_; }
+  uint64_t zeta() const { return zeta_; }  // the primitive m-th root of unity used
+  long m() const { return m_; }
+  long phi() const { return phi_; }        // phi = |Z_m^*|
+  long n() const { return ntt_.n(); }      // N = bluestein_length(m)
+  // Z_m^* = {j in [1, m) : gcd(j, m) = 1}, increasing: the order of the values.
+  const std::vector<long>& zmstar() const { return zmstar_; }
+
+ private:
+  long m_, phi_;
+  uint64_t q_, zeta_;
+  std::vector<long> zmstar_;
+  Ntt ntt_;
+  std::vector<ShoupMul> pre_;    // pre[i] = h^(i^2), i < m
+  std::vector<ShoupMul> post_;   // post[t] = h^(j_t^2) / N, t < phi
+  std::vector<ShoupMul> ipost_;  // ipost[i] = h^(i^2) / (m N), i < m
+  std::vector<uint64_t> kernel_, kernel_p_;  // NTT of c_k = h^(-k^2), Shoup companions
+};
+
+}  // namespace cb::util

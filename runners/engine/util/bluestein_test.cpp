@@ -1,0 +1,207 @@
+#include "engine/util/bluestein.h"
+
+#include <gtest/gtest.h>
+
+#include <NTL/ZZX.h>
+#include <NTL/ZZ_pX.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
+
+#include "engine/errors.h"
+#include "engine/util/modarith.h"
+#include "engine/util/primes.h"
+
+namespace cb::util {
+namespace {
+
+struct RingCase {
+  long m;
+  const char* why;
+  friend std::ostream& operator<<(std::ostream& os, const RingCase& c) { return os << "m" << c.m; }
+};
+
+// Phi_n over Z as (X^n - 1) / prod_{d | n, d < n} Phi_d.
+NTL::ZZX cyclotomic(long n) {
+  static std::map<long, NTL::ZZX> cache;
+  auto it = cache.find(n);
+  if (it != cache.end()) return it->second;
+  NTL::ZZX p;
+  NTL::SetCoeff(p, n, 1);
+  NTL::SetCoeff(p, 0, -1);
+  for (long d = 1; d < n; ++d)
+    if (n % d == 0) p /= cyclotomic(d);
+  cache[n] = p;
+  return p;
+}
+
+class Bluestein : public ::testing::TestWithParam<RingCase> {
+ protected:
+  static uint64_t prime_for(long m) {
+    return ntt_primes(1, 60, uint64_t(m) * uint64_t(bluestein_length(m)))[0];
+  }
+  static std::vector<uint64_t> random_vec(long len, uint64_t q, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<uint64_t> v(len);
+    for (auto& x : v) x = rng() % q;
+    return v;
+  }
+  // a(x) mod q by Horner.
+  static uint64_t eval(const std::vector<uint64_t>& a, uint64_t x, uint64_t q) {
+    uint64_t v = 0;
+    for (long k = long(a.size()) - 1; k >= 0; --k) v = add_mod(mul_mod(v, x, q), a[k], q);
+    return v;
+  }
+};
+
+TEST_P(Bluestein, ExposesZmStarAndARootOfOrderM) {
+  const long m = GetParam().m;
+  const CyclotomicTransform t(m, prime_for(m));
+  EXPECT_EQ(t.m(), m);
+  EXPECT_EQ(t.n(), bluestein_length(m));
+  long phi = 0;
+  for (long j = 1; j < m; ++j) phi += std::gcd(j, m) == 1;
+  EXPECT_EQ(t.phi(), phi);
+  ASSERT_EQ(long(t.zmstar().size()), phi);
+  for (long i = 0; i < phi; ++i) {
+    EXPECT_EQ(std::gcd(t.zmstar()[i], m), 1);
+    if (i > 0) {
+      EXPECT_LT(t.zmstar()[i - 1], t.zmstar()[i]);
+    }
+  }
+  EXPECT_EQ(pow_mod(t.zeta(), m, t.q()), 1u);
+  for (uint64_t p : prime_factors(m)) EXPECT_NE(pow_mod(t.zeta(), m / p, t.q()), 1u);
+}
+
+TEST_P(Bluestein, ForwardMatchesNaiveEvaluation) {
+  const long m = GetParam().m;
+  const uint64_t q = prime_for(m);
+  const CyclotomicTransform t(m, q);
+  // Full length m, degree < phi, and a short input (ncoeffs < m pads with zeros).
+  for (long len : {m, t.phi(), std::min(m, long(7))}) {
+    const auto a = random_vec(len, q, 100 + len);
+    std::vector<uint64_t> v(t.phi());
+    t.forward(a.data(), len, v.data());
+    for (long i = 0; i < t.phi(); ++i)
+      ASSERT_EQ(v[i], eval(a, pow_mod(t.zeta(), t.zmstar()[i], q), q)) << "len=" << len << " i=" << i;
+  }
+  std::vector<uint64_t> v(t.phi(), 1);
+  t.forward(nullptr, 0, v.data());  // the zero polynomial
+  EXPECT_EQ(v, std::vector<uint64_t>(t.phi(), 0));
+}
+
+TEST_P(Bluestein, InverseInterpolatesAndVanishesOffZmStar) {
+  const long m = GetParam().m;
+  const uint64_t q = prime_for(m);
+  const CyclotomicTransform t(m, q);
+  const auto v = random_vec(t.phi(), q, 7);
+  std::vector<uint64_t> b(m), back(t.phi());
+  t.inverse(v.data(), b.data());
+  for (uint64_t x : b) ASSERT_LT(x, q);
+  t.forward(b.data(), m, back.data());
+  EXPECT_EQ(back, v);
+  // b(zeta^j) = 0 for gcd(j, m) > 1 (including j = 0).
+  for (long j = 0; j < m; ++j)
+    if (std::gcd(j, m) != 1) {
+      ASSERT_EQ(eval(b, pow_mod(t.zeta(), j, q), q), 0u) << "j=" << j;
+    }
+}
+
+TEST_P(Bluestein, InverseOfForwardIsCongruentModPhiM) {
+  const long m = GetParam().m;
+  const uint64_t q = prime_for(m);
+  const CyclotomicTransform t(m, q);
+  const auto a = random_vec(t.phi(), q, 8);  // degree < phi: already reduced mod Phi_m
+  std::vector<uint64_t> v(t.phi()), b(m);
+  t.forward(a.data(), t.phi(), v.data());
+  t.inverse(v.data(), b.data());
+
+  NTL::ZZ_pPush push(NTL::conv<NTL::ZZ>((unsigned long)q));
+  NTL::ZZ_pX phi_q = NTL::conv<NTL::ZZ_pX>(cyclotomic(m)), bq, aq;
+  ASSERT_EQ(NTL::deg(phi_q), t.phi());
+  for (long i = 0; i < m; ++i) NTL::SetCoeff(bq, i, NTL::conv<NTL::ZZ_p>((unsigned long)b[i]));
+  for (long i = 0; i < t.phi(); ++i) NTL::SetCoeff(aq, i, NTL::conv<NTL::ZZ_p>((unsigned long)a[i]));
+  EXPECT_EQ((bq % phi_q), aq);
+  // And a polynomial of full degree m-1 maps to its own residue mod Phi_m.
+  const auto c = random_vec(m, q, 9);
+  NTL::ZZ_pX cq;
+  for (long i = 0; i < m; ++i) NTL::SetCoeff(cq, i, NTL::conv<NTL::ZZ_p>((unsigned long)c[i]));
+  t.forward(c.data(), m, v.data());
+  t.inverse(v.data(), b.data());
+  for (long i = 0; i < m; ++i) NTL::SetCoeff(bq, i, NTL::conv<NTL::ZZ_p>((unsigned long)b[i]));
+  EXPECT_EQ((bq % phi_q), (cq % phi_q));
+}
+
+TEST_P(Bluestein, ProductsOfValuesAreRingProducts) {
+  // The point of double-CRT: pointwise products are products in Z_q[X]/Phi_m.
+  const long m = GetParam().m;
+  if (m > 1200) GTEST_SKIP() << "NTL multiplication check only for the small rings";
+  const uint64_t q = prime_for(m);
+  const CyclotomicTransform t(m, q);
+  const auto a = random_vec(t.phi(), q, 21), c = random_vec(t.phi(), q, 22);
+  std::vector<uint64_t> va(t.phi()), vc(t.phi()), b(m);
+  t.forward(a.data(), t.phi(), va.data());
+  t.forward(c.data(), t.phi(), vc.data());
+  for (long i = 0; i < t.phi(); ++i) va[i] = mul_mod(va[i], vc[i], q);
+  t.inverse(va.data(), b.data());
+  NTL::ZZ_pPush push(NTL::conv<NTL::ZZ>((unsigned long)q));
+  NTL::ZZ_pX phi_q = NTL::conv<NTL::ZZ_pX>(cyclotomic(m)), aq, cq, bq;
+  for (long i = 0; i < t.phi(); ++i) {
+    NTL::SetCoeff(aq, i, NTL::conv<NTL::ZZ_p>((unsigned long)a[i]));
+    NTL::SetCoeff(cq, i, NTL::conv<NTL::ZZ_p>((unsigned long)c[i]));
+  }
+  for (long i = 0; i < m; ++i) NTL::SetCoeff(bq, i, NTL::conv<NTL::ZZ_p>((unsigned long)b[i]));
+  EXPECT_EQ((bq % phi_q), NTL::MulMod(aq, cq, phi_q));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rings, Bluestein,
+    ::testing::Values(RingCase{3, "smallest ring"}, RingCase{257, "prime m, GF(2^16) slots"},
+                      RingCase{243, "prime power 3^5"}, RingCase{343, "prime power 7^3"},
+                      RingCase{771, "3*257"}, RingCase{1155, "four primes 3*5*7*11"},
+                      RingCase{4369, "17*257, a test ring of the engine"}),
+    ::testing::PrintToStringParamName());
+
+TEST(BluesteinErrors, NameTheBrokenConstraint) {
+  try {
+    CyclotomicTransform(256, 7681);
+    FAIL() << "expected ParameterError";
+  } catch (const ParameterError& e) {
+    EXPECT_STREQ(e.what(), "CyclotomicTransform: m=256 must be odd and >= 3");
+  }
+  try {
+    CyclotomicTransform(257, 7681);  // 7681 - 1 = 2^9 * 15
+    FAIL() << "expected ParameterError";
+  } catch (const ParameterError& e) {
+    EXPECT_STREQ(e.what(),
+                 "CyclotomicTransform: q=7681 is not 1 mod m*N=257*1024=263168 (m=257, N=1024)");
+  }
+  const uint64_t q = ntt_primes(1, 60, 257 * 1024)[0];
+  const CyclotomicTransform t(257, q);
+  std::vector<uint64_t> a(258), v(256);
+  EXPECT_THROW(t.forward(a.data(), 258, v.data()), ParameterError);
+}
+
+TEST(BluesteinThreads, ConcurrentCallsAgree) {
+  const long m = 771;
+  const uint64_t q = ntt_primes(1, 60, uint64_t(m) * bluestein_length(m))[0];
+  const CyclotomicTransform t(m, q);
+  std::vector<std::vector<uint64_t>> in(8), out(8), ref(8);
+  for (int k = 0; k < 8; ++k) {
+    std::mt19937_64 rng(k);
+    in[k].resize(m);
+    for (auto& x : in[k]) x = rng() % q;
+    ref[k].resize(t.phi());
+    t.forward(in[k].data(), m, ref[k].data());
+    out[k].resize(t.phi());
+  }
+#pragma omp parallel for num_threads(4)
+  for (int k = 0; k < 8; ++k)
+    for (int rep = 0; rep < 20; ++rep) t.forward(in[k].data(), m, out[k].data());
+  EXPECT_EQ(out, ref);
+}
+
+}  // namespace
+}  // namespace cb::util

@@ -1,0 +1,138 @@
+#include "engine/util/canonical.h"
+
+#include <cmath>
+#include <numeric>
+
+#include "engine/errors.h"
+#include "engine/util/primes.h"
+
+namespace cb::util {
+
+namespace {
+
+long bitrev(long x, int bits) {
+  long r = 0;
+  for (int i = 0; i < bits; ++i) r |= ((x >> i) & 1) << (bits - 1 - i);
+  return r;
+}
+
+long checked_m(long m) {
+  if (m < 3 || m % 2 == 0 || m > (long(1) << 24))
+    throw ParameterError(msg("CanonicalNorm: m=", m, " must be odd with 3 <= m <= 2^24"));
+  return m;
+}
+
+}  // namespace
+
+CanonicalNorm::CanonicalNorm(long m) : m_(checked_m(m)), n_(bluestein_length(m)), log_n_(0) {
+  while ((long(1) << log_n_) < n_) ++log_n_;
+  for (long j = 1; j < m; ++j)
+    if (std::gcd(j, m) == 1) zmstar_.push_back(j);
+
+  const double two_pi = 2 * M_PI;
+  // Twiddles: the block of level l with index b splits with s = e^(2 pi i e / N),
+  // e = bitrev_l(b) * N / 2^(l+1), as in ntt.h.
+  tw_.resize(n_);
+  for (int l = 0; l < log_n_; ++l) {
+    const long blocks = long(1) << l;
+    for (long b = 0; b < blocks; ++b) {
+      const double ang = two_pi * double(bitrev(b, l) * (n_ >> (l + 1))) / double(n_);
+      tw_[blocks + b] = {std::cos(ang), std::sin(ang)};
+    }
+  }
+  // h^(k^2) = e^(2 pi i r / m) with r = k^2 (m+1)/2 mod m.
+  const long half_m = (m + 1) / 2;
+  auto chirp_angle = [&](long k) {
+    const long r = (((k * k) % m) * half_m) % m;
+    return two_pi * double(r) / double(m);
+  };
+  chirp_.resize(m);
+  for (long i = 0; i < m; ++i) {
+    const double ang = chirp_angle(i);
+    chirp_[i] = {std::cos(ang), std::sin(ang)};
+  }
+  kernel_.assign(n_, {0.0, 0.0});
+  for (long k = 0; k < m; ++k) {
+    const Complex c = {chirp_[k].re, -chirp_[k].im};  // h^(-k^2)
+    kernel_[k] = c;
+    if (k > 0) kernel_[n_ - k] = c;
+  }
+  // Full forward FFT of the kernel: level 0 (s = 1) here, then the rest.
+  const long half = n_ / 2;
+  for (long i = 0; i < half; ++i) {
+    const Complex u = kernel_[i], v = kernel_[i + half];
+    kernel_[i] = {u.re + v.re, u.im + v.im};
+    kernel_[i + half] = {u.re - v.re, u.im - v.im};
+  }
+  fft_forward_from1(kernel_.data());
+  const double scale = 1.0 / double(n_);
+  for (auto& c : kernel_) c = {c.re * scale, c.im * scale};
+}
+
+void CanonicalNorm::fft_forward_from1(Complex* a) const {
+  for (int l = 1; l < log_n_; ++l) {
+    const long blocks = long(1) << l;
+    const long t = n_ >> (l + 1);
+    for (long b = 0; b < blocks; ++b) {
+      Complex* x = a + 2 * b * t;
+      Complex* y = x + t;
+      const Complex s = tw_[blocks + b];
+      for (long i = 0; i < t; ++i) {
+        const double vr = y[i].re * s.re - y[i].im * s.im;
+        const double vi = y[i].re * s.im + y[i].im * s.re;
+        const Complex u = x[i];
+        x[i] = {u.re + vr, u.im + vi};
+        y[i] = {u.re - vr, u.im - vi};
+      }
+    }
+  }
+}
+
+void CanonicalNorm::fft_inverse_to1(Complex* a) const {
+  for (int l = log_n_ - 1; l >= 1; --l) {
+    const long blocks = long(1) << l;
+    const long t = n_ >> (l + 1);
+    for (long b = 0; b < blocks; ++b) {
+      Complex* x = a + 2 * b * t;
+      Complex* y = x + t;
+      const Complex s = tw_[blocks + b];  // multiply by conj(s) = s^-1
+      for (long i = 0; i < t; ++i) {
+        const Complex u = x[i], v = y[i];
+        x[i] = {u.re + v.re, u.im + v.im};
+        const double dr = u.re - v.re, di = u.im - v.im;
+        y[i] = {dr * s.re + di * s.im, di * s.re - dr * s.im};
+      }
+    }
+  }
+}
+
+double CanonicalNorm::operator()(const std::vector<long>& coeffs) const {
+  const long len = long(coeffs.size());
+  if (len > m_)
+    throw ParameterError(msg("CanonicalNorm: ", len, " coefficients exceed m=", m_));
+  const long half = n_ / 2;
+  std::vector<Complex> x(n_);
+  for (long i = 0; i < len; ++i) {
+    const double c = double(coeffs[i]);
+    x[i] = {c * chirp_[i].re, c * chirp_[i].im};
+  }
+  for (long i = len; i < half; ++i) x[i] = {0.0, 0.0};
+  for (long i = 0; i < half; ++i) x[half + i] = x[i];  // level 0 with a zero upper half
+  fft_forward_from1(x.data());
+  for (long i = 0; i < n_; ++i) {
+    const Complex u = x[i], k = kernel_[i];
+    x[i] = {u.re * k.re - u.im * k.im, u.re * k.im + u.im * k.re};
+  }
+  fft_inverse_to1(x.data());
+  // y_j = x[j] + x[j + N/2]; |a(zeta^j)| = |h^(j^2) y_j| = |y_j|.
+  double best = 0.0;
+  for (long j : zmstar_) {
+    const double re = x[j].re + x[j + half].re, im = x[j].im + x[j + half].im;
+    best = std::max(best, re * re + im * im);
+  }
+  return std::sqrt(best);
+}
+
+double canonical_norm(const std::vector<long>& coeffs, long m) { return CanonicalNorm(m)(coeffs); }
+
+}  // namespace cb::util

@@ -1,0 +1,54 @@
+// canonical.h: the canonical-embedding norm of an integer polynomial.
+//
+// For a in Z[X]/Phi_m(X) the canonical embedding sends a to the vector of its complex
+// values a(zeta^j), zeta = e^(2 pi i/m), j in Z_m^*; its infinity norm
+//     ||a||^can = max_(j in Z_m^*) |a(e^(2 pi i j/m))|
+// bounds how much a multiplication by a can grow noise: ||a b||^can <= ||a||^can ||b||^can.
+// The value is the same for every representative of a mod Phi_m, so a may be given with
+// any degree < m.
+//
+// We evaluate a at all m-th roots with a complex-double Bluestein FFT, exactly as
+// bluestein.h does modulo q: with h = zeta^((m+1)/2) (so h^2 = zeta, h^m = 1),
+//     a(zeta^j) = h^(j^2) sum_i (a_i h^(i^2)) h^(-(j-i)^2),
+// a cyclic convolution of length N = bluestein_length(m) done with radix-2 FFTs. The
+// chirp angles are reduced exactly in integers (2 pi (k^2 (m+1)/2 mod m) / m) and every
+// twiddle is computed directly with cos/sin, so the relative error of the result is of
+// order 1e-15 * log2(N) * (sum |a_i|) / ||a||^can; callers that need a rigorous bound
+// should add a small relative margin (1e-9 is ample for the engine's coefficients).
+#pragma once
+
+#include <vector>
+
+namespace cb::util {
+
+// Precomputes the chirp and its FFT for one m; operator() is const and thread-safe.
+class CanonicalNorm {
+ public:
+  // Throws ParameterError unless m is odd, 3 <= m <= 2^24.
+  explicit CanonicalNorm(long m);
+
+  // ||a||^can for the integer polynomial with coefficients coeffs (coeffs.size() <= m).
+  double operator()(const std::vector<long>& coeffs) const;
+
+  long m() const { return m_; }
+  long n() const { return n_; }  // N = bluestein_length(m)
+
+ private:
+  struct Complex {
+    double re, im;
+  };
+  void fft_forward_from1(Complex* x) const;  // levels 1..k-1 (level 0 done by caller)
+  void fft_inverse_to1(Complex* x) const;    // levels k-1..1, unscaled
+
+  long m_, n_;
+  int log_n_;
+  std::vector<long> zmstar_;         // j in [1, m) with gcd(j, m) = 1
+  std::vector<Complex> tw_;          // tw[2^l + b] = e^(2 pi i bitrev_l(b) / 2^(l+1))
+  std::vector<Complex> chirp_;       // chirp[i] = h^(i^2), i < m
+  std::vector<Complex> kernel_;      // FFT of c_k = h^(-k^2), divided by N
+};
+
+// One-shot ||a||^can (builds a CanonicalNorm; keep one per m when calling often).
+double canonical_norm(const std::vector<long>& coeffs, long m);
+
+}  // namespace cb::util

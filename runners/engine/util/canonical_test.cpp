@@ -1,0 +1,119 @@
+#include "engine/util/canonical.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <numeric>
+#include <random>
+
+#include "engine/errors.h"
+
+namespace cb::util {
+namespace {
+
+// max over j in Z_m^* of |a(e^(2 pi i j/m))| by direct evaluation in long double, with the
+// angle of each term reduced exactly: zeta^(ij) = e^(2 pi i (ij mod m)/m).
+double naive_norm(const std::vector<long>& a, long m) {
+  const long double two_pi = 2 * 3.14159265358979323846264338327950288L;
+  long double best = 0;
+  for (long j = 1; j < m; ++j) {
+    if (std::gcd(j, m) != 1) continue;
+    long double re = 0, im = 0;
+    for (long i = 0; i < long(a.size()); ++i) {
+      const long double ang = two_pi * ((i * j) % m) / m;
+      re += a[i] * std::cos(ang);
+      im += a[i] * std::sin(ang);
+    }
+    best = std::max(best, std::sqrt(re * re + im * im));
+  }
+  return double(best);
+}
+
+struct NormCase {
+  long m;
+  long len;    // number of coefficients
+  long bound;  // coefficients uniform in [-bound, bound]
+  friend std::ostream& operator<<(std::ostream& os, const NormCase& c) {
+    return os << "m" << c.m << "_len" << c.len << "_bound" << c.bound;
+  }
+};
+
+class CanonicalNormTest : public ::testing::TestWithParam<NormCase> {};
+
+TEST_P(CanonicalNormTest, MatchesDirectEvaluation) {
+  const NormCase c = GetParam();
+  std::mt19937_64 rng(c.m * 31 + c.len);
+  std::uniform_int_distribution<long> coef(-c.bound, c.bound);
+  std::vector<long> a(c.len);
+  for (auto& x : a) x = coef(rng);
+  const double want = naive_norm(a, c.m);
+  const double got = canonical_norm(a, c.m);
+  EXPECT_NEAR(got, want, 1e-10 * want + 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rings, CanonicalNormTest,
+                         ::testing::Values(NormCase{3, 3, 5}, NormCase{257, 257, 1},
+                                           NormCase{257, 256, 1000000}, NormCase{243, 162, 7},
+                                           NormCase{771, 771, 1}, NormCase{1155, 480, 1L << 30},
+                                           NormCase{343, 1, 9}),
+                         ::testing::PrintToStringParamName());
+
+TEST(CanonicalNorm, ClosedForms) {
+  // Constants and monomials have norm |c|; 1 + X has norm max_j |1 + zeta^j| = 2 cos(pi/m).
+  for (long m : {3L, 255L, 257L, 4369L}) {
+    EXPECT_NEAR(canonical_norm({-5}, m), 5.0, 1e-12);
+    EXPECT_NEAR(canonical_norm({0, 0, 3}, m), 3.0, 1e-12);
+    EXPECT_NEAR(canonical_norm({1, 1}, m), 2 * std::cos(M_PI / m), 1e-12);
+    EXPECT_EQ(canonical_norm({}, m), 0.0);
+  }
+  // Phi_m vanishes at every primitive root: 1 + X + X^2 for m = 3.
+  EXPECT_NEAR(canonical_norm({1, 1, 1}, 3), 0.0, 1e-12);
+  // Sum_{i<m} X^i vanishes at all non-trivial m-th roots.
+  EXPECT_NEAR(canonical_norm(std::vector<long>(257, 1), 257), 0.0, 1e-9);
+}
+
+TEST(CanonicalNorm, LargeRingIsFastAndReusable) {
+  const long m = 131071;  // 2^17 - 1, N = 2^18
+  std::mt19937_64 rng(5);
+  std::vector<long> a(m);
+  for (auto& x : a) x = long(rng() % 3) - 1;
+  const auto t0 = std::chrono::steady_clock::now();
+  const CanonicalNorm norm(m);
+  const double v = norm(a);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  // Ternary coefficients: the norm is about sqrt(2m/3 * log phi) and at most the l1 norm.
+  EXPECT_GT(v, std::sqrt(2.0 * m / 3));
+  EXPECT_LT(v, double(m));
+  EXPECT_EQ(norm(a), v);
+  // Generous wall-clock bound (shared machine, possibly sanitizers): tens of ms expected.
+  EXPECT_LT(ms, 2000.0);
+  // Spot-check one evaluation point directly: |a(zeta)| <= norm.
+  long double re = 0, im = 0;
+  for (long i = 0; i < m; ++i) {
+    const long double ang = 2 * 3.14159265358979323846264338327950288L * i / m;
+    re += a[i] * std::cos(ang);
+    im += a[i] * std::sin(ang);
+  }
+  EXPECT_LE(double(std::sqrt(re * re + im * im)), v * (1 + 1e-9));
+}
+
+TEST(CanonicalNorm, RejectsBadInput) {
+  try {
+    canonical_norm({1}, 256);
+    FAIL() << "expected ParameterError";
+  } catch (const ParameterError& e) {
+    EXPECT_STREQ(e.what(), "CanonicalNorm: m=256 must be odd with 3 <= m <= 2^24");
+  }
+  try {
+    canonical_norm(std::vector<long>(8, 1), 7);
+    FAIL() << "expected ParameterError";
+  } catch (const ParameterError& e) {
+    EXPECT_STREQ(e.what(), "CanonicalNorm: 8 coefficients exceed m=7");
+  }
+}
+
+}  // namespace
+}  // namespace cb::util

@@ -1,0 +1,69 @@
+// ntt.h: the cyclic number-theoretic transform of length N = 2^k modulo a prime q.
+//
+// With omega a primitive N-th root of unity mod q, the transform maps a polynomial
+// a(X) mod X^N - 1 to its N values a(omega^e). We compute it as a descent through the
+// factor tree of X^N - 1: a block at level l (2^l blocks of size N/2^l) holds a reduced
+// modulo X^(N/2^l) - c, and splitting it with s^2 = c,
+//     X^(2t) - c = (X^t - s)(X^t + s),   lo + X^t hi  ->  (lo + s*hi, lo - s*hi),
+// is one Cooley-Tukey butterfly per coefficient pair with the same twiddle s for the
+// whole block. Starting from c = 1 and always taking s = omega^(bitrev_l(b) * N/2^(l+1))
+// for block b, the leaf i ends up holding
+//     A[i] = a(omega^bitrev_k(i)),
+// i.e. the output is in bit-reversed order. Only pointwise products between a forward
+// and an inverse transform are ever taken, so the order never matters to callers; the
+// inverse climbs the same tree with Gentleman-Sande butterflies
+//     (u, v) -> (u + v, (u - v) * s^-1),
+// which return N*a, and the 1/N is folded into the last step (or left to the caller).
+// The twiddles of level l sit at tw[2^l + b], so each level reads them sequentially.
+//
+// Lazy reduction (Harvey, "Faster arithmetic for number-theoretic transforms", 2014):
+// the forward butterflies keep values in [0, 4q) and the inverse ones in [0, 2q), each
+// twiddle product is a Shoup product in [0, 2q), and full reduction happens once at the
+// end. This needs 4q < 2^64, hence q < 2^62.
+//
+// Level 0 has the trivial twiddle s = 1. The *_levels entry points let Bluestein's
+// algorithm skip it when half the input is known to be zero (forward) or half the
+// output is not needed (inverse).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace cb::util {
+
+class Ntt {
+ public:
+  // Length N = 2^log_n modulo the prime q < 2^62 with q = 1 (mod N), using the
+  // primitive N-th root of unity omega (or primitive_root_of_unity(N, q) when omega = 0).
+  // Throws ParameterError for a bad q, log_n or omega.
+  Ntt(int log_n, uint64_t q, uint64_t omega = 0);
+
+  long n() const { return n_; }          // N = 2^k
+  int log_n() const { return log_n_; }   // k
+  uint64_t q() const { return q_; }
+  uint64_t omega() const { return omega_; }  // primitive N-th root of unity
+
+  // In place: a[0..N) in [0, q) -> A[i] = a(omega^bitrev(i)) in [0, q).
+  void forward(uint64_t* a) const;
+  // In place: the inverse of forward, including the factor 1/N; in and out in [0, q).
+  void inverse(uint64_t* a) const;
+
+  // Forward levels from_level..k-1 only, input in [0, 4q), output in [0, 4q), unreduced.
+  // With from_level = 1 the caller has done level 0 itself, i.e. written
+  // (lo + hi, lo - hi) into the two halves.
+  void forward_levels(uint64_t* a, int from_level = 0) const;
+  // Inverse levels k-1 down to to_level only, WITHOUT the factor 1/N; input in [0, 2q),
+  // output in [0, 2q). With to_level = 1 the caller finishes level 0 itself: the result
+  // is N * a[i] = x[i] + x[i + N/2] for i < N/2 (and x[i] - x[i + N/2] above).
+  void inverse_levels(uint64_t* a, int to_level = 0) const;
+
+ private:
+  long n_;
+  int log_n_;
+  uint64_t q_, omega_;
+  std::vector<uint64_t> tw_, twp_;    // tw[2^l + b] = omega^(bitrev_l(b) * N/2^(l+1)), Shoup
+  std::vector<uint64_t> itw_, itwp_;  // itw[j] = tw[j]^-1, Shoup
+  uint64_t n_inv_, n_inv_p_;          // N^-1 mod q, Shoup
+};
+
+}  // namespace cb::util

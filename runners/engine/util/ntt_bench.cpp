@@ -1,0 +1,53 @@
+// bench_ntt: median wall time of one forward and one inverse CyclotomicTransform on one
+// 60-bit prime, single thread, for the rings the experiments use.
+//
+//   build/bin/bench_ntt [reps]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "engine/util/bluestein.h"
+#include "engine/util/primes.h"
+
+using namespace cb::util;
+
+namespace {
+
+template <class F>
+double median_ms(int reps, F&& f) {
+  std::vector<double> t(reps);
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    t[r] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
+  return t[reps / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 21;
+  std::printf("%8s %8s %8s %12s %12s %12s\n", "m", "phi", "N", "forward_ms", "inverse_ms",
+              "setup_ms");
+  for (long m : {4369L, 53261L, 163455L, 164737L}) {
+    const long n = bluestein_length(m);
+    const uint64_t q = ntt_primes(1, 60, uint64_t(m) * uint64_t(n))[0];
+    const auto t0 = std::chrono::steady_clock::now();
+    const CyclotomicTransform t(m, q);
+    const double setup =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::mt19937_64 rng(1);
+    std::vector<uint64_t> a(m), v(t.phi()), b(m);
+    for (auto& x : a) x = rng() % q;
+    t.forward(a.data(), m, v.data());  // warm up the scratch buffer and caches
+    const double fwd = median_ms(reps, [&] { t.forward(a.data(), m, v.data()); });
+    const double inv = median_ms(reps, [&] { t.inverse(v.data(), b.data()); });
+    std::printf("%8ld %8ld %8ld %12.3f %12.3f %12.1f\n", m, t.phi(), n, fwd, inv, setup);
+  }
+  return 0;
+}

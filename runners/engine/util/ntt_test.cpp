@@ -1,0 +1,136 @@
+#include "engine/util/ntt.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "engine/errors.h"
+#include "engine/util/modarith.h"
+#include "engine/util/primes.h"
+
+namespace cb::util {
+namespace {
+
+struct NttCase {
+  int log_n;
+  int bits;  // bit length of q
+  friend std::ostream& operator<<(std::ostream& os, const NttCase& c) {
+    return os << "N" << (1L << c.log_n) << "_q" << c.bits << "bit";
+  }
+};
+
+class NttTest : public ::testing::TestWithParam<NttCase> {
+ protected:
+  Ntt make() const {
+    const NttCase c = GetParam();
+    return Ntt(c.log_n, ntt_primes(1, c.bits, uint64_t(1) << c.log_n)[0]);
+  }
+  static std::vector<uint64_t> random_poly(long n, uint64_t q, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<uint64_t> a(n);
+    for (auto& x : a) x = rng() % q;
+    return a;
+  }
+};
+
+long bitrev(long x, int bits) {
+  long r = 0;
+  for (int i = 0; i < bits; ++i) r |= ((x >> i) & 1) << (bits - 1 - i);
+  return r;
+}
+
+TEST_P(NttTest, ForwardEvaluatesAtBitReversedPowersOfOmega) {
+  const Ntt ntt = make();
+  const long n = ntt.n();
+  if (n > 1024) GTEST_SKIP() << "naive evaluation only for small N";
+  const uint64_t q = ntt.q();
+  const auto a = random_poly(n, q, 11);
+  auto A = a;
+  ntt.forward(A.data());
+  for (long i = 0; i < n; ++i) {
+    const uint64_t x = pow_mod(ntt.omega(), bitrev(i, ntt.log_n()), q);
+    uint64_t v = 0;
+    for (long k = n - 1; k >= 0; --k) v = add_mod(mul_mod(v, x, q), a[k], q);  // Horner
+    ASSERT_EQ(A[i], v) << "i=" << i;
+  }
+}
+
+TEST_P(NttTest, InverseUndoesForward) {
+  const Ntt ntt = make();
+  const auto a = random_poly(ntt.n(), ntt.q(), 12);
+  auto b = a;
+  ntt.forward(b.data());
+  for (uint64_t x : b) ASSERT_LT(x, ntt.q());
+  ntt.inverse(b.data());
+  EXPECT_EQ(a, b);
+  ntt.inverse(b.data());  // also the other way round
+  ntt.forward(b.data());
+  EXPECT_EQ(a, b);
+}
+
+TEST_P(NttTest, PointwiseProductIsCyclicConvolution) {
+  const Ntt ntt = make();
+  const long n = ntt.n();
+  if (n > 256) GTEST_SKIP() << "schoolbook only for small N";
+  const uint64_t q = ntt.q();
+  const auto a = random_poly(n, q, 13), b = random_poly(n, q, 14);
+  std::vector<uint64_t> want(n, 0);
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < n; ++j)
+      want[(i + j) % n] = add_mod(want[(i + j) % n], mul_mod(a[i], b[j], q), q);
+  auto A = a, B = b;
+  ntt.forward(A.data());
+  ntt.forward(B.data());
+  for (long i = 0; i < n; ++i) A[i] = mul_mod(A[i], B[i], q);
+  ntt.inverse(A.data());
+  EXPECT_EQ(A, want);
+}
+
+TEST_P(NttTest, LazyLevelsAcceptUnreducedInputs) {
+  // forward_levels takes [0, 4q); inverse_levels takes [0, 2q) and omits 1/N.
+  const Ntt ntt = make();
+  const long n = ntt.n();
+  const uint64_t q = ntt.q();
+  const auto a = random_poly(n, q, 15);
+  auto ref = a;
+  ntt.forward(ref.data());
+  auto lazy = a;
+  for (long i = 0; i < n; ++i) lazy[i] += (i % 4) * q;  // same residues, up to 4q
+  ntt.forward_levels(lazy.data(), 0);
+  for (long i = 0; i < n; ++i) {
+    ASSERT_LT(lazy[i], 4 * q);
+    ASSERT_EQ(lazy[i] % q, ref[i]);
+  }
+  for (long i = 0; i < n; ++i) lazy[i] = ref[i] + (i % 2) * q;
+  ntt.inverse_levels(lazy.data(), 0);
+  for (long i = 0; i < n; ++i) {
+    ASSERT_LT(lazy[i], 2 * q);
+    ASSERT_EQ(lazy[i] % q, mul_mod(a[i], uint64_t(n) % q, q));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lengths, NttTest,
+                         ::testing::Values(NttCase{1, 20}, NttCase{2, 30}, NttCase{3, 60},
+                                           NttCase{6, 60}, NttCase{8, 62}, NttCase{10, 61},
+                                           NttCase{14, 60}, NttCase{17, 60}),
+                         ::testing::PrintToStringParamName());
+
+TEST(Ntt, RejectsBadParametersWithReasons) {
+  try {
+    Ntt(3, 13);
+    FAIL() << "expected ParameterError";
+  } catch (const ParameterError& e) {
+    EXPECT_STREQ(e.what(), "Ntt: q=13 is not 1 mod N=8");
+  }
+  EXPECT_THROW(Ntt(3, 15), ParameterError);  // not prime
+  EXPECT_NO_THROW(Ntt(3, 17, 2));            // 2 has order 8 mod 17
+  try {
+    Ntt(3, 17, 4);  // 4 has order 4 mod 17
+    FAIL() << "expected ParameterError";
+  } catch (const ParameterError& e) {
+    EXPECT_STREQ(e.what(), "Ntt: omega=4 is not a primitive 8-th root of unity mod q=17");
+  }
+}
+
+}  // namespace
+}  // namespace cb::util
