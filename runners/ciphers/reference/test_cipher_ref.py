@@ -1,0 +1,98 @@
+"""build/bin/cipher_ref against the `cryptography` package's AES-128 (random keys and
+blocks, both directions) and against every AES and Vision test vector, plus its error
+messages. Needs the binary (make build); set CB_BUILD_DIR to use another build tree.
+Skipped only when the binary is missing AND CB_ALLOW_NO_RUNNER=1."""
+
+import json
+import os
+import pathlib
+import random
+import subprocess
+
+import pytest
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+BUILD = pathlib.Path(os.environ.get("CB_BUILD_DIR", REPO / "build"))
+BINARY = BUILD / "bin" / "cipher_ref"
+
+
+@pytest.fixture(scope="module")
+def cipher_ref():
+    if not BINARY.exists():
+        if os.environ.get("CB_ALLOW_NO_RUNNER") == "1":
+            pytest.skip(f"{BINARY} is missing (CB_ALLOW_NO_RUNNER=1)")
+        pytest.fail(f"{BINARY} is missing: run `make build` (or set CB_ALLOW_NO_RUNNER=1 to skip)")
+
+    def run(*args, check=True):
+        p = subprocess.run([str(BINARY), *args], capture_output=True, text=True, timeout=60)
+        if check:
+            assert p.returncode == 0, p.stderr
+            return p.stdout.strip()
+        return p
+    return run
+
+
+def aes_ecb(key: bytes, block: bytes, decrypt: bool) -> bytes:
+    c = Cipher(algorithms.AES(key), modes.ECB())
+    op = c.decryptor() if decrypt else c.encryptor()
+    return op.update(block) + op.finalize()
+
+
+def test_aes_against_cryptography(cipher_ref):
+    rng = random.Random(20261122)
+    for _ in range(50):
+        key, block = rng.randbytes(16), rng.randbytes(16)
+        assert cipher_ref("--cipher", "aes128", "--key", key.hex(), "--plaintext", block.hex()) \
+            == aes_ecb(key, block, False).hex()
+        assert cipher_ref("--cipher", "aes128", "--key", key.hex(), "--ciphertext", block.hex(), "--decrypt") \
+            == aes_ecb(key, block, True).hex()
+
+
+def test_aes_vectors(cipher_ref):
+    d = json.loads((HERE / "testdata" / "aes128.json").read_text())
+    for v in d["vectors"]:
+        ct = cipher_ref("--cipher", "aes128", "--key", v["key_bytes"], "--plaintext", v["plaintext_bytes"])
+        assert ct == v["ciphertext_bytes"], v["name"]
+        pt = cipher_ref("--cipher", "aes128", "--key", v["key_bytes"], "--plaintext", ct, "--decrypt")
+        assert pt == v["plaintext_bytes"], v["name"]
+
+
+def state_bytes(state, n):
+    return "".join(format(int(x, 16), "0{}x".format(n // 4)) for x in state)
+
+
+@pytest.mark.parametrize("n,m", [(8, 16), (16, 8), (32, 4), (64, 2)])
+def test_vision_vectors(cipher_ref, n, m):
+    d = json.loads((HERE / "testdata" / f"vision_gf2_{n}_m{m}.json").read_text())
+    for v in d["vectors"]:
+        base = ["--cipher", "vision", "--field-bits", str(n), "--key", v["key_bytes"]]
+        ct = cipher_ref(*base, "--state-size", str(m), "--plaintext", v["plaintext_bytes"])
+        assert ct == v["ciphertext_bytes"], v["name"]
+        assert cipher_ref(*base, "--plaintext", ct, "--decrypt") == v["plaintext_bytes"]
+        # Reduced rounds: round_states[r-1] is the r-round output (13 = the FHE paper's GF(2^64)^2).
+        for r in sorted({1, 2, 13 if d["rounds"] >= 13 else d["rounds"] - 1}):
+            want = state_bytes(v["round_states"][r - 1], n)
+            got = cipher_ref(*base, "--rounds", str(r), "--plaintext", v["plaintext_bytes"])
+            assert got == want, (v["name"], r)
+            assert cipher_ref(*base, "--rounds", str(r), "--plaintext", got, "--decrypt") == v["plaintext_bytes"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--cipher", "aes128", "--key", "00" * 15, "--plaintext", "00" * 16], "key has 15 bytes: AES-128 needs 16"),
+    (["--cipher", "aes128", "--key", "00" * 16, "--plaintext", "00" * 17], "plaintext has 17 bytes: the AES block is 16"),
+    (["--cipher", "aes128", "--key", "0" * 31, "--plaintext", "00" * 16], "key has 31 hex digits"),
+    (["--cipher", "aes128", "--key", "zz" * 16, "--plaintext", "00" * 16], "key has 'z' at position 0"),
+    (["--cipher", "vision", "--field-bits", "32", "--key", "00" * 8, "--plaintext", "00" * 16],
+     "key has 8 bytes: Vision GF(2^32)^4 needs 16"),
+    (["--cipher", "vision", "--field-bits", "8", "--state-size", "8", "--key", "00" * 8, "--plaintext", "00" * 8],
+     "GF(2^8)^8 is not an instance"),
+    (["--cipher", "vision", "--field-bits", "64", "--rounds", "19", "--key", "00" * 16, "--plaintext", "00" * 16],
+     "rounds=19 is outside [1, 18]"),
+    (["--cipher", "vision", "--key", "00" * 16, "--plaintext", "00" * 16], "--field-bits is required"),
+])
+def test_errors(cipher_ref, args, message):
+    p = cipher_ref(*args, check=False)
+    assert p.returncode != 0
+    assert message in p.stderr, p.stderr
