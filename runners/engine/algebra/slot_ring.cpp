@@ -1,8 +1,10 @@
 // slot_ring.cpp: the CRT R_2 = GF(2)[X]/Phi_m  <->  K^ell of slot_ring.h.
 //
 // Choices (deterministic, documented in the report and in the tests):
-//   G     = NTL::BuildSparseIrred(d): the trinomial or pentanomial NTL picks (sparse, so
-//           reduction mod G is a few shifts);
+//   G     = the trinomial Y^d + Y^k + 1 with the smallest k that is irreducible, or when
+//           there is none (8 | d, for instance) the irreducible pentanomial
+//           Y^d + Y^a + Y^b + Y^c + 1 smallest as an integer (sparse, so reduction mod G
+//           is a few shifts; independent of NTL's own BuildSparseIrred);
 //   zeta  = c(Y)^((2^d - 1)/m) mod G for the first c = 2, 3, 4, ... (c read as the
 //           polynomial whose bit i is the coefficient of Y^i, so c = 2 is Y, c = 3 is Y+1)
 //           for which this power has order exactly m.
@@ -67,6 +69,28 @@ bool invert(const BitMatrix& a, BitMatrix& inv) {
 }  // namespace bits
 
 namespace {
+
+constexpr long kMaxD = 1024;
+
+// The sparse irreducible of degree d that is smallest as an integer among trinomials
+// Y^d + Y^k + 1, or, when none exists, among pentanomials Y^d + Y^a + Y^b + Y^c + 1.
+NTL::GF2X sparse_irreducible(long d) {
+  NTL::GF2X g;
+  for (long k = 1; k < d; ++k) {
+    g = NTL::GF2X();
+    NTL::SetCoeff(g, d), NTL::SetCoeff(g, k), NTL::SetCoeff(g, 0);
+    if (NTL::IterIrredTest(g)) return g;
+  }
+  for (long a = 3; a < d; ++a)
+    for (long b = 2; b < a; ++b)
+      for (long c = 1; c < b; ++c) {
+        g = NTL::GF2X();
+        NTL::SetCoeff(g, d), NTL::SetCoeff(g, a), NTL::SetCoeff(g, b), NTL::SetCoeff(g, c), NTL::SetCoeff(g, 0);
+        if (NTL::IterIrredTest(g)) return g;
+      }
+  NTL::BuildIrred(g, d);  // no sparse one (not known to happen for any d > 1)
+  return g;
+}
 
 // Phi_m(X) mod 2 = prod_{e | m} (X^e - 1)^mu(m/e).
 NTL::GF2X cyclotomic_mod2(long m, const std::vector<std::pair<long, long>>& factors) {
@@ -163,11 +187,16 @@ struct SlotRing::Impl {
 
 SlotRing::SlotRing(const ZmStar& zm) : zm_(zm) {
   const long m = zm.m(), d = zm.d(), ell = zm.ell();
+  // The CRT keeps two d x d bit matrices per slot (2 d phi bits in all) and builds each
+  // factor from d roots in GF(2^d); beyond this the ring is no slot ring worth having.
+  if (d > kMaxD)
+    throw ParameterError(msg("m=", m, " has d=ord_m(2)=", d, " > ", kMaxD,
+                             ": slot fields above GF(2^", kMaxD, ") are not supported"));
   auto impl = std::make_shared<Impl>();
   impl->d = d;
   impl->w = bits::words(d);
 
-  NTL::BuildSparseIrred(G_, d);
+  G_ = sparse_irreducible(d);
   const NTL::GF2XModulus Gm(G_);
 
   // zeta: the first c(Y)^((2^d - 1)/m) of exact order m.

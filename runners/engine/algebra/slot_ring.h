@@ -11,6 +11,16 @@
 // puts every slot in the same field K, so a constant c in K means the same thing in
 // every slot; GHS call this projecting constants onto each slot's encoding.
 //
+// Both choices are deterministic, so the same m always gives the same ring: G is the
+// irreducible trinomial Y^d + Y^k + 1 with the smallest k, or, when there is none (e.g.
+// 8 | d), the irreducible pentanomial Y^d + Y^a + Y^b + Y^c + 1 smallest as an integer;
+// zeta = c(Y)^((2^d - 1)/m) mod G for the first c = 2, 3, 4, ... (bit i of c = coefficient
+// of Y^i) giving exact order m. Construction throws ParameterError when d > 1024.
+//
+// encode and decode only read precomputed data (a subproduct tree over the slots and a
+// d x d bit matrix per slot) and never touch NTL's global GF2E modulus: they are safe to
+// call from several threads at once.
+//
 // With this choice the automorphism X -> X^k acts exactly as ZmStar::automorphism_action
 // says (slot values move between slots and get Frobenius-twisted), and X -> X^2 squares
 // every slot.

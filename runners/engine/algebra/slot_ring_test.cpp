@@ -5,6 +5,7 @@
 
 #include <NTL/GF2E.h>
 #include <NTL/GF2XFactoring.h>
+#include <NTL/ZZ.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -188,6 +189,59 @@ INSTANTIATE_TEST_SUITE_P(
                       RingCase{131, "d=130 > 64: slot values span three words, one slot"},
                       RingCase{3, "smallest ring"}, RingCase{1023, "3*11*31, d=10"}),
     [](const auto& info) { return "m" + std::to_string(info.param.m); });
+
+// The documented choices of G and zeta (slot_ring.h), re-derived by brute force.
+TEST_P(SlotRingTest, DocumentedChoiceOfGAndZeta) {
+  const long m = zm->m(), d = zm->d();
+  // G: the smallest irreducible trinomial, else the smallest irreducible pentanomial.
+  NTL::GF2X expectG;
+  for (long k = 1; k < d && NTL::IsZero(expectG); ++k) {
+    NTL::GF2X g;
+    NTL::SetCoeff(g, d), NTL::SetCoeff(g, k), NTL::SetCoeff(g, 0);
+    if (NTL::IterIrredTest(g)) expectG = g;
+  }
+  if (NTL::IsZero(expectG)) {
+    // Pentanomials Y^d + Y^a + Y^b + Y^c + 1 in increasing integer order: mask = 2^a+2^b+2^c.
+    for (unsigned long mask = 14; mask < (1UL << std::min<long>(d, 40)) && NTL::IsZero(expectG); ++mask) {
+      if (__builtin_popcountl(mask) != 3 || (mask & 1)) continue;
+      NTL::GF2X g;
+      NTL::SetCoeff(g, d), NTL::SetCoeff(g, 0);
+      for (long i = 0; i < d; ++i)
+        if ((mask >> i) & 1) NTL::SetCoeff(g, i);
+      if (NTL::IterIrredTest(g)) expectG = g;
+    }
+  }
+  EXPECT_EQ(ring->G(), expectG);
+  // zeta: c^((2^d-1)/m) for the first c of exact order m.
+  const NTL::GF2XModulus G(ring->G());
+  const NTL::ZZ e = (NTL::power2_ZZ(d) - 1) / m;
+  for (long c = 2;; ++c) {
+    NTL::GF2X g, z, y;
+    for (long i = 0; i < 20; ++i)
+      if ((c >> i) & 1) NTL::SetCoeff(g, i);
+    NTL::PowerMod(z, g, e, G);
+    bool order_m = !NTL::IsOne(z);
+    for (auto [p, k] : zm->factors()) {
+      NTL::PowerMod(y, z, m / p, G);
+      order_m = order_m && !NTL::IsOne(y);
+    }
+    if (order_m) {
+      EXPECT_EQ(ring->zeta(), z) << "first c = " << c;
+      break;
+    }
+  }
+}
+
+TEST(SlotRing, RejectsHugeD) {
+  const ZmStar z(2083);  // prime with 2 a primitive root: d = 2082
+  ASSERT_EQ(z.d(), 2082);
+  try {
+    SlotRing r(z);
+    FAIL();
+  } catch (const ParameterError& e) {
+    EXPECT_STREQ(e.what(), "m=2083 has d=ord_m(2)=2082 > 1024: slot fields above GF(2^1024) are not supported");
+  }
+}
 
 TEST(SlotRing, Deterministic) {
   const ZmStar z(771);
