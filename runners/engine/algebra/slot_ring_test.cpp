@@ -186,6 +186,8 @@ INSTANTIATE_TEST_SUITE_P(
                       RingCase{771, "3*257, HElib's smallest AES ring"},
                       RingCase{4369, "17*257, two bad dimensions, 256 slots"},
                       RingCase{2047, "23*89, good dimensions, d=11"},
+                      RingCase{595, "5*7*17, a bad dimension of order 8 and a good one, d=24"},
+                      RingCase{527, "17*31, a good dimension of order 6 and a bad one, d=40"},
                       RingCase{131, "d=130 > 64: slot values span three words, one slot"},
                       RingCase{3, "smallest ring"}, RingCase{1023, "3*11*31, d=10"}),
     [](const auto& info) { return "m" + std::to_string(info.param.m); });
