@@ -1,0 +1,140 @@
+#include "engine/bgv/dcrt_poly.h"
+
+#include <algorithm>
+
+#include "engine/errors.h"
+#include "engine/util/modarith.h"
+
+namespace cb::bgv {
+
+using util::add_mod;
+using util::Barrett;
+using util::sub_mod;
+
+DCRTPoly::DCRTPoly(const Context& ctx, std::vector<int> primes)
+    : ctx_(&ctx), primes_(std::move(primes)), phi_(ctx.phi()), data_(primes_.size() * phi_, 0) {}
+
+DCRTPoly DCRTPoly::from_coeffs(const Context& ctx, std::vector<int> primes,
+                               const std::vector<long>& coeffs) {
+  DCRTPoly r(ctx, std::move(primes));
+  const long n = long(coeffs.size());
+  if (n > ctx.m()) throw ParameterError(msg("from_coeffs: ", n, " coefficients exceed m=", ctx.m()));
+#pragma omp parallel
+  {
+    std::vector<uint64_t> tmp(n);
+#pragma omp for schedule(static)
+    for (long i = 0; i < r.num_limbs(); ++i) {
+      const uint64_t q = r.modulus(i);
+      for (long k = 0; k < n; ++k) {
+        const long c = coeffs[k];
+        tmp[k] = c >= 0 ? uint64_t(c) % q : q - uint64_t(-c) % q;
+        if (tmp[k] == q) tmp[k] = 0;
+      }
+      ctx.ntt(r.primes_[i]).forward(tmp.data(), n, r.limb(i));
+    }
+  }
+  return r;
+}
+
+void DCRTPoly::check_same(const DCRTPoly& b, const char* op) const {
+  if (ctx_ != b.ctx_ || primes_ != b.primes_)
+    throw Error(msg("DCRTPoly ", op, ": operands over different prime sets (", primes_.size(),
+                    " vs ", b.primes_.size(), " limbs)"));
+}
+
+DCRTPoly& DCRTPoly::operator+=(const DCRTPoly& b) {
+  check_same(b, "+=");
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < num_limbs(); ++i) {
+    const uint64_t q = modulus(i);
+    uint64_t* x = limb(i);
+    const uint64_t* y = b.limb(i);
+    for (long t = 0; t < phi_; ++t) x[t] = add_mod(x[t], y[t], q);
+  }
+  return *this;
+}
+
+DCRTPoly& DCRTPoly::operator-=(const DCRTPoly& b) {
+  check_same(b, "-=");
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < num_limbs(); ++i) {
+    const uint64_t q = modulus(i);
+    uint64_t* x = limb(i);
+    const uint64_t* y = b.limb(i);
+    for (long t = 0; t < phi_; ++t) x[t] = sub_mod(x[t], y[t], q);
+  }
+  return *this;
+}
+
+DCRTPoly& DCRTPoly::operator*=(const DCRTPoly& b) {
+  check_same(b, "*=");
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < num_limbs(); ++i) {
+    const Barrett br(modulus(i));
+    uint64_t* x = limb(i);
+    const uint64_t* y = b.limb(i);
+    for (long t = 0; t < phi_; ++t) x[t] = br.reduce(util::u128(x[t]) * y[t]);
+  }
+  return *this;
+}
+
+void DCRTPoly::negate() {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < num_limbs(); ++i) {
+    const uint64_t q = modulus(i);
+    uint64_t* x = limb(i);
+    for (long t = 0; t < phi_; ++t) x[t] = util::neg_mod(x[t], q);
+  }
+}
+
+void DCRTPoly::add_product(const DCRTPoly& a, const DCRTPoly& b) {
+  check_same(a, "add_product");
+  check_same(b, "add_product");
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < num_limbs(); ++i) {
+    const uint64_t q = modulus(i);
+    const Barrett br(q);
+    uint64_t* x = limb(i);
+    const uint64_t* y = a.limb(i);
+    const uint64_t* z = b.limb(i);
+    for (long t = 0; t < phi_; ++t) x[t] = br.reduce(util::u128(y[t]) * z[t] + x[t]);
+  }
+}
+
+void DCRTPoly::mul_scalars(const std::vector<uint64_t>& scalars) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < num_limbs(); ++i) {
+    const uint64_t q = modulus(i);
+    const util::ShoupMul w(scalars[i] % q, q);
+    uint64_t* x = limb(i);
+    for (long t = 0; t < phi_; ++t) x[t] = util::mul_shoup(x[t], w.w, w.wp, q);
+  }
+}
+
+DCRTPoly DCRTPoly::permuted(const std::vector<int>& perm) const {
+  DCRTPoly r(*ctx_, primes_);
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < num_limbs(); ++i) {
+    const uint64_t* x = limb(i);
+    uint64_t* y = r.limb(i);
+    for (long t = 0; t < phi_; ++t) y[t] = x[perm[t]];
+  }
+  return r;
+}
+
+void DCRTPoly::truncate(long count) {
+  primes_.resize(count);
+  data_.resize(count * phi_);
+}
+
+DCRTPoly DCRTPoly::restricted(const std::vector<int>& primes) const {
+  DCRTPoly r(*ctx_, primes);
+  for (size_t j = 0; j < primes.size(); ++j) {
+    auto it = std::find(primes_.begin(), primes_.end(), primes[j]);
+    if (it == primes_.end()) throw Error(msg("DCRTPoly::restricted: prime index ", primes[j], " absent"));
+    std::copy_n(limb(it - primes_.begin()), phi_, r.limb(j));
+  }
+  return r;
+}
+
+}  // namespace cb::bgv

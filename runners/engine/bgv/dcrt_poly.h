@@ -1,0 +1,58 @@
+// dcrt_poly.h: a ring element in double-CRT form over a set of the context's primes.
+//
+// For each prime q_i of the set, the phi values a(zeta_i^j), j in Z_m^* (see context.h).
+// In this form addition, multiplication and automorphisms are coefficient-free: +, *
+// position-wise, X -> X^k a permutation of positions. Only key switching, modulus
+// switching and decryption go back to coefficients, one prime at a time (GHS keep these
+// conversions rare; so do we). Limbs are independent, so loops over them run in parallel.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/bgv/context.h"
+
+namespace cb::bgv {
+
+class DCRTPoly {
+ public:
+  DCRTPoly() = default;
+  // The zero polynomial over the given prime indices.
+  DCRTPoly(const Context& ctx, std::vector<int> primes);
+  // A small integer polynomial (coeffs[i] = coefficient of X^i, i < m), transformed.
+  static DCRTPoly from_coeffs(const Context& ctx, std::vector<int> primes,
+                              const std::vector<long>& coeffs);
+
+  const Context& context() const { return *ctx_; }
+  const std::vector<int>& primes() const { return primes_; }
+  long num_limbs() const { return long(primes_.size()); }
+  long phi() const { return phi_; }
+  uint64_t* limb(long i) { return data_.data() + i * phi_; }
+  const uint64_t* limb(long i) const { return data_.data() + i * phi_; }
+  uint64_t modulus(long i) const { return ctx_->q(primes_[i]); }
+  bool empty() const { return ctx_ == nullptr; }
+
+  DCRTPoly& operator+=(const DCRTPoly& b);
+  DCRTPoly& operator-=(const DCRTPoly& b);
+  DCRTPoly& operator*=(const DCRTPoly& b);
+  void negate();
+  // this += a * b, position-wise.
+  void add_product(const DCRTPoly& a, const DCRTPoly& b);
+  // Multiplies limb i by scalars[i] (a residue modulo that limb's prime).
+  void mul_scalars(const std::vector<uint64_t>& scalars);
+  // new[t] = old[perm[t]] on every limb (an automorphism, see Context::automorphism_perm).
+  DCRTPoly permuted(const std::vector<int>& perm) const;
+  // Keeps the limbs of the first `count` primes of this polynomial's list.
+  void truncate(long count);
+  // The limbs of `primes` (each must be in this polynomial's list), in that order.
+  DCRTPoly restricted(const std::vector<int>& primes) const;
+
+ private:
+  void check_same(const DCRTPoly& b, const char* op) const;
+  const Context* ctx_ = nullptr;
+  std::vector<int> primes_;
+  long phi_ = 0;
+  std::vector<uint64_t> data_;
+};
+
+}  // namespace cb::bgv

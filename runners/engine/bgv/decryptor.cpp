@@ -1,0 +1,139 @@
+#include "engine/bgv/decryptor.h"
+
+#include <NTL/lzz_pX.h>
+
+#include <cmath>
+
+#include "engine/errors.h"
+#include "engine/util/modarith.h"
+
+namespace cb::bgv {
+
+std::vector<long> cyclotomic_coeffs(long m) {
+  // Phi_m(X) = Phi_r(X^(m/r)), r the product of m's distinct primes, and
+  // Phi_r = prod_{d | r} (X^(r/d) - 1)^mu(d): multiply first, then divide exactly.
+  std::vector<long> primes;
+  long r = 1, x = m;
+  for (long p = 2; p * p <= x; ++p)
+    if (x % p == 0) {
+      primes.push_back(p);
+      r *= p;
+      while (x % p == 0) x /= p;
+    }
+  if (x > 1) {
+    primes.push_back(x);
+    r *= x;
+  }
+  std::vector<long> poly{1};
+  const long subsets = 1L << primes.size();
+  for (int pass = 0; pass < 2; ++pass) {
+    for (long s = 0; s < subsets; ++s) {
+      const bool even = __builtin_popcountl(s) % 2 == 0;
+      if (even != (pass == 0)) continue;
+      long d = 1;
+      for (size_t i = 0; i < primes.size(); ++i)
+        if (s >> i & 1) d *= primes[i];
+      const long k = r / d;
+      if (pass == 0) {  // poly *= X^k - 1
+        std::vector<long> out(poly.size() + k, 0);
+        for (size_t i = 0; i < poly.size(); ++i) {
+          out[i + k] += poly[i];
+          out[i] -= poly[i];
+        }
+        poly.swap(out);
+      } else {  // poly /= X^k - 1, exactly
+        std::vector<long> q(poly.size() - k, 0);
+        for (size_t i = 0; i < q.size(); ++i) q[i] = -poly[i] + (long(i) >= k ? q[i - k] : 0);
+        poly.swap(q);
+      }
+    }
+  }
+  const long stretch = m / r;
+  std::vector<long> out((poly.size() - 1) * stretch + 1, 0);
+  for (size_t i = 0; i < poly.size(); ++i) out[i * stretch] = poly[i];
+  return out;
+}
+
+struct Decryptor::PhiModulus {
+  NTL::zz_pContext zctx;
+  NTL::zz_pXModulus F;
+};
+
+Decryptor::Decryptor(const Context& ctx, const SecretKey& sk)
+    : ctx_(ctx), sk_(sk), phi_mod_(ctx.L()) {}
+
+Decryptor::~Decryptor() = default;
+
+const Decryptor::PhiModulus& Decryptor::phi_modulus(long i) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!phi_mod_[i]) {
+    auto pm = std::make_unique<PhiModulus>();
+    pm->zctx = NTL::zz_pContext(long(ctx_.q(i)));
+    NTL::zz_pPush push(pm->zctx);
+    if (phi_coeffs_.empty()) phi_coeffs_ = cyclotomic_coeffs(ctx_.m());
+    const std::vector<long>& phi_coeffs = phi_coeffs_;
+    NTL::zz_pX f;
+    f.SetLength(long(phi_coeffs.size()));
+    for (size_t k = 0; k < phi_coeffs.size(); ++k) f[k] = NTL::zz_p(phi_coeffs[k]);
+    f.normalize();
+    NTL::build(pm->F, f);
+    phi_mod_[i] = std::move(pm);
+  }
+  return *phi_mod_[i];
+}
+
+Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
+  const long l = c.level(), phi = ctx_.phi(), m = ctx_.m();
+  std::vector<std::vector<uint64_t>> y(l, std::vector<uint64_t>(phi, 0));
+  for (long i = 0; i < l; ++i) phi_modulus(i);  // build serially, use in parallel
+#pragma omp parallel
+  {
+    std::vector<uint64_t> w(phi), b(m);
+#pragma omp for schedule(dynamic)
+    for (long i = 0; i < l; ++i) {
+      const uint64_t q = ctx_.q(i);
+      const util::Barrett br(q);
+      const uint64_t* c0 = c.c0.limb(i);
+      const uint64_t* c1 = c.c1.limb(i);
+      const uint64_t* s = sk_.s.limb(i);
+      for (long t = 0; t < phi; ++t) w[t] = br.reduce(util::u128(c1[t]) * s[t] + c0[t]);
+      ctx_.ntt(i).inverse(w.data(), b.data());
+      const PhiModulus& pm = *phi_mod_[i];
+      NTL::zz_pPush push(pm.zctx);
+      NTL::zz_pX bx, ax;
+      bx.SetLength(m);
+      for (long k = 0; k < m; ++k) bx[k].LoopHole() = long(b[k]);
+      bx.normalize();
+      NTL::rem(ax, bx, pm.F);
+      uint64_t hat = 1;  // Q/q_i mod q_i
+      for (long j = 0; j < l; ++j)
+        if (j != i) hat = util::mul_mod(hat, ctx_.q(j) % q, q);
+      const util::ShoupMul inv(util::inv_mod(hat, q), q);
+      for (long k = 0; k <= NTL::deg(ax); ++k)
+        y[i][k] = util::mul_shoup(uint64_t(NTL::rep(ax[k])), inv.w, inv.wp, q);
+    }
+  }
+  Result r;
+  double max_frac = 0;
+  r.mu.SetLength(phi);
+  for (long k = 0; k < phi; ++k) {
+    long double f = 0;
+    uint64_t parity = 0;
+    for (long i = 0; i < l; ++i) {
+      f += (long double)y[i][k] / (long double)ctx_.q(i);
+      parity += y[i][k];
+    }
+    const long double v = std::nearbyint(f);
+    max_frac = std::max(max_frac, double(std::fabs(f - v)));
+    if ((parity + uint64_t(int64_t(v))) & 1) NTL::SetCoeff(r.mu, k);
+  }
+  r.mu.normalize();
+  r.log2_noise = max_frac > 0 ? std::log2(max_frac) + ctx_.log2_Q(l) : -INFINITY;
+  if (max_frac > 0.4)
+    throw CapacityError(msg("decryption refused: the noise reaches ", max_frac,
+                            " of the modulus Q (level ", l, ", log2 Q = ", ctx_.log2_Q(l),
+                            "): the circuit exceeded the chain's capacity; use more bits"));
+  return r;
+}
+
+}  // namespace cb::bgv

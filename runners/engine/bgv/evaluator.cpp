@@ -1,0 +1,233 @@
+#include "engine/bgv/evaluator.h"
+
+#include <cmath>
+
+#include "engine/bgv/rns_rounding.h"
+#include "engine/errors.h"
+#include "engine/util/modarith.h"
+
+namespace cb::bgv {
+
+namespace {
+void check_context(const Context& ctx, const Ciphertext& a, const char* op) {
+  if (&a.context() != &ctx) throw Error(msg(op, ": ciphertext from another context"));
+}
+}  // namespace
+
+void Evaluator::mod_switch_to(Ciphertext& a, long level) const {
+  const long l = a.level();
+  if (level < 1 || level > l)
+    throw ParameterError(msg("mod_switch_to: level=", level, " must be in [1, ", l, "]"));
+  if (level == l) return;
+  std::vector<int> drop;
+  double drop_bits = 0;
+  for (long i = level; i < l; ++i) {
+    drop.push_back(int(i));
+    drop_bits += ctx_.log2_q(i);
+  }
+  const auto keep = ctx_.ciphertext_primes(level);
+  a.c0 = divide_round(a.c0, keep, drop);
+  a.c1 = divide_round(a.c1, keep, drop);
+  a.log2_noise = log2_add(a.log2_noise - drop_bits, noise_.log2_round);
+  n_ms_ += long(drop.size());
+}
+
+void Evaluator::reduce_level(Ciphertext& a) const {
+  long level = a.level();
+  double noise = a.log2_noise;
+  while (level > 1 && noise - ctx_.log2_q(level - 1) >= noise_.log2_round + 1) {
+    noise -= ctx_.log2_q(level - 1);
+    --level;
+  }
+  mod_switch_to(a, level);
+}
+
+double Evaluator::capacity_bits(const Ciphertext& a) const {
+  return ctx_.log2_Q(a.level()) - 1 - a.log2_noise;
+}
+
+void Evaluator::add(Ciphertext& a, const Ciphertext& b) const {
+  check_context(ctx_, a, "add");
+  if (a.level() > b.level()) mod_switch_to(a, b.level());
+  if (b.level() > a.level()) {
+    Ciphertext bb = b;
+    mod_switch_to(bb, a.level());
+    a.c0 += bb.c0;
+    a.c1 += bb.c1;
+    a.log2_noise = log2_add(a.log2_noise, bb.log2_noise);
+  } else {
+    a.c0 += b.c0;
+    a.c1 += b.c1;
+    a.log2_noise = log2_add(a.log2_noise, b.log2_noise);
+  }
+  ++n_add_;
+}
+
+void Evaluator::add_plain(Ciphertext& a, const Plaintext& mu) const {
+  check_context(ctx_, a, "add_plain");
+  if (mu.is_zero()) return;
+  const auto p = mu.dcrt(a.level());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < a.level(); ++i) {
+    const uint64_t q = ctx_.q(i);
+    uint64_t* x = a.c0.limb(i);
+    const uint64_t* y = p->limb(i);
+    for (long t = 0; t < ctx_.phi(); ++t) x[t] = util::add_mod(x[t], y[t], q);
+  }
+  a.log2_noise = log2_add(a.log2_noise, mu.log2_norm());
+  ++n_add_;
+}
+
+void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
+  check_context(ctx_, a, "mul_plain");
+  ++n_mul_plain_;
+  if (mu.is_zero()) {
+    a.c0 = DCRTPoly(ctx_, a.c0.primes());
+    a.c1 = DCRTPoly(ctx_, a.c1.primes());
+    a.log2_noise = -INFINITY;
+    return;
+  }
+  const auto p = mu.dcrt(a.level());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < a.level(); ++i) {
+    const util::Barrett br(ctx_.q(i));
+    uint64_t* x0 = a.c0.limb(i);
+    uint64_t* x1 = a.c1.limb(i);
+    const uint64_t* y = p->limb(i);
+    for (long t = 0; t < ctx_.phi(); ++t) {
+      x0[t] = br.reduce(util::u128(x0[t]) * y[t]);
+      x1[t] = br.reduce(util::u128(x1[t]) * y[t]);
+    }
+  }
+  a.log2_noise += mu.log2_norm();
+}
+
+void Evaluator::key_switch(const DCRTPoly& c, const KeySwitchKey& key, DCRTPoly& e0, DCRTPoly& e1,
+                           double& log2_added) const {
+  const long l = c.num_limbs();
+  std::vector<int> targets = ctx_.ciphertext_primes(l);
+  const auto special = ctx_.special_primes();
+  targets.insert(targets.end(), special.begin(), special.end());
+
+  std::vector<DCRTPoly> d;
+  std::vector<const KeySwitchKey*> keys;
+  std::vector<long> which;
+  std::vector<double> log2_digits;
+  for (long j = 0; j < long(ctx_.digits().size()); ++j) {
+    std::vector<int> digit;
+    double bits = 0;
+    for (int i : ctx_.digits()[j])
+      if (i < l) {
+        digit.push_back(i);
+        bits += ctx_.log2_q(i);
+      }
+    if (digit.empty()) continue;
+    d.push_back(lift_digit(c, digit, targets));
+    which.push_back(j);
+    log2_digits.push_back(bits);
+  }
+  DCRTPoly acc0(ctx_, targets), acc1(ctx_, targets);
+  const long phi = ctx_.phi();
+  const long nd = long(d.size());
+#pragma omp parallel for schedule(static)
+  for (long r = 0; r < long(targets.size()); ++r) {
+    const int p = targets[r];
+    const util::Barrett br(ctx_.q(p));
+    uint64_t* o0 = acc0.limb(r);
+    uint64_t* o1 = acc1.limb(r);
+    for (long t = 0; t < phi; ++t) {
+      util::u128 s0 = 0, s1 = 0;
+      for (long j = 0; j < nd; ++j) {
+        const uint64_t x = d[j].limb(r)[t];
+        s0 += util::u128(x) * key.b[which[j]].limb(p)[t];
+        s1 += util::u128(x) * key.a[which[j]].limb(p)[t];
+      }
+      o0[t] = br.reduce(s0);
+      o1[t] = br.reduce(s1);
+    }
+  }
+  const auto keep = ctx_.ciphertext_primes(l);
+  e0 = divide_round(acc0, keep, special);
+  e1 = divide_round(acc1, keep, special);
+  log2_added = noise_.key_switch(log2_digits, key.log2_e, ctx_.log2_P());
+  ++n_ks_;
+}
+
+void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
+  check_context(ctx_, a, "mul");
+  if (&a == &b) return square(a);
+  Ciphertext bb = b;
+  reduce_level(a);
+  reduce_level(bb);
+  if (a.level() > bb.level()) mod_switch_to(a, bb.level());
+  if (bb.level() > a.level()) mod_switch_to(bb, a.level());
+  DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
+  d0 *= bb.c0;
+  d1 *= bb.c1;
+  d1.add_product(a.c1, bb.c0);
+  d2 *= bb.c1;
+  DCRTPoly e0, e1;
+  double ks;
+  key_switch(d2, relin_, e0, e1, ks);
+  d0 += e0;
+  d1 += e1;
+  a.c0 = std::move(d0);
+  a.c1 = std::move(d1);
+  a.log2_noise = log2_add(a.log2_noise + bb.log2_noise, ks);
+  ++n_mul_;
+}
+
+void Evaluator::square(Ciphertext& a) const {
+  check_context(ctx_, a, "square");
+  reduce_level(a);
+  DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
+  d0 *= a.c0;
+  d1 *= a.c1;
+  d1 += d1;
+  d2 *= a.c1;
+  DCRTPoly e0, e1;
+  double ks;
+  key_switch(d2, relin_, e0, e1, ks);
+  d0 += e0;
+  d1 += e1;
+  a.c0 = std::move(d0);
+  a.c1 = std::move(d1);
+  a.log2_noise = log2_add(2 * a.log2_noise, ks);
+  ++n_mul_;
+}
+
+void Evaluator::automorph(Ciphertext& a, long k) const {
+  check_context(ctx_, a, "automorph");
+  const long m = ctx_.m();
+  k = ((k % m) + m) % m;
+  if (k == 1) return;
+  auto it = autos_.find(k);
+  if (it == autos_.end())
+    throw KeyError(msg("no key-switching key for the automorphism X -> X^", k, " (m=", m,
+                       "): generate it at setup (require_automorphisms)"));
+  reduce_level(a);
+  const auto perm = ctx_.automorphism_perm(k);
+  DCRTPoly c0 = a.c0.permuted(perm);
+  const DCRTPoly c1 = a.c1.permuted(perm);
+  DCRTPoly e0, e1;
+  double ks;
+  key_switch(c1, it->second, e0, e1, ks);
+  c0 += e0;
+  a.c0 = std::move(c0);
+  a.c1 = std::move(e1);
+  a.log2_noise = log2_add(a.log2_noise, ks);
+  ++n_auto_;
+}
+
+Evaluator::Counters Evaluator::counters() const {
+  Counters c;
+  c.mul = n_mul_;
+  c.mul_plain = n_mul_plain_;
+  c.add = n_add_;
+  c.automorph = n_auto_;
+  c.key_switch = n_ks_;
+  c.mod_switch = n_ms_;
+  return c;
+}
+
+}  // namespace cb::bgv

@@ -1,0 +1,65 @@
+// evaluator.h: homomorphic operations with GHS's dynamic noise management.
+//
+// add:        (a0 + b0, a1 + b1), noise adds.
+// mul:        tensor (a0 b0, a0 b1 + a1 b0, a1 b1), then the s^2 part is key-switched
+//             back to s (relinearization); noise multiplies, plus key-switching noise.
+// mul_plain:  (mu a0, mu a1); noise times |mu|_can.
+// automorph:  X -> X^k on both parts (a permutation of evaluation positions), then the
+//             c1 part is key-switched from s(X^k) to s; noise is unchanged by the
+//             permutation (the canonical norm is invariant) plus key-switching noise.
+// Modulus switching divides by the top primes (rns_rounding.h) and shrinks the noise by
+// the same factor, adding R. Levels are dropped only when needed (GHS §3.2 "dynamic noise
+// management"): before a multiplication or a key switch, an operand sheds top primes
+// while its noise stays above R, which costs no capacity and makes what follows cheaper
+// and, for products, less noisy; operands at different levels are brought to the lower.
+#pragma once
+
+#include <atomic>
+#include <map>
+
+#include "engine/bgv/ciphertext.h"
+#include "engine/bgv/keys.h"
+#include "engine/bgv/noise.h"
+#include "engine/bgv/plaintext.h"
+
+namespace cb::bgv {
+
+class Evaluator {
+ public:
+  Evaluator(const Context& ctx, const NoiseModel& noise, const KeySwitchKey& relin,
+            const std::map<long, KeySwitchKey>& automorphism_keys)
+      : ctx_(ctx), noise_(noise), relin_(relin), autos_(automorphism_keys) {}
+
+  void add(Ciphertext& a, const Ciphertext& b) const;
+  void add_plain(Ciphertext& a, const Plaintext& mu) const;
+  void mul_plain(Ciphertext& a, const Plaintext& mu) const;
+  void mul(Ciphertext& a, const Ciphertext& b) const;
+  void square(Ciphertext& a) const;
+  // X -> X^k; needs the key for k mod m (KeyError otherwise). k = 1 is the identity.
+  void automorph(Ciphertext& a, long k) const;
+
+  // Divide by the primes above `level` (1 <= level <= a.level()).
+  void mod_switch_to(Ciphertext& a, long level) const;
+  // Drop top primes while the noise stays above the rounding noise R.
+  void reduce_level(Ciphertext& a) const;
+  // log2(Q_l / 2) - log2(noise bound): bits of modulus left.
+  double capacity_bits(const Ciphertext& a) const;
+
+  struct Counters {
+    long mul = 0, mul_plain = 0, add = 0, automorph = 0, key_switch = 0, mod_switch = 0;
+  };
+  Counters counters() const;
+
+ private:
+  // c over the first l ciphertext primes, under s'. Returns (e0, e1) over the same primes
+  // with e0 + e1 s = c s' + small noise; log2_added receives the added noise.
+  void key_switch(const DCRTPoly& c, const KeySwitchKey& key, DCRTPoly& e0, DCRTPoly& e1,
+                  double& log2_added) const;
+  const Context& ctx_;
+  const NoiseModel& noise_;
+  const KeySwitchKey& relin_;
+  const std::map<long, KeySwitchKey>& autos_;
+  mutable std::atomic<long> n_mul_{0}, n_mul_plain_{0}, n_add_{0}, n_auto_{0}, n_ks_{0}, n_ms_{0};
+};
+
+}  // namespace cb::bgv

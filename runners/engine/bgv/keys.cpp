@@ -1,0 +1,91 @@
+#include "engine/bgv/keys.h"
+
+#include <cmath>
+#include <numeric>
+
+#include "engine/util/canonical.h"
+#include "engine/util/modarith.h"
+
+namespace cb::bgv {
+
+namespace {
+std::vector<int> all_primes(const Context& ctx) {
+  std::vector<int> r(ctx.num_primes());
+  std::iota(r.begin(), r.end(), 0);
+  return r;
+}
+
+double log2_canonical(const std::vector<long>& coeffs, long m) {
+  return std::log2(util::canonical_norm(coeffs, m));
+}
+}  // namespace
+
+SecretKey KeyGenerator::secret_key(long hwt) {
+  SecretKey sk;
+  sk.hwt = hwt;
+  sk.coeffs = hwt > 0 ? rng_.hamming(ctx_.phi(), hwt) : rng_.ternary(ctx_.phi());
+  sk.s = DCRTPoly::from_coeffs(ctx_, all_primes(ctx_), sk.coeffs);
+  sk.norm = util::canonical_norm(sk.coeffs, ctx_.m());
+  return sk;
+}
+
+PublicKey KeyGenerator::public_key(const SecretKey& sk) {
+  const auto ct = ctx_.ciphertext_primes(ctx_.L());
+  PublicKey pk;
+  pk.a = rng_.uniform(ctx_, ct);
+  const std::vector<long> e = rng_.gaussian(ctx_.phi());
+  pk.log2_e = log2_canonical(e, ctx_.m());
+  std::vector<long> e2(e.size());
+  for (size_t i = 0; i < e.size(); ++i) e2[i] = 2 * e[i];
+  pk.b = DCRTPoly::from_coeffs(ctx_, ct, e2);
+  DCRTPoly as = pk.a;
+  as *= sk.s.restricted(ct);
+  pk.b -= as;
+  return pk;
+}
+
+KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_prime) {
+  const auto all = all_primes(ctx_);
+  KeySwitchKey key;
+  key.log2_e = -INFINITY;
+  for (const auto& digit : ctx_.digits()) {
+    DCRTPoly a = rng_.uniform(ctx_, all);
+    std::vector<long> e = rng_.gaussian(ctx_.phi());
+    key.log2_e = std::max(key.log2_e, log2_canonical(e, ctx_.m()));
+    for (long& x : e) x *= 2;
+    DCRTPoly b = DCRTPoly::from_coeffs(ctx_, all, e);
+    DCRTPoly as = a;
+    as *= sk.s;
+    b -= as;
+    // + P g_j s': non-zero only modulo the primes of this digit.
+    for (int i : digit) {
+      const uint64_t q = ctx_.q(i);
+      uint64_t P = 1;
+      for (long k = ctx_.L(); k < ctx_.num_primes(); ++k) P = util::mul_mod(P, ctx_.q(k) % q, q);
+      const util::ShoupMul w(P, q);
+      uint64_t* bi = b.limb(i);
+      const uint64_t* si = s_prime.limb(i);
+      for (long t = 0; t < ctx_.phi(); ++t)
+        bi[t] = util::add_mod(bi[t], util::mul_shoup(si[t], w.w, w.wp, q), q);
+    }
+    key.b.push_back(std::move(b));
+    key.a.push_back(std::move(a));
+  }
+  return key;
+}
+
+KeySwitchKey KeyGenerator::relin_key(const SecretKey& sk) {
+  DCRTPoly s2 = sk.s;
+  s2 *= sk.s;
+  KeySwitchKey key = switch_key(sk, s2);
+  key.k = 0;
+  return key;
+}
+
+KeySwitchKey KeyGenerator::automorphism_key(const SecretKey& sk, long k) {
+  KeySwitchKey key = switch_key(sk, sk.s.permuted(ctx_.automorphism_perm(k)));
+  key.k = ((k % ctx_.m()) + ctx_.m()) % ctx_.m();
+  return key;
+}
+
+}  // namespace cb::bgv

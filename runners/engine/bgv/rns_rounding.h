@@ -1,0 +1,40 @@
+// rns_rounding.h: moving between prime sets: digit lifting and scaled rounding.
+//
+// Both key switching and modulus switching need an integer polynomial known only modulo
+// a product T = t_1 ... t_k of some primes, represented on other primes s. With
+// y_i = [x * (T/t_i)^-1]_{t_i} the CRT gives x = sum_i y_i (T/t_i) - v T for an integer
+// v; taking v = round(sum_i y_i / t_i) (in floating point) makes the lift centered,
+// |x| <= T/2 up to a rounding slip that at worst adds one T: harmless, since every
+// identity below holds for ANY representative, only its size matters.
+//
+// Digit lifting (key switching): the centered lift d of c modulo a digit D_j, written on
+// the other primes (then multiplied by the key-switching key).
+//
+// Scaled rounding (modulus switching, and the division by P after key switching): for x
+// over S u T, return (x - delta) / T over S, where delta = x (mod T) and delta = 0 (mod 2).
+// The second condition keeps the plaintext: (mu + 2e - delta)/T = mu * T^-1 = mu (mod 2)
+// since T is odd. delta is the centered lift shifted by +-T when odd, so |delta| <= T.
+// The added noise is (delta0 + delta1 s)/T: coefficients of size <= 1 (GHS §3).
+//
+// All of it works on the length-m coefficient vectors the inverse transform returns (a
+// representative of the ring element modulo Phi_m, see util/bluestein.h): no reduction
+// modulo Phi_m is needed, since congruences and sizes hold for any representative.
+#pragma once
+
+#include <vector>
+
+#include "engine/bgv/dcrt_poly.h"
+
+namespace cb::bgv {
+
+// For x over primes containing `digit`: the centered lift of x modulo prod(digit),
+// transformed on every prime of `targets` (primes of `digit` included: the result equals
+// x there). Returned over `targets`, in that order.
+DCRTPoly lift_digit(const DCRTPoly& x, const std::vector<int>& digit,
+                    const std::vector<int>& targets);
+
+// (x - delta) / prod(drop) over `keep` (see above). x must hold every prime of keep and drop.
+DCRTPoly divide_round(const DCRTPoly& x, const std::vector<int>& keep,
+                      const std::vector<int>& drop);
+
+}  // namespace cb::bgv

@@ -1,0 +1,98 @@
+#include "engine/bgv/sampler.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace cb::bgv {
+
+Sampler::Sampler(uint64_t seed) {
+  unsigned char key[NTL_PRG_KEYLEN] = {0};
+  if (seed == 0) {
+    std::random_device rd;
+    for (int i = 0; i < NTL_PRG_KEYLEN; i += 4) {
+      const uint32_t w = rd();
+      std::memcpy(key + i, &w, 4);
+    }
+  } else {
+    // Spread the seed over the key with splitmix64 so nearby seeds give unrelated keys.
+    uint64_t x = seed;
+    for (int i = 0; i < NTL_PRG_KEYLEN; i += 8) {
+      x += 0x9e3779b97f4a7c15ULL;
+      uint64_t z = x;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      std::memcpy(key + i, &z, 8);
+    }
+  }
+  stream_ = std::make_unique<NTL::RandomStream>(key);
+}
+
+uint64_t Sampler::next_u64() {
+  uint64_t x;
+  stream_->get(reinterpret_cast<unsigned char*>(&x), sizeof x);
+  return x;
+}
+
+double Sampler::next_unit() { return (double(next_u64() >> 11) + 0.5) * 0x1.0p-53; }
+
+DCRTPoly Sampler::uniform(const Context& ctx, const std::vector<int>& primes) {
+  DCRTPoly r(ctx, primes);
+  const long phi = ctx.phi();
+  std::vector<uint64_t> buf(phi);
+  for (long i = 0; i < r.num_limbs(); ++i) {
+    const uint64_t q = r.modulus(i);
+    const int bits = 64 - __builtin_clzll(q);
+    const uint64_t mask = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
+    uint64_t* x = r.limb(i);
+    long t = 0;
+    while (t < phi) {
+      const long want = phi - t;
+      stream_->get(reinterpret_cast<unsigned char*>(buf.data()), long(sizeof(uint64_t)) * want);
+      for (long k = 0; k < want; ++k) {
+        const uint64_t v = buf[k] & mask;  // rejection sampling: uniform in [0, q)
+        if (v < q) x[t++] = v;
+      }
+    }
+  }
+  return r;
+}
+
+std::vector<long> Sampler::ternary(long n) {
+  std::vector<long> r(n);
+  for (long i = 0; i < n; i += 32) {
+    uint64_t bits = next_u64();
+    for (long k = i; k < std::min(n, i + 32); ++k, bits >>= 2) {
+      const unsigned two = bits & 3;  // 0 -> -1, 1 -> +1, 2,3 -> 0
+      r[k] = two == 0 ? -1 : two == 1 ? 1 : 0;
+    }
+  }
+  return r;
+}
+
+std::vector<long> Sampler::hamming(long n, long h) {
+  std::vector<long> r(n, 0);
+  long placed = 0;
+  while (placed < h) {
+    const uint64_t x = next_u64();
+    const long pos = long((x >> 1) % uint64_t(n));
+    if (r[pos] != 0) continue;
+    r[pos] = (x & 1) ? 1 : -1;
+    ++placed;
+  }
+  return r;
+}
+
+std::vector<long> Sampler::gaussian(long n, double sigma) {
+  std::vector<long> r(n);
+  for (long i = 0; i < n; i += 2) {
+    const double u1 = next_unit(), u2 = next_unit();
+    const double rad = sigma * std::sqrt(-2.0 * std::log(u1));
+    r[i] = std::lround(rad * std::cos(2 * M_PI * u2));
+    if (i + 1 < n) r[i + 1] = std::lround(rad * std::sin(2 * M_PI * u2));
+  }
+  return r;
+}
+
+}  // namespace cb::bgv

@@ -1,0 +1,241 @@
+// Tests of the BGV scheme on small rings: every operation against the same operation on
+// the plaintext slots, automorphisms against the slot permutation they must induce,
+// depth until the chain is exhausted, and the failure cases with their messages.
+#include <NTL/GF2XFactoring.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <ostream>
+#include <random>
+
+#include "engine/bgv/decryptor.h"
+#include "engine/bgv/encryptor.h"
+#include "engine/bgv/evaluator.h"
+#include "engine/errors.h"
+
+namespace cb::bgv {
+namespace {
+
+using NTL::GF2X;
+
+struct Ring {
+  const char* why;
+  long m, bits, c, hwt;
+};
+std::ostream& operator<<(std::ostream& os, const Ring& r) {
+  return os << "m" << r.m << "_bits" << r.bits << "_c" << r.c << "_h" << r.hwt;
+}
+
+// Named parameter sets, each with its reason.
+const Ring kPrime{"prime m, one dimension", 257, 180, 2, 0};
+const Ring kTwoFactors{"m = 3 * 257, two dimensions", 771, 240, 3, 120};
+const Ring kThreeFactors{"m = 3 * 5 * 17, three prime factors, d = 8", 255, 200, 2, 0};
+const Ring kMedium{"m = 17 * 257, 256 slots of GF(2^16), the HElib AES ring", 4369, 300, 3, 120};
+
+// Everything one test needs, built once per ring.
+struct Scheme {
+  explicit Scheme(const Ring& r)
+      : ctx(ContextParams{r.m, r.bits, r.c, r.hwt}), rng(12345), keygen(ctx, rng) {
+    sk = keygen.secret_key(r.hwt);
+    pk = keygen.public_key(sk);
+    relin = keygen.relin_key(sk);
+    noise = NoiseModel(ctx.m(), ctx.phi(), sk.norm);
+  }
+  void add_key(long k) { autos.emplace(((k % ctx.m()) + ctx.m()) % ctx.m(), keygen.automorphism_key(sk, k)); }
+  Encryptor encryptor() const { return Encryptor(ctx, pk, noise); }
+  Evaluator evaluator() const { return Evaluator(ctx, noise, relin, autos); }
+
+  std::vector<GF2X> random_slots(std::mt19937_64& g) const {
+    std::vector<GF2X> v(ctx.zmstar().ell());
+    for (auto& x : v) {
+      const uint64_t bits = g();
+      for (long i = 0; i < ctx.zmstar().d(); ++i)
+        if (bits >> (i % 64) & 1) NTL::SetCoeff(x, i);
+    }
+    return v;
+  }
+  Ciphertext encrypt(const std::vector<GF2X>& v) {
+    return encryptor().encrypt(Plaintext(ctx, ctx.slots().encode(v)), rng);
+  }
+  std::vector<GF2X> decrypt(const Ciphertext& c) const {
+    return ctx.slots().decode(Decryptor(ctx, sk).decrypt(c).mu);
+  }
+  GF2X mul(const GF2X& a, const GF2X& b) const { return NTL::MulMod(a, b, ctx.slots().G()); }
+
+  Context ctx;
+  Sampler rng;
+  KeyGenerator keygen;
+  SecretKey sk;
+  PublicKey pk;
+  KeySwitchKey relin;
+  std::map<long, KeySwitchKey> autos;
+  NoiseModel noise;
+};
+
+class SchemeTest : public ::testing::TestWithParam<Ring> {
+ protected:
+  void SetUp() override { s = std::make_unique<Scheme>(GetParam()); }
+  std::unique_ptr<Scheme> s;
+  std::mt19937_64 g{7};
+};
+
+TEST_P(SchemeTest, EncryptDecryptRoundTrip) {
+  const auto v = s->random_slots(g);
+  const Ciphertext c = s->encrypt(v);
+  EXPECT_EQ(c.level(), s->ctx.L());
+  EXPECT_EQ(s->decrypt(c), v);
+}
+
+TEST_P(SchemeTest, AddMulAgainstSlots) {
+  const auto a = s->random_slots(g), b = s->random_slots(g);
+  Ciphertext ca = s->encrypt(a), cb = s->encrypt(b);
+  const Evaluator ev = s->evaluator();
+  Ciphertext sum = ca;
+  ev.add(sum, cb);
+  Ciphertext prod = ca;
+  ev.mul(prod, cb);
+  Ciphertext sq = ca;
+  ev.square(sq);
+  const auto dsum = s->decrypt(sum), dprod = s->decrypt(prod), dsq = s->decrypt(sq);
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(dsum[i], a[i] + b[i]) << "slot " << i;
+    EXPECT_EQ(dprod[i], s->mul(a[i], b[i])) << "slot " << i;
+    EXPECT_EQ(dsq[i], s->mul(a[i], a[i])) << "slot " << i;
+  }
+  EXPECT_LT(s->evaluator().capacity_bits(prod), s->evaluator().capacity_bits(ca));
+}
+
+TEST_P(SchemeTest, PlaintextOperationsAgainstSlots) {
+  const auto a = s->random_slots(g), k = s->random_slots(g);
+  const Plaintext pk(s->ctx, s->ctx.slots().encode(k));
+  const Evaluator ev = s->evaluator();
+  Ciphertext c = s->encrypt(a);
+  ev.mul_plain(c, pk);
+  ev.add_plain(c, pk);
+  const auto d = s->decrypt(c);
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(d[i], s->mul(a[i], k[i]) + k[i]) << "slot " << i;
+}
+
+TEST_P(SchemeTest, AutomorphismsMoveSlotsAsPredicted) {
+  const ZmStar& zm = s->ctx.zmstar();
+  std::vector<long> ks{2};  // Frobenius
+  for (long i = 0; i < zm.dims(); ++i) ks.push_back(zm.gen(i));
+  ks.push_back(zm.inverse(zm.gen(0)));
+  for (long k : ks) s->add_key(k);
+  const auto a = s->random_slots(g);
+  const Ciphertext ca = s->encrypt(a);
+  const Evaluator ev = s->evaluator();
+  for (long k : ks) {
+    Ciphertext c = ca;
+    ev.automorph(c, k);
+    const auto d = s->decrypt(c);
+    const auto moves = zm.automorphism_action(k);
+    for (long slot = 0; slot < zm.ell(); ++slot) {
+      GF2X expect = a[moves[slot].src];
+      for (long f = 0; f < moves[slot].frob; ++f) expect = s->mul(expect, expect);
+      ASSERT_EQ(d[slot], expect) << "k=" << k << " slot " << slot;
+    }
+  }
+}
+
+TEST_P(SchemeTest, FrobeniusSquaresEverySlot) {
+  s->add_key(2);
+  const auto a = s->random_slots(g);
+  Ciphertext c = s->encrypt(a);
+  s->evaluator().automorph(c, 2);
+  const auto d = s->decrypt(c);
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(d[i], s->mul(a[i], a[i]));
+}
+
+// Square until the chain runs out: every decryption is right while capacity remains,
+// the estimate bounds the measured noise, and the end is a CapacityError, never a
+// wrong plaintext.
+TEST_P(SchemeTest, DepthExhaustsChainWithCapacityReports) {
+  auto a = s->random_slots(g);
+  Ciphertext c = s->encrypt(a);
+  const Evaluator ev = s->evaluator();
+  Decryptor dec(s->ctx, s->sk);
+  double last_capacity = ev.capacity_bits(c);
+  int depth = 0;
+  for (; depth < 40; ++depth) {
+    ev.square(c);
+    for (auto& x : a) x = s->mul(x, x);
+    const double cap = ev.capacity_bits(c);
+    EXPECT_LT(cap, last_capacity);
+    last_capacity = cap;
+    Decryptor::Result r;
+    try {
+      r = dec.decrypt(c);
+    } catch (const CapacityError& e) {
+      EXPECT_NE(std::string(e.what()).find("decryption refused"), std::string::npos);
+      EXPECT_LT(cap, 8.0) << "refused although the estimate promised " << cap << " bits";
+      break;
+    }
+    EXPECT_EQ(s->ctx.slots().decode(r.mu), a) << "depth " << depth + 1;
+    // The estimate is an upper bound on the measured noise whenever the latter is
+    // measurable (within ~55 bits of Q).
+    if (r.log2_noise > s->ctx.log2_Q(c.level()) - 50)
+      EXPECT_GE(c.log2_noise + 2, r.log2_noise) << "depth " << depth + 1;
+  }
+  EXPECT_GE(depth, 2);
+  EXPECT_LT(depth, 40) << "the chain never ran out";
+}
+
+INSTANTIATE_TEST_SUITE_P(SmallRings, SchemeTest,
+                         ::testing::Values(kPrime, kTwoFactors, kThreeFactors, kMedium),
+                         [](const auto& info) {
+                           std::ostringstream os;
+                           os << info.param;
+                           return os.str();
+                         });
+
+TEST(SchemeErrors, BadParametersAreNamed) {
+  try {
+    Context ctx(ContextParams{258, 100, 2, 0});
+    FAIL();
+  } catch (const ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("m=258 is even"), std::string::npos) << e.what();
+  }
+  try {
+    Context ctx(ContextParams{257, 100, 5, 0});
+    FAIL();
+  } catch (const ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("c=5"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SchemeErrors, MissingAutomorphismKey) {
+  Scheme s(kPrime);
+  std::mt19937_64 g(1);
+  Ciphertext c = s.encrypt(s.random_slots(g));
+  try {
+    s.evaluator().automorph(c, 3);
+    FAIL();
+  } catch (const KeyError& e) {
+    EXPECT_NE(std::string(e.what()).find("X -> X^3"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SchemeErrors, WrongKeyIsRefusedNotMisread) {
+  Scheme s(kPrime);
+  std::mt19937_64 g(1);
+  const Ciphertext c = s.encrypt(s.random_slots(g));
+  Sampler other(999);
+  KeyGenerator kg(s.ctx, other);
+  const SecretKey wrong = kg.secret_key(0);
+  EXPECT_THROW(Decryptor(s.ctx, wrong).decrypt(c), CapacityError);
+}
+
+TEST(Cyclotomic, SmallCases) {
+  EXPECT_EQ(cyclotomic_coeffs(3), (std::vector<long>{1, 1, 1}));
+  EXPECT_EQ(cyclotomic_coeffs(9), (std::vector<long>{1, 0, 0, 1, 0, 0, 1}));
+  // Phi_15 = x^8 - x^7 + x^5 - x^4 + x^3 - x + 1
+  EXPECT_EQ(cyclotomic_coeffs(15), (std::vector<long>{1, -1, 0, 1, -1, 1, 0, -1, 1}));
+  // Phi_105 has a coefficient -2 (the first cyclotomic polynomial that does).
+  const auto p = cyclotomic_coeffs(105);
+  EXPECT_EQ(long(p.size()), 49);
+  EXPECT_EQ(*std::min_element(p.begin(), p.end()), -2);
+}
+
+}  // namespace
+}  // namespace cb::bgv
