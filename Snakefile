@@ -1,0 +1,41 @@
+# cipherbench pipeline: config -> parameters -> build -> runs -> tidy CSV -> tables, figures.
+# `make run` (or `snakemake --cores all`) runs config/config.yaml; pass another with
+# `--configfile config/paper.yaml`. `snakemake --report results/report.html` gathers the
+# tables and figures into one HTML file.
+
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+report: "workflow/report/workflow.rst"
+
+# The default config is read only when no --configfile is given: a config file given on
+# the command line would otherwise be merged into it, and their experiment lists would mix.
+# (--config key=value still overrides single keys of either.)
+if not workflow.overwrite_configfiles:
+
+    configfile: "config/config.yaml"
+
+
+include: "workflow/rules/config.smk"
+include: "workflow/rules/common.smk"
+include: "workflow/rules/params.smk"
+include: "workflow/rules/build.smk"
+include: "workflow/rules/run.smk"
+include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/plot.smk"
+
+
+localrules:
+    all,
+    build_runners,
+    annotate_run,
+    aggregate,
+    tables,
+    figures,
+
+
+rule all:
+    input:
+        all_targets(),

@@ -1,0 +1,103 @@
+"""Gather the pipeline's run records (runs/<id>.json) into tidy CSV tables.
+
+runs.csv   one row per run: what was asked (experiment), the ring as the runner built it,
+           timings, benchmark (wall, peak memory) and provenance.
+rounds.csv one row per run and round: seconds, capacity left (bits).
+ops.csv    one row per run, round and operation: seconds.
+
+Only results that annotate.py accepted exist as records; aggregate re-checks `correct`
+so that a hand-placed or stale file cannot slip in.
+"""
+
+import json
+
+import pandas as pd
+
+# Columns that identify a run; rounds.csv and ops.csv repeat them.
+KEYS = ["name", "cipher", "instance", "field_bits", "state_size", "packing", "m", "bits", "rep"]
+
+
+class BadRecord(ValueError):
+    """A run record that cannot be aggregated."""
+
+
+def instance_label(experiment):
+    """'AES-128' or 'Vision GF(2^16)^8': the cipher instance as the papers name it."""
+    if experiment["cipher"] == "aes128":
+        return "AES-128"
+    return f"Vision GF(2^{experiment['field_bits']})^{experiment['state_size']}"
+
+
+def load_record(path):
+    with open(path) as f:
+        record = json.load(f)
+    for key in ("experiment", "provenance", "benchmark", "params", "timings", "per_round"):
+        if key not in record:
+            raise BadRecord(f"{path}: no '{key}' key: not a pipeline run record")
+    if record.get("correct") is not True:
+        raise BadRecord(f"{path}: correct={record.get('correct')!r}: incorrect runs are never aggregated")
+    return record
+
+
+def record_rows(record):
+    """(run row, round rows, op rows) of one record."""
+    e, p = record["experiment"], record["params"]
+    key = {k: e.get(k) for k in KEYS if k != "instance"}
+    key["instance"] = instance_label(e)
+    per_round = record["per_round"]
+    run = dict(key)
+    run.update(
+        rounds=record["rounds"],
+        blocks=record["blocks"],
+        phi=p["phi"],
+        d=p["d"],
+        slots=p["slots"],
+        c=p["c"],
+        hwt=p["hwt"],
+        log2_q=p["log2_q"],
+        security_helib=p["security"],
+        **{k: record["timings"][k] for k in ("setup_s", "keygen_s", "encrypt_input_s", "total_s")},
+        eval_s=sum(r["seconds"] for r in per_round),
+        final_capacity_bits=per_round[-1]["capacity_bits"] if per_round else None,
+        wall_s=record["benchmark"]["wall_s"],
+        max_rss_mb=record["benchmark"]["max_rss_mb"],
+        git_revision=record["provenance"]["git_revision"],
+        host=record["provenance"]["host"],
+        threads=record["provenance"]["threads"],
+        date=record["provenance"]["date"],
+        ciphertext_hex=record.get("ciphertext_hex"),
+    )
+    rounds, ops = [], []
+    for r in per_round:
+        rounds.append(dict(key, round=r["round"], seconds=r["seconds"], capacity_bits=r["capacity_bits"]))
+        for op, seconds in r.get("ops", {}).items():
+            ops.append(dict(key, round=r["round"], op=op, seconds=seconds))
+    return run, rounds, ops
+
+
+def tidy(paths):
+    """DataFrames (runs, rounds, ops) of the records at `paths`."""
+    runs, rounds, ops = [], [], []
+    for path in sorted(paths):
+        run, rs, os_ = record_rows(load_record(path))
+        runs.append(run)
+        rounds += rs
+        ops += os_
+    if not runs:
+        raise BadRecord("no run records to aggregate")
+    return (
+        pd.DataFrame(runs),
+        pd.DataFrame(rounds, columns=KEYS + ["round", "seconds", "capacity_bits"]),
+        pd.DataFrame(ops, columns=KEYS + ["round", "op", "seconds"]),
+    )
+
+
+def aggregate(paths, runs_csv, rounds_csv, ops_csv):
+    runs, rounds, ops = tidy(paths)
+    runs.to_csv(runs_csv, index=False)
+    rounds.to_csv(rounds_csv, index=False)
+    ops.to_csv(ops_csv, index=False)
+
+
+if "snakemake" in globals():
+    aggregate(snakemake.input.runs, snakemake.output.runs, snakemake.output.rounds, snakemake.output.ops)

@@ -1,0 +1,67 @@
+"""Turn one raw run_cipher result into the pipeline's result record.
+
+Input: the JSON run_cipher wrote, the provenance the run job recorded on its node
+(host, date, threads, git revision) and Snakemake's benchmark TSV for the job (wall time,
+peak resident memory). Output: the raw JSON with three more keys, `experiment` (what the
+config asked for), `provenance` and `benchmark`.
+
+A result is refused (RunRejected, the job fails and nothing is aggregated) when it says
+correct=false or when its cipher, ring, chain or rounds differ from what was asked.
+"""
+
+import json
+
+import pandas as pd
+
+
+class RunRejected(ValueError):
+    """A run result that must not be aggregated; the message says why."""
+
+
+def read_benchmark(path):
+    """Wall seconds and peak RSS (MB) from a Snakemake benchmark TSV (first line)."""
+    row = pd.read_csv(path, sep="\t").iloc[0]
+    return {"wall_s": float(row["s"]), "max_rss_mb": float(row["max_rss"])}
+
+
+def check_run(raw, experiment):
+    """Raise RunRejected unless `raw` is a correct run of `experiment`."""
+    where = f"run {experiment['name']} m={experiment['m']} bits={experiment['bits']}"
+    if raw.get("correct") is not True:
+        raise RunRejected(f"{where}: correct={raw.get('correct')!r}: decryption disagrees with the reference cipher")
+    if raw.get("cipher") != experiment["cipher"]:
+        raise RunRejected(f"{where}: result is for cipher={raw.get('cipher')!r}, expected {experiment['cipher']!r}")
+    params = raw.get("params", {})
+    for key in ("m", "bits"):
+        if params.get(key) != experiment[key]:
+            raise RunRejected(f"{where}: result has params.{key}={params.get(key)!r}, expected {experiment[key]}")
+    if raw.get("rounds") != experiment["rounds"]:
+        raise RunRejected(f"{where}: result has rounds={raw.get('rounds')!r}, expected {experiment['rounds']}")
+    per_round = raw.get("per_round", [])
+    if len(per_round) != experiment["rounds"]:
+        raise RunRejected(f"{where}: result has {len(per_round)} per_round entries for {experiment['rounds']} rounds")
+
+
+def annotate(raw_path, env_path, benchmark_path, experiment, out_path):
+    with open(raw_path) as f:
+        raw = json.load(f)
+    with open(env_path) as f:
+        provenance = json.load(f)
+    check_run(raw, experiment)
+    record = dict(raw)
+    record["experiment"] = dict(experiment)
+    record["provenance"] = provenance
+    record["benchmark"] = read_benchmark(benchmark_path)
+    with open(out_path, "w") as f:
+        json.dump(record, f, indent=1)
+        f.write("\n")
+
+
+if "snakemake" in globals():
+    annotate(
+        snakemake.input.raw,
+        snakemake.input.env,
+        snakemake.input.benchmark,
+        snakemake.params.experiment,
+        snakemake.output.run,
+    )

@@ -1,0 +1,170 @@
+"""The papers' two tables computed from our tidy CSV (aggregate.py's output).
+
+table1_vision_ops: seconds per operation in one round for each Vision instance (the
+    papers' Table 1): the mean over all rounds and repetitions of each operation's
+    seconds, and of the whole round. run_cipher reports an operation's seconds summed
+    over the round's two steps.
+table2_totals: per cipher instance, packing, ring and chain (the papers' Table 2): the
+    ring, the chain, security (HElib's formula as run_cipher computes it, plus the
+    parameter explorer's estimates when its stage ran), rounds, total minutes for all
+    rounds, seconds per block amortized over the blocks packed in one run, peak memory.
+"""
+
+import math
+
+import pandas as pd
+
+from published import VISION_OPS
+
+GROUP = ["instance", "field_bits", "state_size", "packing", "m", "bits"]
+
+
+def state_label(row):
+    if row["cipher"] == "aes128":
+        return "GF(2^8)^16"
+    return f"GF(2^{int(row['field_bits'])})^{int(row['state_size'])}"
+
+
+def _sort(df):
+    key = df["field_bits"].fillna(0)
+    return df.assign(_k=key).sort_values(["_k", "instance", "packing", "m", "bits"]).drop(columns="_k")
+
+
+def table1_vision_ops(rounds, ops):
+    """One row per Vision instance, packing, ring and chain."""
+    rounds = rounds[rounds["cipher"] == "vision"]
+    ops = ops[ops["cipher"] == "vision"]
+    columns = ["instance", "packing", "m", "bits", *VISION_OPS, "one_round", "runs"]
+    if rounds.empty:
+        return pd.DataFrame(columns=columns)
+    per_op = ops.groupby(GROUP + ["op"], dropna=False)["seconds"].mean().unstack("op")
+    per_op = per_op.reindex(columns=VISION_OPS)
+    one_round = rounds.groupby(GROUP, dropna=False).agg(
+        one_round=("seconds", "mean"), runs=("rep", "nunique")
+    )
+    table = per_op.join(one_round, how="outer").reset_index()
+    return _sort(table)[columns].reset_index(drop=True)
+
+
+def join_estimates(table, estimates):
+    """Add the parameter explorer's security estimates (columns of `estimates` besides the
+    ring keys, prefixed security_) to the rows with the same m and chain bits."""
+    if estimates is None or estimates.empty:
+        return table
+    if not {"m", "bits"} <= set(estimates.columns):
+        raise ValueError(f"security estimates need columns m and bits, have {list(estimates.columns)}")
+    numeric = [
+        c for c in estimates.select_dtypes("number").columns
+        if c not in ("m", "bits", "phi", "d", "slots", "c", "hwt")
+    ]
+    est = estimates[["m", "bits", *numeric]].drop_duplicates(["m", "bits"])
+    est = est.rename(columns={c: c if c.startswith("security_") else f"security_{c}" for c in numeric})
+    est = est.drop(columns=[c for c in est.columns if c in table.columns and c not in ("m", "bits")])
+    return table.merge(est, on=["m", "bits"], how="left")
+
+
+def table2_totals(runs, estimates=None):
+    """One row per cipher instance, packing, ring and chain."""
+    runs = runs.assign(
+        state=runs.apply(state_label, axis=1),
+        eval_min=runs["eval_s"] / 60,
+        wall_min=runs["wall_s"] / 60,
+        amortized_s_per_block=runs["eval_s"] / runs["blocks"],
+    )
+    table = (
+        runs.groupby(GROUP, dropna=False)
+        .agg(
+            state=("state", "first"),
+            phi=("phi", "first"),
+            d=("d", "first"),
+            slots=("slots", "first"),
+            log2_q=("log2_q", "first"),
+            c=("c", "first"),
+            hwt=("hwt", "first"),
+            security_helib=("security_helib", "first"),
+            rounds=("rounds", "first"),
+            blocks=("blocks", "first"),
+            total_min=("eval_min", "mean"),
+            amortized_s_per_block=("amortized_s_per_block", "mean"),
+            wall_min=("wall_min", "mean"),
+            peak_mem_mb=("max_rss_mb", "max"),
+            runs=("rep", "nunique"),
+            threads=("threads", "first"),
+            git_revision=("git_revision", lambda s: ",".join(sorted(set(s)))),
+        )
+        .reset_index()
+    )
+    table = join_estimates(table, estimates)
+    estimates_cols = [c for c in table.columns if c.startswith("security_") and c != "security_helib"]
+    columns = [
+        "instance", "state", "packing", "m", "phi", "d", "slots", "bits", "log2_q", "c", "hwt",
+        "security_helib", *estimates_cols, "rounds", "blocks", "total_min",
+        "amortized_s_per_block", "wall_min", "peak_mem_mb", "runs", "threads", "git_revision",
+    ]
+    return _sort(table)[columns].reset_index(drop=True)
+
+
+def round_curves(rounds):
+    """Mean seconds and capacity per round (over repetitions), one curve per instance,
+    packing, ring and chain: the data of the per-round figure."""
+    curves = rounds.groupby(["cipher", *GROUP, "round"], dropna=False).agg(
+        seconds=("seconds", "mean"), capacity_bits=("capacity_bits", "mean")
+    )
+    return curves.reset_index()
+
+
+def round_ops(ops):
+    """Mean seconds per round of each operation (over rounds and repetitions), one row per
+    instance, packing, ring, chain and operation: the data of the one-round figure."""
+    per_op = ops.groupby(["cipher", *GROUP, "op"], dropna=False)["seconds"].mean()
+    return per_op.reset_index()
+
+
+def _cell(value):
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        if value == 0:
+            return "0"
+        if abs(value) >= 100:
+            return f"{value:.1f}"
+        return f"{value:.4g}"
+    return str(value)
+
+
+def to_markdown(df):
+    """A GitHub-flavoured markdown table (no extra dependency)."""
+    lines = ["| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_table(df, csv_path, md_path, title):
+    df.to_csv(csv_path, index=False)
+    with open(md_path, "w") as f:
+        f.write(f"# {title}\n\n")
+        f.write(to_markdown(df))
+
+
+def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md):
+    runs = pd.read_csv(runs_csv)
+    rounds = pd.read_csv(rounds_csv)
+    ops = pd.read_csv(ops_csv)
+    estimates = pd.concat([pd.read_csv(p) for p in estimates_csvs]) if estimates_csvs else None
+    write_table(
+        table1_vision_ops(rounds, ops), t1_csv, t1_md,
+        "Table 1: seconds per operation in one Vision round (mean over rounds and runs)",
+    )
+    write_table(
+        table2_totals(runs, estimates), t2_csv, t2_md,
+        "Table 2: total time for all rounds (total_min = evaluation of all rounds)",
+    )
+
+
+if "snakemake" in globals():
+    tables(
+        snakemake.input.runs, snakemake.input.rounds, snakemake.input.ops,
+        list(snakemake.input.estimates),
+        snakemake.output.t1_csv, snakemake.output.t1_md, snakemake.output.t2_csv, snakemake.output.t2_md,
+    )

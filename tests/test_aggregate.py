@@ -1,0 +1,104 @@
+"""Unit tests of analysis/annotate.py and analysis/aggregate.py on hand-made fixtures."""
+
+import glob
+import json
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data")
+sys.path.insert(0, os.path.join(HERE, "..", "analysis"))
+
+import aggregate  # noqa: E402
+import annotate  # noqa: E402
+
+RUNS = sorted(glob.glob(os.path.join(DATA, "runs", "*", "*.json")))
+RAW = os.path.join(DATA, "raw", "aes-packed")
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def test_tidy_shapes():
+    runs, rounds, ops = aggregate.tidy(RUNS)
+    assert len(runs) == 4
+    assert len(rounds) == 4 * 2
+    assert len(ops) == 3 * 2 * 5 + 2 * 3  # three Vision runs x 2 rounds x 5 ops, AES 2 x 3
+    assert set(runs["instance"]) == {"AES-128", "Vision GF(2^8)^16", "Vision GF(2^64)^2"}
+
+
+def test_tidy_values():
+    runs, rounds, ops = aggregate.tidy(RUNS)
+    v8 = runs[runs["name"] == "vision8"].iloc[0]
+    assert v8["eval_s"] == pytest.approx(10.0)
+    assert v8["final_capacity_bits"] == 300.0
+    assert v8["max_rss_mb"] == 50.0 and v8["wall_s"] == 12.0
+    assert v8["git_revision"] == "abc123" and v8["host"] == "fixture-host" and v8["threads"] == 1
+    assert v8["slots"] == 16 and v8["log2_q"] == pytest.approx(561.5)
+    inv = ops[(ops["name"] == "vision8") & (ops["op"] == "inversion")].sort_values("round")
+    assert list(inv["seconds"]) == [1.0, 3.0]
+
+
+def test_incorrect_record_is_refused(tmp_path):
+    record = load(RUNS[0])
+    record["correct"] = False
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    with pytest.raises(aggregate.BadRecord, match="correct=False: incorrect runs are never aggregated"):
+        aggregate.tidy(RUNS + [str(path)])
+
+
+def test_raw_output_is_not_a_record():
+    with pytest.raises(aggregate.BadRecord, match="no 'experiment' key"):
+        aggregate.tidy([RAW + ".json"])
+
+
+def test_no_records():
+    with pytest.raises(aggregate.BadRecord, match="no run records"):
+        aggregate.tidy([])
+
+
+def test_aggregate_writes_csv(tmp_path):
+    out = [tmp_path / f for f in ("runs.csv", "rounds.csv", "ops.csv")]
+    aggregate.aggregate(RUNS, *out)
+    assert all(p.stat().st_size > 0 for p in out)
+    assert out[1].read_text().splitlines()[0] == "name,cipher,instance,field_bits,state_size,packing,m,bits,rep,round,seconds,capacity_bits"
+
+
+def test_annotate_adds_provenance_and_benchmark(tmp_path):
+    out = tmp_path / "run.json"
+    experiment = load(RAW + ".experiment.json")
+    annotate.annotate(RAW + ".json", RAW + ".env.json", RAW + ".benchmark.tsv", experiment, out)
+    record = load(out)
+    assert record["provenance"]["threads"] == 2 and record["provenance"]["git_revision"] == "abc123"
+    assert record["benchmark"] == {"wall_s": 6.0, "max_rss_mb": 30.0}
+    assert record["experiment"] == experiment
+    assert record["per_round"] == load(RAW + ".json")["per_round"]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"correct": False}, "correct=False: decryption disagrees"),
+        ({"rounds": 3}, "rounds=3, expected 2"),
+        ({"cipher": "vision"}, "cipher='vision', expected 'aes128'"),
+    ],
+)
+def test_annotate_refuses(tmp_path, change, message):
+    raw = load(RAW + ".json")
+    raw.update(change)
+    path = tmp_path / "raw.json"
+    path.write_text(json.dumps(raw))
+    with pytest.raises(annotate.RunRejected, match=message):
+        annotate.annotate(path, RAW + ".env.json", RAW + ".benchmark.tsv", load(RAW + ".experiment.json"), tmp_path / "o.json")
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_annotate_refuses_other_ring(tmp_path):
+    experiment = dict(load(RAW + ".experiment.json"), m=771)
+    with pytest.raises(annotate.RunRejected, match="params.m=257, expected 771"):
+        annotate.annotate(RAW + ".json", RAW + ".env.json", RAW + ".benchmark.tsv", experiment, tmp_path / "o.json")

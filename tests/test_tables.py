@@ -1,0 +1,95 @@
+"""Unit tests of analysis/tables.py and analysis/figures.py on hand-made fixtures."""
+
+import glob
+import os
+import sys
+
+import pandas as pd
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data")
+sys.path.insert(0, os.path.join(HERE, "..", "analysis"))
+
+import aggregate  # noqa: E402
+import figures  # noqa: E402
+import published  # noqa: E402
+import tables  # noqa: E402
+
+RUNS = sorted(glob.glob(os.path.join(DATA, "runs", "*", "*.json")))
+
+
+@pytest.fixture(scope="module")
+def tidy():
+    return aggregate.tidy(RUNS)
+
+
+def test_table1_means_over_rounds_and_repetitions(tidy):
+    runs, rounds, ops = tidy
+    t1 = tables.table1_vision_ops(rounds, ops)
+    assert list(t1["instance"]) == ["Vision GF(2^8)^16", "Vision GF(2^64)^2"]  # AES excluded, by field size
+    v8, v64 = t1.iloc[0], t1.iloc[1]
+    assert v8["inversion"] == pytest.approx(2.0)
+    assert v8["keyadd"] == pytest.approx(0.02)
+    assert v8["one_round"] == pytest.approx(5.0) and v8["runs"] == 1
+    assert v64["inversion"] == pytest.approx(2.0)  # (1 + 2 + 2 + 3) / 4
+    assert v64["affine1"] == pytest.approx(1.0)
+    assert v64["one_round"] == pytest.approx(4.0) and v64["runs"] == 2
+
+
+def test_table2_totals(tidy):
+    runs, rounds, ops = tidy
+    t2 = tables.table2_totals(runs)
+    assert list(t2["instance"]) == ["AES-128", "Vision GF(2^8)^16", "Vision GF(2^64)^2"]
+    aes, v8, v64 = (t2.iloc[i] for i in range(3))
+    assert aes["state"] == "GF(2^8)^16" and v64["state"] == "GF(2^64)^2"
+    assert aes["total_min"] == pytest.approx(4.0 / 60)
+    assert v8["total_min"] == pytest.approx(10.0 / 60)
+    assert v64["total_min"] == pytest.approx(8.0 / 60)  # mean of 6 s and 10 s
+    assert v64["amortized_s_per_block"] == pytest.approx(1.6)  # mean of 6/5 and 10/5
+    assert v64["peak_mem_mb"] == 90.0  # the larger of the two runs
+    assert v64["wall_min"] == pytest.approx(11.0 / 60)
+    assert v64["git_revision"] == "abc123,def456"
+    assert v64["rounds"] == 2 and v64["runs"] == 2
+
+
+def test_table2_joins_security_estimates(tidy):
+    runs = tidy[0]
+    estimates = pd.DataFrame({"m": [641, 999], "bits": [600, 600], "coresvp": [12.5, 99.0], "helib": [1.0, 2.0]})
+    t2 = tables.table2_totals(runs, estimates)
+    v64 = t2[t2["m"] == 641].iloc[0]
+    assert v64["security_coresvp"] == 12.5 and v64["security_helib"] == 0.0  # ours kept, theirs renamed
+    assert t2[t2["m"] == 257]["security_coresvp"].isna().all()
+
+
+def test_markdown_and_csv_written(tidy, tmp_path):
+    runs, rounds, ops = tidy
+    t2 = tables.table2_totals(runs)
+    tables.write_table(t2, tmp_path / "t.csv", tmp_path / "t.md", "Table 2")
+    md = (tmp_path / "t.md").read_text().splitlines()
+    assert md[0] == "# Table 2"
+    assert md[2].startswith("| instance | state | packing | m |")
+    assert len(md) == 2 + 2 + 3
+    assert "| Vision GF(2^64)^2 | GF(2^64)^2 | packed | 641 |" in md[-1]
+    back = pd.read_csv(tmp_path / "t.csv")
+    assert back["total_min"].tolist() == pytest.approx(t2["total_min"].tolist())
+
+
+def test_published_tables_match_reference():
+    t1, t2 = published.table1(), published.table2()
+    assert t1.set_index("instance").loc["Vision GF(2^64)^2", "affine1"] == 7.106
+    assert t2.set_index("instance").loc["AES-128", "total_min"] == 1.93
+    assert list(t2["m"]) == [53261, 163455, 148733, 164737, 164737]
+
+
+def test_figures_written(tidy, tmp_path):
+    runs, rounds, ops = tidy
+    d = tmp_path
+    rounds.to_csv(d / "rounds.csv", index=False)
+    ops.to_csv(d / "ops.csv", index=False)
+    tables.table1_vision_ops(rounds, ops).to_csv(d / "t1.csv", index=False)
+    tables.table2_totals(runs).to_csv(d / "t2.csv", index=False)
+    figures.figures(d / "rounds.csv", d / "ops.csv", d / "t1.csv", d / "t2.csv", d)
+    for name in ("fig3_aes_vs_vision_round", "round_time_capacity", "vision_ops_vs_state", "ours_vs_published"):
+        for ext in ("png", "pdf"):
+            assert (d / f"{name}.{ext}").stat().st_size > 5000

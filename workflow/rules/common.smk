@@ -1,0 +1,191 @@
+# common.smk: the experiment list and the target builders every stage uses.
+#
+# The config's `experiments` expand into one job per (experiment, ring, chain, repetition):
+# RUNS holds one record per job, keyed by its id "<name>/m<m>_bits<bits>_rep<rep>",
+# which is also the path of its result under <results_dir>/runs/.
+
+import math
+import os
+
+
+class ConfigError(ValueError):
+    """A config that passes the JSON schema but cannot be run (names the offending key)."""
+
+
+R = config["results_dir"]
+BUILD_DIR = config["build_dir"]
+RUN_CIPHER = os.path.join(BUILD_DIR, "bin", "run_cipher")
+BENCH_OPS = os.path.join(BUILD_DIR, "bin", "bench_ops")
+# The build rule's output: a flag file, so that a failed build never makes Snakemake delete
+# binaries that `make build` made.
+BUILD_STAMP = os.path.join(BUILD_DIR, ".cipherbench-build.stamp")
+RUN_ID = "{name}/m{m}_bits{bits}_rep{rep}"
+
+wildcard_constraints:
+    name="[a-z0-9][a-z0-9-]*",
+    m=r"\d+",
+    bits=r"\d+",
+    rep=r"\d+",
+
+
+def multiplicative_order_of_2(m):
+    """d = ord_m(2), the degree of the slots GF(2^d) of Z[X]/(Phi_m, 2)."""
+    k, x = 1, 2 % m
+    while x != 1:
+        x, k = x * 2 % m, k + 1
+    return k
+
+
+def euler_phi(m):
+    """phi(m) by trial division (m is at most a few hundred thousand)."""
+    result, n, p = m, m, 2
+    while p * p <= n:
+        if n % p == 0:
+            while n % p == 0:
+                n //= p
+            result -= result // p
+        p += 1
+    return result - result // n if n > 1 else result
+
+
+def _expand_runs(cfg):
+    """One record per job; raises ConfigError for what the schema cannot express."""
+    runs, names = {}, set()
+    for i, exp in enumerate(cfg["experiments"]):
+        where = f"experiments[{i}] (name={exp['name']!r})"
+        if exp["name"] in names:
+            raise ConfigError(f"{where}: duplicate experiment name; names must be unique")
+        names.add(exp["name"])
+        n = exp.get("field_bits", 8)
+        for j, ring in enumerate(exp["rings"]):
+            m = ring["m"]
+            if m % 2 == 0:
+                raise ConfigError(f"{where}.rings[{j}]: m={m} is even: the ring needs odd m")
+            d = multiplicative_order_of_2(m)
+            if d % n:
+                raise ConfigError(
+                    f"{where}.rings[{j}]: m={m} has slots GF(2^{d}) (d = ord_m(2) = {d}), "
+                    f"which do not contain GF(2^{n}): the field degree {n} must divide d"
+                )
+            bits_list = ring["bits"] if isinstance(ring["bits"], list) else [ring["bits"]]
+            for bits in bits_list:
+                for rep in range(cfg["repetitions"]):
+                    run = dict(
+                        name=exp["name"],
+                        cipher=exp["cipher"],
+                        field_bits=exp.get("field_bits"),
+                        state_size=exp.get("state_size"),
+                        packing=exp["packing"],
+                        rounds=exp["rounds"],
+                        blocks=ring.get("blocks", exp.get("blocks", 1)),
+                        c=exp.get("c", 3),
+                        hwt=exp.get("hwt", 0),
+                        m=m,
+                        phi=euler_phi(m),
+                        d=d,
+                        bits=bits,
+                        rep=rep,
+                        seed=cfg["seed"] + rep,
+                    )
+                    runs[RUN_ID.format(**run)] = run
+    return runs
+
+
+try:
+    RUNS = _expand_runs(config)
+except ConfigError as err:
+    raise WorkflowError(f"invalid config: {err}")
+
+
+def run_record(wildcards):
+    """The job record of a run's wildcards (fails clearly for a run not in the config)."""
+    key = RUN_ID.format(**wildcards)
+    if key not in RUNS:
+        raise WorkflowError(f"run {key} is not in the config's experiments")
+    return RUNS[key]
+
+
+def run_cipher_args(wildcards):
+    """Command-line arguments of run_cipher for one run (all but --json)."""
+    r = run_record(wildcards)
+    args = ["--cipher", r["cipher"]]
+    if r["cipher"] == "vision":
+        args += ["--field-bits", r["field_bits"], "--state-size", r["state_size"]]
+    args += [
+        "--rounds", r["rounds"], "--packing", r["packing"],
+        "--m", r["m"], "--bits", r["bits"], "--c", r["c"], "--hwt", r["hwt"],
+        "--blocks", r["blocks"], "--seed", r["seed"],
+    ]
+    return " ".join(str(a) for a in args)
+
+
+def run_size(r):
+    """phi(m) x chain bits, in units of 10^6: what memory and time scale with."""
+    return r["phi"] * r["bits"] / 1e6
+
+
+def run_mem_mb(wildcards):
+    r = run_record(wildcards)
+    model = config["resources"]
+    return max(model["min_mem_mb"], math.ceil(run_size(r) * model["mem_bytes_per_phi_bit"]))
+
+
+def run_threads(wildcards):
+    """The config's threads, or 1 for rings too small to gain from OpenMP."""
+    r = run_record(wildcards)
+    if run_size(r) < config["resources"]["threads_from_mega_phi_bits"]:
+        return 1
+    return config["threads"]
+
+
+def run_runtime_min(wildcards):
+    r = run_record(wildcards)
+    model = config["resources"]
+    seconds = run_size(r) * r["rounds"] * model["seconds_per_round_per_mega_phi_bit"]
+    if r["packing"] in ("byte-sliced", "sliced"):
+        seconds *= r["state_size"] or 16  # one ciphertext per state element
+    return max(model["min_runtime_min"], math.ceil(seconds / 60))
+
+
+def run_path(kind, suffix):
+    """<results_dir>/<kind>/<run id pattern><suffix>, with the run wildcards."""
+    return os.path.join(R, kind, f"{RUN_ID}{suffix}")
+
+
+def run_files(kind, ext="json"):
+    """<results_dir>/<kind>/<run id>.<ext> for every run of the config."""
+    return [os.path.join(R, kind, f"{key}.{ext}") for key in RUNS]
+
+
+def has_vision():
+    return any(r["cipher"] == "vision" for r in RUNS.values())
+
+
+PARAMS_OUTPUTS = [os.path.join(R, "params", f) for f in ("cyclotomics.csv", "security.csv", "selected.csv")]
+TABLES = [
+    os.path.join(R, "tables", f"{t}.{ext}")
+    for t in ("table1_vision_ops", "table2_totals")
+    for ext in ("csv", "md")
+]
+FIGURES = [
+    "fig3_aes_vs_vision_round",
+    "round_time_capacity",
+    "vision_ops_vs_state",
+    "ours_vs_published",
+]
+
+
+def figure_files(ext):
+    return [os.path.join(R, "figures", f"{f}.{ext}") for f in FIGURES]
+
+
+def security_estimates(wildcards):
+    """The explorer's security estimates join table 2 when its stage is on."""
+    return [os.path.join(R, "params", "security.csv")] if config["stages"]["params"] else []
+
+
+def all_targets():
+    targets = TABLES + figure_files("png") + figure_files("pdf")
+    if config["stages"]["params"]:
+        targets += PARAMS_OUTPUTS
+    return targets
