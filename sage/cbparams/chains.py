@@ -1,0 +1,266 @@
+"""Modulus chains: the primes the engine builds for (m, bits, c), and chain sizing.
+
+How the engine builds its chain (runners/engine/bgv/context.cpp, mirrored here):
+
+* step = m N with N = bluestein_length(m), the smallest power of two >= 2m - 1; every
+  prime is 1 mod step, and no prime is smaller than min_bits = ceil(log2 step) + 2 bits;
+* ciphertext primes: L = ceil(bits / 60) primes of b_ct = max(ceil(bits / L), min_bits)
+  bits each, the first L primes q = 1 mod step below 2^b_ct searching downward;
+* digits for key switching: the L primes in c consecutive groups, sizes as equal as
+  possible, larger groups first (c must not exceed L);
+* special primes: needed = ceil(log2 of the largest digit's product) + 20 bits of margin,
+  K = ceil(needed / 60) primes of b_sp = max(ceil(needed / K), min_bits) bits, found the
+  same way and distinct from the ciphertext primes;
+* log2 Q for security = log2(ciphertext primes) + log2(special primes) (HElib counts the
+  same; the engine's Context::security()).
+
+With ``exact=True`` the primes are computed like the engine does (deterministic
+Miller-Rabin), so log2 Q is the engine's to the last digit; with ``exact=False`` each
+b-bit prime counts as b bits, an upper bound (a prime found by the downward search lies
+within a few step of 2^b, so the error is below 0.001 bit per 60-bit prime) that can only
+understate security.
+
+>>> ch = build_chain(53261, 820, 3)
+>>> ch.L, ch.b_ct, ch.digits, ch.K, ch.b_sp
+(14, 59, (5, 5, 4), 6, 53)
+>>> round(ch.log2_Q, 2), round(ch.log2_q_ct, 2)
+(1144.0, 826.0)
+
+Chain sizing for a circuit: bits = rounds * bits_per_round + margin, with bits per
+round from config/depth_profiles.yaml or measured runs (see size_bits).
+"""
+from __future__ import annotations
+
+import glob
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .errors import ChainError
+
+#: Largest prime size the engine uses (context.cpp kMaxPrimeBits).
+MAX_PRIME_BITS = 60
+#: log2(P / largest digit), the engine's default ks_margin_bits.
+KS_MARGIN_BITS = 20
+
+_MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+
+
+def is_prime(n: int) -> bool:
+    """Miller-Rabin with the first twelve prime bases: exact for n < 3.3e24.
+
+    >>> [p for p in range(30) if is_prime(p)]
+    [2, 3, 5, 7, 11, 13, 17, 19, 23, 29]
+    """
+    if n < 2:
+        return False
+    for p in _MR_BASES:
+        if n % p == 0:
+            return n == p
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    for a in _MR_BASES:
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def bluestein_length(m: int) -> int:
+    """N = the smallest power of two >= 2m - 1."""
+    n = 1
+    while n < 2 * m - 1:
+        n *= 2
+    return n
+
+
+def ntt_primes(count: int, bits: int, step: int, exclude=()) -> list[int]:
+    """The first `count` primes q = 1 mod step with 2^(bits-1) < q < 2^bits, downward."""
+    out = []
+    q = (1 << bits) - 1
+    q -= (q - 1) % step
+    lo = 1 << (bits - 1)
+    ex = set(exclude)
+    while q > lo and len(out) < count:
+        if q not in ex and is_prime(q):
+            out.append(q)
+        q -= step
+    if len(out) < count:
+        raise ChainError(f"only {len(out)} primes q = 1 mod {step} lie in (2^{bits - 1}, 2^{bits}), "
+                         f"but {count} were requested: use more bits or a smaller m")
+    return out
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A modulus chain as the engine builds it."""
+
+    m: int                   #: cyclotomic index
+    bits: int                #: requested capacity, bits of the ciphertext modulus Q_L
+    c: int                   #: number of key-switching digits
+    L: int                   #: ceil(bits / 60), number of ciphertext primes
+    b_ct: int                #: size in bits of each ciphertext prime
+    digits: tuple[int, ...]  #: primes per digit (c groups, larger first)
+    K: int                   #: number of special primes
+    b_sp: int                #: size in bits of each special prime
+    log2_q_ct: float         #: log2 of the product of the ciphertext primes
+    log2_q_sp: float         #: log2 P, the special primes' product
+    log2_max_digit: float    #: log2 of the largest digit's product
+    exact: bool              #: True: from the actual primes; False: b bits per prime
+    primes: tuple[int, ...] = ()  #: the L + K primes when exact
+
+    @property
+    def log2_Q(self) -> float:
+        """log2(Q_L P): what HElib's formula and the engine count for security."""
+        return self.log2_q_ct + self.log2_q_sp
+
+
+def build_chain(m: int, bits: int, c: int = 3, ks_margin_bits: int = KS_MARGIN_BITS,
+                exact: bool = True, max_prime_bits: int = MAX_PRIME_BITS) -> Chain:
+    """The engine's chain for (m, bits, c); see the module doc.
+
+    >>> build_chain(53261, 100, 3)
+    Traceback (most recent call last):
+    ...
+    cbparams.errors.ChainError: c=3 exceeds the 2 ciphertext primes of a 100-bit chain: use c <= 2 or more bits
+    """
+    if bits < 20:
+        raise ChainError(f"bits={bits} is too small: the chain needs at least 20 bits")
+    if c < 1:
+        raise ChainError(f"c={c}: key switching needs at least 1 digit")
+    step = m * bluestein_length(m)
+    min_bits = math.ceil(math.log2(step)) + 2
+    L = -(-bits // max_prime_bits)
+    if c > L:
+        raise ChainError(f"c={c} exceeds the {L} ciphertext primes of a {bits}-bit chain: "
+                         f"use c <= {L} or more bits")
+    b_ct = max(-(-bits // L), min_bits)
+    if b_ct > 62:
+        raise ChainError(f"m={m} needs primes of at least {min_bits} bits (1 mod m*N = {step}), "
+                         f"more than the 62 bits the engine's NTT allows: use a smaller m")
+    digits = tuple(L // c + (1 if j < L % c else 0) for j in range(c))
+    if exact:
+        ct = ntt_primes(L, b_ct, step)
+        logs = [math.log2(q) for q in ct]
+    else:
+        ct, logs = [], [float(b_ct)] * L
+    max_digit, start = 0.0, 0
+    for size in digits:
+        max_digit = max(max_digit, sum(logs[start:start + size]))
+        start += size
+    needed = math.ceil(max_digit - 1e-9 if not exact else max_digit) + ks_margin_bits
+    K = -(-needed // max_prime_bits)
+    b_sp = max(-(-needed // K), min_bits)
+    if exact:
+        sp = ntt_primes(K, b_sp, step, exclude=ct)
+        log_sp = sum(math.log2(q) for q in sp)
+    else:
+        sp, log_sp = [], float(K * b_sp)
+    return Chain(m=m, bits=bits, c=c, L=L, b_ct=b_ct, digits=digits, K=K, b_sp=b_sp,
+                 log2_q_ct=sum(logs), log2_q_sp=log_sp, log2_max_digit=max_digit,
+                 exact=exact, primes=tuple(ct) + tuple(sp))
+
+
+# ---------------------------------------------------------------------------------------
+# Chain sizing from a depth profile.
+
+@dataclass(frozen=True)
+class Profile:
+    """How much modulus one cipher instance consumes."""
+
+    cipher: str             #: instance name (aes, vision8, ...)
+    n: int                  #: slot-field degree the state lives in
+    state: int              #: field elements per block
+    rounds: int             #: rounds evaluated
+    bits_per_round: float   #: modulus bits consumed per round
+    source: str             #: where bits_per_round comes from
+
+    def bits_needed(self, margin: int, rounds: int | None = None) -> int:
+        """rounds * bits_per_round + margin, rounded up: the chain's capacity in bits."""
+        r = self.rounds if rounds is None else rounds
+        return int(math.ceil(r * self.bits_per_round)) + margin
+
+
+def load_profiles(path: str | Path, hwt: int = 120) -> dict[str, Profile]:
+    """Profiles from config/depth_profiles.yaml (see that file for the fields).
+
+    bits_per_round is taken from `bits_per_round_dense` for a dense key when given, else
+    `bits_per_round`, else levels_per_round * bits_per_level.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise ChainError(f"depth profile file {path} does not exist: set params.depth_profiles "
+                         f"to a YAML file like config/depth_profiles.yaml")
+    with open(path) as f:
+        doc = yaml.safe_load(f)
+    bpl_default = doc.get("bits_per_level")
+    out = {}
+    for name, e in doc["ciphers"].items():
+        bpr = None
+        src = e.get("source", "")
+        if hwt == 0 and e.get("bits_per_round_dense") is not None:
+            bpr, src = e["bits_per_round_dense"], e.get("source_dense", src)
+        elif e.get("bits_per_round") is not None:
+            bpr = e["bits_per_round"]
+        elif e.get("levels_per_round") is not None:
+            bpl = e.get("bits_per_level", bpl_default)
+            if bpl is None:
+                raise ChainError(f"{path}: cipher {name} gives levels_per_round but no bits_per_level")
+            bpr = e["levels_per_round"] * bpl
+            src = f"{e['levels_per_round']} levels x {bpl} bits/level ({e.get('levels_source', src)})"
+        if bpr is None or bpr <= 0:
+            raise ChainError(f"{path}: cipher {name} has no positive bits_per_round or levels_per_round")
+        rounds = int(e["rounds"])
+        if rounds < 1:
+            raise ChainError(f"{path}: cipher {name} has rounds={rounds}; need at least 1")
+        out[name] = Profile(cipher=name, n=int(e["n"]), state=int(e["state"]), rounds=rounds,
+                            bits_per_round=float(bpr), source=src)
+    return out
+
+
+def measured_bits_per_round(runs_glob: str = "results/runs/**/*.json") -> dict[str, float]:
+    """Mean capacity drop per round from engine runs, per cipher instance.
+
+    A run JSON has `cipher` (instance name) and `per_round: [{round, capacity_bits, ...}]`;
+    the drop of round r > 1 is capacity_bits[r-1] - capacity_bits[r] (round 1's starting
+    capacity is not reported, so it is left out). The largest mean over runs of the same
+    cipher is returned. Files that do not parse or lack these keys are skipped.
+    """
+    best: dict[str, float] = {}
+    for fn in glob.glob(runs_glob, recursive=True):
+        try:
+            with open(fn) as f:
+                run = json.load(f)
+            name = run.get("cipher") or run.get("params", {}).get("cipher")
+            caps = [r["capacity_bits"] for r in sorted(run["per_round"], key=lambda r: r["round"])]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue
+        if not name or len(caps) < 2:
+            continue
+        drops = [a - b for a, b in zip(caps, caps[1:])]
+        mean = sum(drops) / len(drops)
+        if mean > 0:
+            best[name] = max(best.get(name, 0.0), mean)
+    return best
+
+
+def apply_measured(profiles: dict[str, Profile], measured: dict[str, float]) -> dict[str, Profile]:
+    """Profiles with bits_per_round replaced by measured values where available."""
+    out = dict(profiles)
+    for name, bpr in measured.items():
+        if name in out:
+            p = out[name]
+            out[name] = Profile(cipher=p.cipher, n=p.n, state=p.state, rounds=p.rounds,
+                                bits_per_round=bpr, source="measured: results/runs (mean capacity drop per round)")
+    return out

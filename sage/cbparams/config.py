@@ -1,0 +1,74 @@
+"""The `params:` section of the pipeline configuration, with defaults and validation.
+
+The defaults live in one place, the JSON schema config/schema/params.schema.yaml (every
+key has a `default` and a `description`); this module fills them in and validates.
+
+>>> p = load_params({"m_max": 5000})
+>>> p["m_max"], p["field_degrees"], p["estimator"]["mode"]
+(5000, [8, 16, 32, 64], 'fast')
+>>> load_params({"m_maxx": 5000})
+Traceback (most recent call last):
+...
+cbparams.errors.ParamError: params: Additional properties are not allowed ('m_maxx' was unexpected); see config/schema/params.schema.yaml for the keys and their meaning
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import yaml
+
+from .errors import ParamError
+
+#: Repository root (sage/cbparams/config.py -> ../../).
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA_PATH = ROOT / "config" / "schema" / "params.schema.yaml"
+
+
+def schema() -> dict:
+    """The params schema as a dict."""
+    with open(SCHEMA_PATH) as f:
+        return yaml.safe_load(f)
+
+
+def _fill(sch: dict, value):
+    """Fills defaults of `sch` into `value` (recursively for objects)."""
+    if value is None:
+        value = copy.deepcopy(sch.get("default"))
+    if sch.get("type") == "object" and isinstance(value, dict):
+        for key, sub in sch.get("properties", {}).items():
+            if key not in value and "default" in sub:
+                value[key] = copy.deepcopy(sub["default"])
+            if key in value:
+                value[key] = _fill(sub, value[key])
+    return value
+
+
+def load_params(section: dict | None = None) -> dict:
+    """Validated `params:` dict with defaults filled in. Raises ParamError on bad keys."""
+    import jsonschema
+
+    sch = schema()
+    value = _fill(sch, copy.deepcopy(section) if section else {})
+    try:
+        jsonschema.validate(value, sch)
+    except jsonschema.ValidationError as e:
+        where = "params" + "".join(f".{p}" if isinstance(p, str) else f"[{p}]" for p in e.absolute_path)
+        raise ParamError(f"{where}: {e.message}; see config/schema/params.schema.yaml "
+                         f"for the keys and their meaning") from None
+    if value["m_min"] > value["m_max"]:
+        raise ParamError(f"params.m_min={value['m_min']} exceeds params.m_max={value['m_max']}: "
+                         f"give a non-empty range of m")
+    return value
+
+
+def load_config_file(path: str | Path | None) -> dict:
+    """Reads a pipeline config YAML and returns its validated `params:` section."""
+    if path is None:
+        return load_params({})
+    path = Path(path)
+    if not path.exists():
+        raise ParamError(f"config file {path} does not exist: pass --config with an existing YAML file")
+    with open(path) as f:
+        cfg = yaml.safe_load(f) or {}
+    return load_params(cfg.get("params"))

@@ -1,0 +1,187 @@
+"""Sweep of cyclotomic rings: every odd m in [m_min, m_max] with n | ord_m(2).
+
+One row per (m, n) for every configured field degree n with n | d, d = ord_m(2): the ring
+facts of cbparams.cyclotomic plus how many cipher blocks one ciphertext holds. A cipher
+state of `state` elements of GF(2^n) takes `state` slots (GF(2^n) is a subfield of every
+slot GF(2^d) when n | d), so blocks = floor(ell / state): AES and Vision over GF(2^8)
+have 16 state elements, Vision over GF(2^16), GF(2^32), GF(2^64) have 8, 4, 2.
+
+The cheap part (factors, phi, d) runs for every odd m; the quotient structure only for
+the m that some n accepts, in parallel over m. The structures are cached on disk
+(a pickle beside the output), saved as the sweep goes, so an interrupted or failed run
+loses nothing and a rerun with a wider range computes only the new m.
+
+>>> rows = sweep(3, 300, [8, 16], workers=1)
+>>> [(r["m"], r["n"], r["slots"], r["blocks"]) for r in rows][:4]
+[(17, 8, 2, 0), (51, 8, 4, 0), (85, 8, 8, 0), (97, 8, 2, 0)]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import multiprocessing as mp
+import os
+import pickle
+import sys
+import time
+from pathlib import Path
+
+from .cyclotomic import RingFacts, basic_facts, check_m, zmstar_structure
+from .errors import ParamError, RingError
+
+#: State size (field elements per block) for each slot-field degree n (VISION_SPEC.md;
+#: AES-128 is 16 bytes). Used for the `state` and `blocks` columns.
+STATE_SIZE = {8: 16, 16: 8, 32: 4, 64: 2}
+
+COLUMNS = ["m", "factors", "phi", "d", "slots", "n", "state", "blocks", "aes_blocks",
+           "dims", "gens", "ords", "good_dims", "twists", "ghs16"]
+
+
+def format_factors(factors) -> str:
+    """'13*17*241', with '^e' for repeated primes: format_factors(((3, 2), (5, 1))) -> '3^2*5'."""
+    return "*".join(f"{p}^{e}" if e > 1 else str(p) for p, e in factors)
+
+
+def rows_for(r: RingFacts, degrees) -> list[dict]:
+    """CSV rows of ring r, one per n in degrees with n | d."""
+    out = []
+    for n in degrees:
+        if r.d % n:
+            continue
+        state = STATE_SIZE.get(n, max(1, 128 // n))
+        out.append({
+            "m": r.m, "factors": format_factors(r.factors), "phi": r.phi, "d": r.d,
+            "slots": r.ell, "n": n, "state": state, "blocks": r.ell // state,
+            "aes_blocks": r.ell // 16 if r.d % 8 == 0 else 0,
+            "dims": len(r.gens),
+            "gens": ";".join(map(str, r.gens)), "ords": ";".join(map(str, r.ords)),
+            "good_dims": ";".join("1" if g else "0" for g in r.good),
+            "twists": ";".join(map(str, r.twists)), "ghs16": int(r.ghs16),
+        })
+    return out
+
+
+def _structure(args):
+    m, d = args
+    return m, zmstar_structure(m, d)
+
+
+def _check_degrees(degrees):
+    for n in degrees:
+        if not isinstance(n, int) or n < 1:
+            raise RingError(f"field degree n={n!r} is not a positive integer: "
+                            f"params.field_degrees takes slot-field degrees such as 8, 16, 32, 64")
+
+
+def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None = None,
+          progress=None) -> list[dict]:
+    """Rows for every odd m in [m_min, m_max] and every n in degrees with n | ord_m(2)."""
+    _check_degrees(degrees)
+    if m_min > m_max:
+        raise RingError(f"m_min={m_min} > m_max={m_max}: the range of m is empty")
+    check_m(m_max | 1 if m_max > 3 else 3)
+    cached = {}
+    if cache is not None and Path(cache).exists():
+        with open(cache, "rb") as f:
+            cached = pickle.load(f)
+    basics = {}
+    for m in range(max(3, m_min | 1), m_max + 1, 2):
+        f, phi, d = basic_facts(m)
+        if any(d % n == 0 for n in degrees):
+            basics[m] = (f, phi, d)
+    todo = sorted((m for m in basics if m not in cached), reverse=True)  # big m first
+    done = 0
+
+    def save():
+        if cache is not None:
+            Path(cache).parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(str(cache) + ".tmp")
+            with open(tmp, "wb") as f:
+                pickle.dump(cached, f)
+            os.replace(tmp, cache)
+
+    jobs = [(m, basics[m][2]) for m in todo]
+    if workers > 1 and len(jobs) > 1:
+        with mp.get_context("fork").Pool(workers) as pool:
+            for m, st in pool.imap_unordered(_structure, jobs, chunksize=8):
+                cached[m] = st
+                done += 1
+                if done % 2000 == 0:
+                    save()
+                    if progress:
+                        progress(f"{done}/{len(jobs)} rings")
+    else:
+        for job in jobs:
+            m, st = _structure(job)
+            cached[m] = st
+    if jobs:
+        save()
+    rows = []
+    for m in sorted(basics):
+        f, phi, d = basics[m]
+        gens, ords, twists, ghs16 = cached[m]
+        r = RingFacts(m=m, factors=f, phi=phi, d=d, ell=phi // d, gens=gens, ords=ords,
+                      good=tuple(t == 0 for t in twists), twists=twists, ghs16=ghs16)
+        rows.extend(rows_for(r, degrees))
+    return rows
+
+
+def unsupported_degrees(rows, degrees) -> list[int]:
+    """The n in degrees for which no row was found."""
+    have = {r["n"] for r in rows}
+    return [n for n in degrees if n not in have]
+
+
+def write_csv(rows, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def main(argv=None) -> int:
+    from .config import load_config_file
+
+    ap = argparse.ArgumentParser(prog="python -m cbparams.enumerate", description=__doc__.split("\n")[0])
+    ap.add_argument("--config", help="pipeline config YAML (its params: section is used)")
+    ap.add_argument("--m-max", type=int, help="override params.m_max")
+    ap.add_argument("--workers", type=int, help="override params.workers")
+    ap.add_argument("--out", default="results/params/cyclotomics.csv")
+    ap.add_argument("--meta", help="JSON file for timing and counts (default: OUT with .meta.json)")
+    a = ap.parse_args(argv)
+    try:
+        p = load_config_file(a.config)
+        if a.m_max is not None:
+            p["m_max"] = a.m_max
+        if a.workers is not None:
+            p["workers"] = a.workers
+        out = Path(a.out)
+        cache = out.parent / "cache" / "zmstar.pkl"
+        t0 = time.time()
+        rows = sweep(p["m_min"], p["m_max"], p["field_degrees"], p["workers"], cache,
+                     progress=lambda s: print(s, file=sys.stderr, flush=True))
+        secs = time.time() - t0
+        write_csv(rows, out)
+        meta = {"m_min": p["m_min"], "m_max": p["m_max"], "field_degrees": p["field_degrees"],
+                "workers": p["workers"], "rows": len(rows),
+                "rings": len({r["m"] for r in rows}), "seconds": round(secs, 2),
+                "per_degree": {str(n): sum(1 for r in rows if r["n"] == n) for n in p["field_degrees"]}}
+        Path(a.meta or str(out.with_suffix("")) + ".meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+        print(f"{out}: {len(rows)} rows, {meta['rings']} rings, {secs:.1f} s with {p['workers']} workers",
+              file=sys.stderr)
+        bad = unsupported_degrees(rows, p["field_degrees"])
+        if bad:
+            raise RingError(
+                f"field degree n={bad[0]}: no odd m in [{p['m_min']}, {p['m_max']}] has n | ord_m(2); "
+                f"raise params.m_max or drop {bad[0]} from params.field_degrees "
+                f"(the rings found are kept in {cache})")
+    except ParamError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Ring facts: the paper's rings, and small m against independent brute force."""
+from math import gcd
+
+import pytest
+
+from cbparams.cyclotomic import ring_facts, check_m, zmstar_structure, basic_facts
+from cbparams.errors import RingError
+
+# REFERENCE.md section 1 (measured with HElib): m -> (phi, d, slots).
+PAPER_RINGS = {53261: (46080, 24, 1920), 163455: (81920, 64, 1280),
+               148733: (129024, 48, 2688), 164737: (163840, 64, 2560)}
+
+
+@pytest.mark.parametrize("m", sorted(PAPER_RINGS))
+def test_paper_rings(m):
+    r = ring_facts(m)
+    assert (r.phi, r.d, r.ell) == PAPER_RINGS[m]
+    prod = 1
+    for o in r.ords:
+        prod *= o
+    assert prod == r.ell
+
+
+def brute_structure(m):
+    """The engine's greedy rule by exhaustive search over all units, sets of integers only."""
+    units = [x for x in range(1, m) if gcd(x, m) == 1]
+    two, x = [], 1
+    while True:
+        two.append(x)
+        x = x * 2 % m
+        if x == 1:
+            break
+    two_set = set(two)
+    d = len(two)
+    H = set(two)
+    gens, ords, twists = [], [], []
+    while len(H) < len(units):
+        def qord(y):
+            k, z = 1, y
+            while z not in H:
+                z = z * y % m
+                k += 1
+            return k
+        orders = {y: qord(y) for y in units}
+        big = max(orders.values())
+        cand = [y for y in units if orders[y] == big]
+        exact = [y for y in cand if pow(y, big, m) == 1]
+        in2 = [y for y in cand if pow(y, big, m) in two_set]
+        g = (exact or in2 or cand)[0]
+        p = pow(g, big, m)
+        gens.append(g)
+        ords.append(big)
+        twists.append(two.index(p) if p in two_set else -1)
+        H = {h * pow(g, k, m) % m for h in H for k in range(big)}
+    ghs = any(pow(t, 16, m) == 1 and pow(t, 8, m) not in two_set for t in units)
+    return d, tuple(gens), tuple(ords), tuple(twists), ghs
+
+
+SMALL_M = [3, 5, 7, 9, 15, 17, 21, 31, 33, 45, 51, 63, 73, 85, 91, 93, 105, 127, 255, 257,
+           273, 315, 341, 455, 511, 585, 771, 819, 1023, 1105, 1285, 2047]
+
+
+@pytest.mark.parametrize("m", SMALL_M)
+def test_small_m_brute_force(m):
+    d, gens, ords, twists, ghs = brute_structure(m)
+    f, phi, d2 = basic_facts(m)
+    assert d2 == d
+    assert zmstar_structure(m, d) == (gens, ords, twists, ghs)
+
+
+def test_d_and_slots_against_sage_factoring():
+    """d and ell from factoring Phi_m over GF(2) in Sage (independent of ord_m(2))."""
+    sage = pytest.importorskip("sage.all")
+    R = sage.PolynomialRing(sage.GF(2), "x")
+    for m in [17, 51, 85, 257, 273, 771, 1105, 4369]:
+        fac = R(sage.cyclotomic_polynomial(m)).factor()
+        degs = {p.degree() for p, _ in fac}
+        r = ring_facts(m)
+        assert degs == {r.d} and len(fac) == r.ell, m
+
+
+def test_orders_against_sage_unit_group():
+    """Every generator's order in Z_m^* agrees with Sage's multiplicative order."""
+    sage = pytest.importorskip("sage.all")
+    for m in [4369, 21845, 28679, 11441]:
+        r = ring_facts(m)
+        for g, o, good in zip(r.gens, r.ords, r.good):
+            order = sage.Mod(g, m).multiplicative_order()
+            assert (order == o) == good
+            assert order % o == 0
+
+
+@pytest.mark.parametrize("bad, text", [
+    (53262, "m=53262 is even: the ring needs odd m"),
+    (1, "m=1 is too small"),
+    (2**21 + 1, "exceeds 1048576"),
+    ("abc", "m='abc' is not an integer"),
+])
+def test_bad_m(bad, text):
+    with pytest.raises(RingError, match=text.replace("(", r"\(").replace(")", r"\)")):
+        check_m(bad)
