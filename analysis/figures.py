@@ -107,8 +107,9 @@ def plot_vision_ops_vs_state(table1, png, pdf):
                         lw=2.5 if op == "one_round" else 1.5, label=f"{op} ({packing})")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
+        rings = t1.sort_values(["m", "bits"]).groupby("state_size").tail(1).set_index("state_size")["m"]
         sizes = sorted(t1["state_size"].unique())
-        ax.set_xticks(sizes, [f"{s}\nGF(2^{128 // s})" for s in sizes])
+        ax.set_xticks(sizes, [f"{s}\nGF(2^{128 // s})\nm={int(rings[s])}" for s in sizes])
         ax.legend(fontsize=8, bbox_to_anchor=(1.01, 1), loc="upper left")
     ax.set(xlabel="state dimension (field elements)", ylabel="seconds per round (mean)",
            title="Vision: operation cost against state dimension")
