@@ -40,12 +40,14 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
   zeta_ = primitive_root_of_unity(uint64_t(m), q);
 
   const long n = ntt_.n();
-  // hp[e] = h^e, e < m, with h = zeta^((m+1)/2); h^(k^2) = hp[k^2 mod m].
+  // hp[e] = h^e, e < m, with h = zeta^((m+1)/2); h^(k^2) = hp[k^2 mod m] and
+  // h^(-k^2) = hp[(m - k^2 mod m) mod m] since h^m = 1.
   const uint64_t h = pow_mod(zeta_, uint64_t(m + 1) / 2, q);
   std::vector<uint64_t> hp(m);
   hp[0] = 1;
   for (long e = 1; e < m; ++e) hp[e] = mul_mod(hp[e - 1], h, q);
-  auto chirp = [&](long k) { return hp[(k * k) % m]; };  // h^(k^2)
+  auto chirp = [&](long k) { return hp[(k * k) % m]; };                  // h^(k^2)
+  auto chirp_inv = [&](long k) { return hp[(m - (k * k) % m) % m]; };    // h^(-k^2)
 
   const uint64_t n_inv = inv_mod(uint64_t(n) % q, q);
   const uint64_t mn_inv = mul_mod(n_inv, inv_mod(uint64_t(m) % q, q), q);
@@ -61,7 +63,7 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
   // c_k = h^(-k^2) at k and N - k for 0 <= k < m (no overlap since N >= 2m).
   kernel_.assign(n, 0);
   for (long k = 0; k < m; ++k) {
-    const uint64_t c = inv_mod(chirp(k), q);
+    const uint64_t c = chirp_inv(k);
     kernel_[k] = c;
     if (k > 0) kernel_[n - k] = c;
   }
@@ -92,11 +94,7 @@ void CyclotomicTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t
   for (long i = 0; i < ncoeffs; ++i) x[i] = mul_shoup_lazy(coeffs[i], pre_[i].w, pre_[i].wp, q);
   for (long i = ncoeffs; i < half; ++i) x[i] = 0;
   for (long i = 0; i < half; ++i) x[half + i] = x[i];
-  ntt_.forward_levels(x, 1);
-  const uint64_t* K = kernel_.data();
-  const uint64_t* Kp = kernel_p_.data();
-  for (long i = 0; i < n; ++i) x[i] = mul_shoup_lazy(x[i], K[i], Kp[i], q);
-  ntt_.inverse_levels(x, 1);
+  ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);
   // N * y_j = x[j] + x[j + N/2]; A_j = h^(j^2) y_j.
   const long* js = zmstar_.data();
   for (long t = 0; t < phi_; ++t) {
@@ -116,11 +114,7 @@ void CyclotomicTransform::inverse(const uint64_t* values, uint64_t* coeffs) cons
     x[j] = mul_shoup_lazy(values[t], pre_[j].w, pre_[j].wp, q);
   }
   for (long i = 0; i < half; ++i) x[half + i] = x[i];
-  ntt_.forward_levels(x, 1);
-  const uint64_t* K = kernel_.data();
-  const uint64_t* Kp = kernel_p_.data();
-  for (long i = 0; i < n; ++i) x[i] = mul_shoup_lazy(x[i], K[i], Kp[i], q);
-  ntt_.inverse_levels(x, 1);
+  ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);
   // b_i = (1/m) * (forward sum at index m - i) = h^(i^2) y_(m-i) / m.
   coeffs[0] = mul_shoup(x[0] + x[half], ipost_[0].w, ipost_[0].wp, q);
   for (long i = 1; i < m_; ++i) {

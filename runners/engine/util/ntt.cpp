@@ -1,5 +1,13 @@
 #include "engine/util/ntt.h"
 
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+#include <immintrin.h>
+// GCC 12 reports its own _mm512_undefined_* placeholders as maybe-uninitialized.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+#include <algorithm>
+
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
 #include "engine/util/primes.h"
@@ -51,13 +59,18 @@ Ntt::Ntt(int log_n, uint64_t q, uint64_t omega) : n_(0), log_n_(log_n), q_(q), o
   n_inv_p_ = shoup(n_inv_, q);
 }
 
-void Ntt::forward_levels(uint64_t* a, int from_level) const {
-  const uint64_t q = q_, two_q = 2 * q_;
-  for (int l = from_level; l < log_n_; ++l) {
+namespace {
+
+// ---- Portable scalar levels (also the fallback for tiny N). ----
+
+void forward_levels_scalar(uint64_t* a, long n, int log_n, int from_level, const uint64_t* tw,
+                           const uint64_t* twp, uint64_t q) {
+  const uint64_t two_q = 2 * q;
+  for (int l = from_level; l < log_n; ++l) {
     const long blocks = long(1) << l;
-    const long t = n_ >> (l + 1);
-    const uint64_t* w = tw_.data() + blocks;
-    const uint64_t* wp = twp_.data() + blocks;
+    const long t = n >> (l + 1);
+    const uint64_t* w = tw + blocks;
+    const uint64_t* wp = twp + blocks;
     for (long b = 0; b < blocks; ++b) {
       uint64_t* x = a + 2 * b * t;
       uint64_t* y = x + t;
@@ -73,25 +86,393 @@ void Ntt::forward_levels(uint64_t* a, int from_level) const {
   }
 }
 
-void Ntt::inverse_levels(uint64_t* a, int to_level) const {
-  const uint64_t q = q_, two_q = 2 * q_;
-  for (int l = log_n_ - 1; l >= to_level; --l) {
+void inverse_levels_scalar(uint64_t* a, long n, int log_n, int to_level, const uint64_t* itw,
+                           const uint64_t* itwp, uint64_t q) {
+  const uint64_t two_q = 2 * q;
+  for (int l = log_n - 1; l >= to_level; --l) {
     const long blocks = long(1) << l;
-    const long t = n_ >> (l + 1);
-    const uint64_t* w = itw_.data() + blocks;
-    const uint64_t* wp = itwp_.data() + blocks;
+    const long t = n >> (l + 1);
+    const uint64_t* w = itw + blocks;
+    const uint64_t* wp = itwp + blocks;
     for (long b = 0; b < blocks; ++b) {
       uint64_t* x = a + 2 * b * t;
       uint64_t* y = x + t;
       const uint64_t W = w[b], Wp = wp[b];
       for (long i = 0; i < t; ++i) {
         const uint64_t u = x[i], v = y[i];
-        uint64_t s = u + v;
+        const uint64_t s = u + v;
         x[i] = s >= two_q ? s - two_q : s;
         y[i] = mul_shoup_lazy(u - v + two_q, W, Wp, q);
       }
     }
   }
+}
+
+void pointwise_scalar(uint64_t* a, long n, const uint64_t* k, const uint64_t* kp, uint64_t q) {
+  for (long i = 0; i < n; ++i) a[i] = mul_shoup_lazy(a[i], k[i], kp[i], q);
+}
+
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+constexpr bool kVectorized = true;
+
+// ---- AVX-512: eight residues per register. ----
+// There is no 64x64 -> 128 vector multiply, so the Shoup quotient floor(x w' / 2^64) is
+// assembled from 32x32 -> 64 products; the low words use vpmullq. With
+//     x = x1 2^32 + x0,  w' = w1 2^32 + w0,
+//     floor(x w' / 2^64) = x1 w1 + (x0 w1 >> 32) + (x1 w0 >> 32) + c,  c in {0, 1, 2},
+// where c collects the carries of the low halves and of x0 w0. We drop c (saving one
+// multiply and six other operations), so the quotient may be up to 3 below
+// floor(x w / q) and r = x w - Q q lies in [0, 4q); one conditional subtraction of 2q
+// brings it back to the [0, 2q) of the scalar Shoup product.
+
+inline __m512i reduce_once(__m512i u, __m512i two_q);
+
+// x * W mod q in [0, 2q), lane-wise, with wp = Shoup companion and wp_hi = wp >> 32.
+inline __m512i shoup_lazy(__m512i x, __m512i w, __m512i wp, __m512i wp_hi, __m512i q,
+                          __m512i two_q) {
+  const __m512i x_hi = _mm512_srli_epi64(x, 32);
+  const __m512i p01 = _mm512_mul_epu32(x, wp_hi);
+  const __m512i p10 = _mm512_mul_epu32(x_hi, wp);
+  const __m512i p11 = _mm512_mul_epu32(x_hi, wp_hi);
+  const __m512i quot = _mm512_add_epi64(
+      p11, _mm512_add_epi64(_mm512_srli_epi64(p01, 32), _mm512_srli_epi64(p10, 32)));
+  const __m512i r = _mm512_sub_epi64(_mm512_mullo_epi64(x, w), _mm512_mullo_epi64(quot, q));
+  return reduce_once(r, two_q);
+}
+
+// u in [0, 4q) -> [0, 2q): if u >= 2q then u - 2q < u, else u - 2q wraps above u.
+inline __m512i reduce_once(__m512i u, __m512i two_q) {
+  return _mm512_min_epu64(u, _mm512_sub_epi64(u, two_q));
+}
+
+// Harvey forward butterfly: x, y in [0, 4q) -> x + W y, x - W y in [0, 4q).
+inline void fwd_bfly(__m512i& x, __m512i& y, __m512i w, __m512i wp, __m512i q, __m512i two_q) {
+  const __m512i u = reduce_once(x, two_q);
+  const __m512i v = shoup_lazy(y, w, wp, _mm512_srli_epi64(wp, 32), q, two_q);
+  x = _mm512_add_epi64(u, v);
+  y = _mm512_add_epi64(_mm512_sub_epi64(u, v), two_q);
+}
+
+// Gentleman-Sande inverse butterfly: x, y in [0, 2q) -> x + y, (x - y) W^-1 in [0, 2q).
+inline void inv_bfly(__m512i& x, __m512i& y, __m512i w, __m512i wp, __m512i q, __m512i two_q) {
+  const __m512i s = reduce_once(_mm512_add_epi64(x, y), two_q);
+  const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), two_q);
+  x = s;
+  y = shoup_lazy(d, w, wp, _mm512_srli_epi64(wp, 32), q, two_q);
+}
+
+// One level with half-block t >= 8 on the blocks [b_begin, b_end) of level l: one
+// twiddle per block, broadcast over the lanes.
+void fwd_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* tw,
+              const uint64_t* twp, __m512i q, __m512i two_q) {
+  const long blocks = long(1) << l;
+  const long t = n >> (l + 1);
+  for (long b = b_begin; b < b_end; ++b) {
+    uint64_t* x = a + 2 * b * t;
+    uint64_t* y = x + t;
+    const __m512i w = _mm512_set1_epi64(tw[blocks + b]);
+    const __m512i wp = _mm512_set1_epi64(twp[blocks + b]);
+    for (long i = 0; i < t; i += 8) {
+      __m512i xv = _mm512_loadu_si512(x + i), yv = _mm512_loadu_si512(y + i);
+      fwd_bfly(xv, yv, w, wp, q, two_q);
+      _mm512_storeu_si512(x + i, xv);
+      _mm512_storeu_si512(y + i, yv);
+    }
+  }
+}
+
+void inv_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* itw,
+              const uint64_t* itwp, __m512i q, __m512i two_q) {
+  const long blocks = long(1) << l;
+  const long t = n >> (l + 1);
+  for (long b = b_begin; b < b_end; ++b) {
+    uint64_t* x = a + 2 * b * t;
+    uint64_t* y = x + t;
+    const __m512i w = _mm512_set1_epi64(itw[blocks + b]);
+    const __m512i wp = _mm512_set1_epi64(itwp[blocks + b]);
+    for (long i = 0; i < t; i += 8) {
+      __m512i xv = _mm512_loadu_si512(x + i), yv = _mm512_loadu_si512(y + i);
+      inv_bfly(xv, yv, w, wp, q, two_q);
+      _mm512_storeu_si512(x + i, xv);
+      _mm512_storeu_si512(y + i, yv);
+    }
+  }
+}
+
+// Two levels at once (radix 4): levels l and l+1 on the blocks [b_begin, b_end) of level
+// l, whose half-block t must be >= 16. Block b splits with W_b into children 2b and 2b+1,
+// which split with W_2b and W_2b+1; the four quarters are loaded and stored once.
+void fwd_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* tw,
+               const uint64_t* twp, __m512i q, __m512i two_q) {
+  const long blocks = long(1) << l;
+  const long t = n >> (l + 1), h = t / 2;
+  for (long b = b_begin; b < b_end; ++b) {
+    uint64_t* x0 = a + 2 * b * t;
+    uint64_t *x1 = x0 + h, *x2 = x0 + t, *x3 = x0 + t + h;
+    const __m512i w = _mm512_set1_epi64(tw[blocks + b]);
+    const __m512i wp = _mm512_set1_epi64(twp[blocks + b]);
+    const __m512i w0 = _mm512_set1_epi64(tw[2 * blocks + 2 * b]);
+    const __m512i wp0 = _mm512_set1_epi64(twp[2 * blocks + 2 * b]);
+    const __m512i w1 = _mm512_set1_epi64(tw[2 * blocks + 2 * b + 1]);
+    const __m512i wp1 = _mm512_set1_epi64(twp[2 * blocks + 2 * b + 1]);
+    for (long i = 0; i < h; i += 8) {
+      __m512i v0 = _mm512_loadu_si512(x0 + i), v1 = _mm512_loadu_si512(x1 + i);
+      __m512i v2 = _mm512_loadu_si512(x2 + i), v3 = _mm512_loadu_si512(x3 + i);
+      fwd_bfly(v0, v2, w, wp, q, two_q);
+      fwd_bfly(v1, v3, w, wp, q, two_q);
+      fwd_bfly(v0, v1, w0, wp0, q, two_q);
+      fwd_bfly(v2, v3, w1, wp1, q, two_q);
+      _mm512_storeu_si512(x0 + i, v0);
+      _mm512_storeu_si512(x1 + i, v1);
+      _mm512_storeu_si512(x2 + i, v2);
+      _mm512_storeu_si512(x3 + i, v3);
+    }
+  }
+}
+
+// Inverse of fwd_wide2: levels l+1 then l on the blocks [b_begin, b_end) of level l.
+void inv_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* itw,
+               const uint64_t* itwp, __m512i q, __m512i two_q) {
+  const long blocks = long(1) << l;
+  const long t = n >> (l + 1), h = t / 2;
+  for (long b = b_begin; b < b_end; ++b) {
+    uint64_t* x0 = a + 2 * b * t;
+    uint64_t *x1 = x0 + h, *x2 = x0 + t, *x3 = x0 + t + h;
+    const __m512i w = _mm512_set1_epi64(itw[blocks + b]);
+    const __m512i wp = _mm512_set1_epi64(itwp[blocks + b]);
+    const __m512i w0 = _mm512_set1_epi64(itw[2 * blocks + 2 * b]);
+    const __m512i wp0 = _mm512_set1_epi64(itwp[2 * blocks + 2 * b]);
+    const __m512i w1 = _mm512_set1_epi64(itw[2 * blocks + 2 * b + 1]);
+    const __m512i wp1 = _mm512_set1_epi64(itwp[2 * blocks + 2 * b + 1]);
+    for (long i = 0; i < h; i += 8) {
+      __m512i v0 = _mm512_loadu_si512(x0 + i), v1 = _mm512_loadu_si512(x1 + i);
+      __m512i v2 = _mm512_loadu_si512(x2 + i), v3 = _mm512_loadu_si512(x3 + i);
+      inv_bfly(v0, v1, w0, wp0, q, two_q);
+      inv_bfly(v2, v3, w1, wp1, q, two_q);
+      inv_bfly(v0, v2, w, wp, q, two_q);
+      inv_bfly(v1, v3, w, wp, q, two_q);
+      _mm512_storeu_si512(x0 + i, v0);
+      _mm512_storeu_si512(x1 + i, v1);
+      _mm512_storeu_si512(x2 + i, v2);
+      _mm512_storeu_si512(x3 + i, v3);
+    }
+  }
+}
+
+// Forward levels [l_begin, l_end) (all with t >= 8) on the part of the array covered by
+// the blocks [s << (l_begin - l0), (s+1) << (l_begin - l0)) ... expressed via the block
+// range [b_begin, b_end) of level l_begin; pairs of levels go through fwd_wide2.
+void fwd_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, long b_end,
+                    const uint64_t* tw, const uint64_t* twp, __m512i q, __m512i two_q) {
+  int l = l_begin;
+  for (; l + 1 < l_end; l += 2) {
+    fwd_wide2(a, n, l, b_begin, b_end, tw, twp, q, two_q);
+    b_begin <<= 2, b_end <<= 2;
+  }
+  if (l < l_end) fwd_wide(a, n, l, b_begin, b_end, tw, twp, q, two_q);
+}
+
+// Inverse levels l_end-1 down to l_begin (all with t >= 8) on the block range
+// [b_begin, b_end) of level l_begin.
+void inv_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, long b_end,
+                    const uint64_t* itw, const uint64_t* itwp, __m512i q, __m512i two_q) {
+  int l = l_end - 1;
+  const int shift = l - l_begin;
+  long bb = b_begin << shift, be = b_end << shift;  // block range at level l
+  if ((l_end - l_begin) % 2 == 1) {
+    inv_wide(a, n, l, bb, be, itw, itwp, q, two_q);
+    --l, bb >>= 1, be >>= 1;
+  }
+  for (; l > l_begin; l -= 2) {
+    bb >>= 1, be >>= 1;  // level l-1
+    inv_wide2(a, n, l - 1, bb, be, itw, itwp, q, two_q);
+    bb >>= 1, be >>= 1;
+  }
+}
+
+// The three innermost levels (t = 4, 2, 1) act inside each 16-word chunk: two registers
+// v0, v1 are split into the x and y halves of their blocks by permutations.
+struct Perm {
+  __m512i x, y;    // gather x halves and y halves from (v0, v1)
+  __m512i b0, b1;  // put (x, y) back into v0 and v1
+  __m512i w;       // spread the loaded twiddles over the lanes of their blocks
+};
+
+inline Perm perm_for(long t) {
+  Perm p;
+  if (t == 4) {
+    p.x = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
+    p.y = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+    p.b0 = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
+    p.b1 = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+    p.w = _mm512_setr_epi64(0, 0, 0, 0, 1, 1, 1, 1);
+  } else if (t == 2) {
+    p.x = _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);
+    p.y = _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);
+    p.b0 = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    p.b1 = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    p.w = _mm512_setr_epi64(0, 0, 1, 1, 2, 2, 3, 3);
+  } else {  // t == 1
+    p.x = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+    p.y = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+    p.b0 = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
+    p.b1 = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
+    p.w = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+  }
+  return p;
+}
+
+// Twiddles of the (16 / 2t) blocks in chunk c at the level with half-block t; tables are
+// the level's slices (tw + 2^l). Reads 8 entries, which stay inside the N-entry table.
+inline void chunk_twiddles(const Perm& p, const uint64_t* w, const uint64_t* wp, long c, long t,
+                           __m512i& wv, __m512i& wpv) {
+  const long first = c * (8 / t);
+  wv = _mm512_permutexvar_epi64(p.w, _mm512_loadu_si512(w + first));
+  wpv = _mm512_permutexvar_epi64(p.w, _mm512_loadu_si512(wp + first));
+}
+
+struct InnerLevels {
+  Perm p4, p2, p1;
+  const uint64_t *w4, *wp4, *w2, *wp2, *w1, *wp1;  // level slices, forward or inverse
+};
+
+inline InnerLevels inner_levels(long n, const uint64_t* tw, const uint64_t* twp) {
+  InnerLevels il{perm_for(4), perm_for(2), perm_for(1),
+                 tw + n / 8, twp + n / 8, tw + n / 4, twp + n / 4, tw + n / 2, twp + n / 2};
+  return il;
+}
+
+inline void fwd_inner(__m512i& v0, __m512i& v1, const InnerLevels& il, long c, __m512i q,
+                      __m512i two_q) {
+  const Perm* ps[3] = {&il.p4, &il.p2, &il.p1};
+  const uint64_t* ws[3] = {il.w4, il.w2, il.w1};
+  const uint64_t* wps[3] = {il.wp4, il.wp2, il.wp1};
+  const long ts[3] = {4, 2, 1};
+  for (int s = 0; s < 3; ++s) {
+    const Perm& p = *ps[s];
+    __m512i x = _mm512_permutex2var_epi64(v0, p.x, v1);
+    __m512i y = _mm512_permutex2var_epi64(v0, p.y, v1);
+    __m512i w, wp;
+    chunk_twiddles(p, ws[s], wps[s], c, ts[s], w, wp);
+    fwd_bfly(x, y, w, wp, q, two_q);
+    v0 = _mm512_permutex2var_epi64(x, p.b0, y);
+    v1 = _mm512_permutex2var_epi64(x, p.b1, y);
+  }
+}
+
+inline void inv_inner(__m512i& v0, __m512i& v1, const InnerLevels& il, long c, __m512i q,
+                      __m512i two_q) {
+  const Perm* ps[3] = {&il.p1, &il.p2, &il.p4};
+  const uint64_t* ws[3] = {il.w1, il.w2, il.w4};
+  const uint64_t* wps[3] = {il.wp1, il.wp2, il.wp4};
+  const long ts[3] = {1, 2, 4};
+  for (int s = 0; s < 3; ++s) {
+    const Perm& p = *ps[s];
+    __m512i x = _mm512_permutex2var_epi64(v0, p.x, v1);
+    __m512i y = _mm512_permutex2var_epi64(v0, p.y, v1);
+    __m512i w, wp;
+    chunk_twiddles(p, ws[s], wps[s], c, ts[s], w, wp);
+    inv_bfly(x, y, w, wp, q, two_q);
+    v0 = _mm512_permutex2var_epi64(x, p.b0, y);
+    v1 = _mm512_permutex2var_epi64(x, p.b1, y);
+  }
+}
+
+inline __m512i pointwise(__m512i x, const uint64_t* k, const uint64_t* kp, __m512i q,
+                         __m512i two_q) {
+  const __m512i kv = _mm512_loadu_si512(k), kpv = _mm512_loadu_si512(kp);
+  return shoup_lazy(x, kv, kpv, _mm512_srli_epi64(kpv, 32), q, two_q);
+}
+
+#else
+constexpr bool kVectorized = false;
+#endif
+
+}  // namespace
+
+bool Ntt::vectorized() { return kVectorized; }
+
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+namespace {
+
+// Cache blocking: levels whose blocks are larger than 2^kLogTile words run breadth-first
+// over the whole array; below that, each tile of 2^kLogTile words (32 KiB, within L1)
+// runs through all its remaining levels before the next tile is touched.
+constexpr int kLogTile = 12;
+
+// The vector schedule for levels [from, k) forward, optionally followed by the pointwise
+// product with (kk, kkp) and the inverse levels back down to `to` (when kk != nullptr).
+// Requires k >= 4 and from, to <= k - 3.
+void vector_schedule(uint64_t* a, long n, int log_n, int from, int to, const uint64_t* tw,
+                     const uint64_t* twp, const uint64_t* itw, const uint64_t* itwp,
+                     const uint64_t* kk, const uint64_t* kkp, bool do_forward, bool do_inverse,
+                     uint64_t q64) {
+  const __m512i q = _mm512_set1_epi64(q64), two_q = _mm512_set1_epi64(2 * q64);
+  const int inner = log_n - 3;  // first of the three in-register levels
+  int split = std::max(log_n - kLogTile, 0);
+  if (do_forward) split = std::max(split, from);
+  if (do_inverse) split = std::max(split, to);
+  split = std::min(split, inner);
+  if (do_forward) fwd_wide_range(a, n, from, split, 0, long(1) << from, tw, twp, q, two_q);
+  const InnerLevels fl = inner_levels(n, tw, twp);
+  const InnerLevels il = inner_levels(n, itw, itwp);
+  const long tiles = long(1) << split;
+  const long chunks_per_tile = (n >> split) / 16;
+  for (long s = 0; s < tiles; ++s) {
+    if (do_forward) fwd_wide_range(a, n, split, inner, s, s + 1, tw, twp, q, two_q);
+    for (long c = s * chunks_per_tile; c < (s + 1) * chunks_per_tile; ++c) {
+      __m512i v0 = _mm512_loadu_si512(a + 16 * c), v1 = _mm512_loadu_si512(a + 16 * c + 8);
+      if (do_forward) fwd_inner(v0, v1, fl, c, q, two_q);
+      if (kk) {
+        v0 = pointwise(v0, kk + 16 * c, kkp + 16 * c, q, two_q);
+        v1 = pointwise(v1, kk + 16 * c + 8, kkp + 16 * c + 8, q, two_q);
+      }
+      if (do_inverse) inv_inner(v0, v1, il, c, q, two_q);
+      _mm512_storeu_si512(a + 16 * c, v0);
+      _mm512_storeu_si512(a + 16 * c + 8, v1);
+    }
+    if (do_inverse) inv_wide_range(a, n, split, inner, s, s + 1, itw, itwp, q, two_q);
+  }
+  if (do_inverse) inv_wide_range(a, n, to, split, 0, long(1) << to, itw, itwp, q, two_q);
+}
+
+}  // namespace
+#endif
+
+void Ntt::forward_levels(uint64_t* a, int from_level) const {
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+  if (log_n_ >= 4 && from_level <= log_n_ - 3) {
+    vector_schedule(a, n_, log_n_, from_level, 0, tw_.data(), twp_.data(), itw_.data(),
+                    itwp_.data(), nullptr, nullptr, true, false, q_);
+    return;
+  }
+#endif
+  forward_levels_scalar(a, n_, log_n_, from_level, tw_.data(), twp_.data(), q_);
+}
+
+void Ntt::inverse_levels(uint64_t* a, int to_level) const {
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+  if (log_n_ >= 4 && to_level <= log_n_ - 3) {
+    vector_schedule(a, n_, log_n_, 0, to_level, tw_.data(), twp_.data(), itw_.data(),
+                    itwp_.data(), nullptr, nullptr, false, true, q_);
+    return;
+  }
+#endif
+  inverse_levels_scalar(a, n_, log_n_, to_level, itw_.data(), itwp_.data(), q_);
+}
+
+void Ntt::convolve_levels(uint64_t* a, const uint64_t* k, const uint64_t* kp, int from_level,
+                          int to_level) const {
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+  if (log_n_ >= 4 && from_level <= log_n_ - 3 && to_level <= log_n_ - 3) {
+    vector_schedule(a, n_, log_n_, from_level, to_level, tw_.data(), twp_.data(), itw_.data(),
+                    itwp_.data(), k, kp, true, true, q_);
+    return;
+  }
+#endif
+  forward_levels(a, from_level);
+  pointwise_scalar(a, n_, k, kp, q_);
+  inverse_levels(a, to_level);
 }
 
 void Ntt::forward(uint64_t* a) const {

@@ -57,6 +57,16 @@ class Ntt {
   // is N * a[i] = x[i] + x[i + N/2] for i < N/2 (and x[i] - x[i + N/2] above).
   void inverse_levels(uint64_t* a, int to_level = 0) const;
 
+  // Cyclic convolution with a fixed, already transformed kernel K (entries in [0, q),
+  // Shoup companions kp): forward_levels(a, from_level), then a[i] *= K[i], then
+  // inverse_levels(a, to_level), fused so the innermost levels stay in registers.
+  // Input in [0, 4q), output in [0, 2q), without the factor 1/N.
+  void convolve_levels(uint64_t* a, const uint64_t* k, const uint64_t* kp, int from_level,
+                       int to_level) const;
+
+  // True when the AVX-512 kernels are compiled in (else portable scalar code).
+  static bool vectorized();
+
  private:
   long n_;
   int log_n_;

@@ -55,6 +55,58 @@ TEST_P(NttTest, ForwardEvaluatesAtBitReversedPowersOfOmega) {
   }
 }
 
+TEST_P(NttTest, ForwardIsCorrectAtSampledIndicesForLargeN) {
+  // The cache-blocked schedule only kicks in for large N: spot-check it directly.
+  const Ntt ntt = make();
+  const long n = ntt.n();
+  const uint64_t q = ntt.q();
+  const auto a = random_poly(n, q, 16);
+  auto A = a;
+  ntt.forward(A.data());
+  std::mt19937_64 rng(17);
+  for (int s = 0; s < 24; ++s) {
+    const long i = s < 4 ? (n - 1) * (s % 2) : long(rng() % n);
+    const uint64_t x = pow_mod(ntt.omega(), bitrev(i, ntt.log_n()), q);
+    uint64_t v = 0;
+    for (long k = n - 1; k >= 0; --k) v = add_mod(mul_mod(v, x, q), a[k], q);
+    ASSERT_EQ(A[i], v) << "i=" << i;
+  }
+}
+
+TEST_P(NttTest, ConvolveLevelsMatchesSeparateSteps) {
+  // convolve_levels fuses forward levels, pointwise product and inverse levels.
+  const Ntt ntt = make();
+  const long n = ntt.n();
+  const uint64_t q = ntt.q();
+  auto a = random_poly(n, q, 18);
+  const auto k = random_poly(n, q, 19);
+  std::vector<uint64_t> kp(n);
+  for (long i = 0; i < n; ++i) kp[i] = shoup(k[i], q);
+  for (int from : {0, 1}) {
+    auto want = a, got = a;
+    ntt.forward(want.data());
+    for (long i = 0; i < n; ++i) want[i] = mul_mod(want[i], k[i], q);
+    ntt.inverse(want.data());  // includes 1/N
+    if (from == 1) {           // caller does level 0 (s = 1) itself
+      for (long i = 0; i < n / 2; ++i) {
+        const uint64_t lo = got[i], hi = got[i + n / 2];
+        got[i] = lo + hi;
+        got[i + n / 2] = lo + q - hi;
+      }
+    }
+    ntt.convolve_levels(got.data(), k.data(), kp.data(), from, from);
+    if (from == 1) {
+      for (long i = 0; i < n / 2; ++i) {
+        const uint64_t lo = got[i], hi = got[i + n / 2];
+        got[i] = lo + hi;
+        got[i + n / 2] = lo + 2 * q - hi;
+      }
+    }
+    const uint64_t n_inv = inv_mod(uint64_t(n) % q, q);
+    for (long i = 0; i < n; ++i) ASSERT_EQ(mul_mod(got[i], n_inv, q), want[i]) << "from=" << from << " i=" << i;
+  }
+}
+
 TEST_P(NttTest, InverseUndoesForward) {
   const Ntt ntt = make();
   const auto a = random_poly(ntt.n(), ntt.q(), 12);
