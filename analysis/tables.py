@@ -5,16 +5,23 @@ table1_vision_ops: seconds per operation in one round for each Vision instance (
     seconds, and of the whole round. run_cipher reports an operation's seconds summed
     over the round's two steps.
 table2_totals: per cipher instance, packing, ring and chain (the papers' Table 2): the
-    ring, the chain, security (HElib's formula as run_cipher computes it, plus the
-    parameter explorer's estimates when its stage ran), rounds, total minutes for all
+    ring, the chain, security (HElib's formula as run_cipher computes it on its chain; the
+    core-SVP cost of primal uSVP [ADPS16] with q = 2^bits, from the parameter explorer's
+    security module; and the explorer's estimates when its stage ran), rounds, total minutes for all
     rounds, seconds per block amortized over the blocks packed in one run, peak memory.
 """
 
 import math
+import os
+import sys
 
 import pandas as pd
 
 from published import VISION_OPS
+
+# The parameter explorer's security models (plain Python, sage/cbparams/security.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sage"))
+from cbparams.security import coresvp_bits  # noqa: E402
 
 GROUP = ["instance", "field_bits", "state_size", "packing", "m", "bits"]
 
@@ -94,6 +101,9 @@ def table2_totals(runs, estimates=None):
         )
         .reset_index()
     )
+    table["security_coresvp"] = [
+        round(coresvp_bits(int(r.phi), float(r.bits), int(r.hwt)), 1) for r in table.itertuples()
+    ]
     table = join_estimates(table, estimates)
     estimates_cols = [c for c in table.columns if c.startswith("security_") and c != "security_helib"]
     columns = [

@@ -51,15 +51,27 @@ def test_table2_totals(tidy):
     assert v64["wall_min"] == pytest.approx(11.0 / 60)
     assert v64["git_revision"] == "abc123,def456"
     assert v64["rounds"] == 2 and v64["runs"] == 2
+    assert v64["security_coresvp"] == 11.7  # toy ring: the smallest block size the model tries
+
+
+def test_table2_coresvp_on_paper_ring(tidy):
+    runs = tidy[0].copy()
+    runs.loc[runs["name"] == "aes-packed", ["m", "phi", "bits", "hwt"]] = [53261, 46080, 820, 120]
+    t2 = tables.table2_totals(runs)
+    # REFERENCE.md section 3: the estimator's rough (ADPS16) uSVP at m=53261, 820 bits, hwt 120
+    assert t2[t2["m"] == 53261]["security_coresvp"].iloc[0] == pytest.approx(166.4, abs=0.05)
 
 
 def test_table2_joins_security_estimates(tidy):
     runs = tidy[0]
-    estimates = pd.DataFrame({"m": [641, 999], "bits": [600, 600], "coresvp": [12.5, 99.0], "helib": [1.0, 2.0]})
+    estimates = pd.DataFrame({"m": [641, 999], "bits": [600, 600], "estimator_usvp": [12.5, 99.0],
+                              "coresvp": [1.0, 2.0], "helib": [1.0, 2.0]})
     t2 = tables.table2_totals(runs, estimates)
     v64 = t2[t2["m"] == 641].iloc[0]
-    assert v64["security_coresvp"] == 12.5 and v64["security_helib"] == 0.0  # ours kept, theirs renamed
-    assert t2[t2["m"] == 257]["security_coresvp"].isna().all()
+    assert v64["security_estimator_usvp"] == 12.5
+    # our own columns are kept where the explorer has the same figure
+    assert v64["security_coresvp"] == 11.7 and v64["security_helib"] == 0.0
+    assert t2[t2["m"] == 257]["security_estimator_usvp"].isna().all()
 
 
 def test_markdown_and_csv_written(tidy, tmp_path):
