@@ -1,0 +1,144 @@
+// clear_backend.cpp: slot-vector arithmetic for the clear-text backend.
+#include "backend/clear_backend.h"
+
+#include <limits>
+
+#include "engine/errors.h"
+
+namespace cb {
+
+ClearBackend::ClearBackend(long m, long n, uint64_t f_low)
+    : zm_(m), F_(n, f_low), has_key_(size_t(m), 0), counts_(std::make_unique<Counters>()) {
+  if (zm_.d() % n != 0)
+    throw ParameterError(msg("n=", n, " does not divide d=", zm_.d(), " (m=", m,
+                             "): GF(2^n) must be a subfield of the slot field GF(2^d)"));
+  has_key_[1] = 1;
+  for (long j = 1; j < n; ++j) has_key_[zm_.power(2, j)] = 1;
+}
+
+BackendInfo ClearBackend::info() const {
+  BackendInfo i;
+  i.name = "clear";
+  i.m = zm_.m();
+  i.phi = zm_.phi();
+  i.d = zm_.d();
+  i.slots = zm_.ell();
+  return i;
+}
+
+void ClearBackend::check_slots(const std::vector<uint64_t>& v, const char* what) const {
+  if (long(v.size()) != zm_.ell())
+    throw ParameterError(msg(what, " has ", v.size(), " values: the ring m=", zm_.m(), " has ell=", zm_.ell(),
+                             " slots"));
+  if (F_.n() < 64)
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] >> F_.n())
+        throw ParameterError(msg(what, "[", i, "]=0x", std::hex, v[i], std::dec, " is not in GF(2^", F_.n(), ")"));
+}
+
+ClearBackend::Ptxt ClearBackend::encode(const std::vector<uint64_t>& v) const {
+  check_slots(v, "encode: v");
+  return Ptxt{v};
+}
+
+ClearBackend::Ctxt ClearBackend::encrypt(const std::vector<uint64_t>& v) const {
+  check_slots(v, "encrypt: v");
+  ++counts_->encrypt;
+  return Ctxt{v, 0};
+}
+
+std::vector<uint64_t> ClearBackend::decrypt(const Ctxt& c) const { return c.slots; }
+
+void ClearBackend::add(Ctxt& a, const Ctxt& b) const {
+  ++counts_->add;
+  for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] ^= b.slots[i];
+  a.depth = std::max(a.depth, b.depth);
+}
+
+void ClearBackend::add_plain(Ctxt& a, const Ptxt& p) const {
+  ++counts_->add_plain;
+  for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] ^= p.slots[i];
+}
+
+void ClearBackend::mul(Ctxt& a, const Ctxt& b) const {
+  ++counts_->mul;
+  for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = F_.mul(a.slots[i], b.slots[i]);
+  a.depth = std::max(a.depth, b.depth) + 1;
+}
+
+void ClearBackend::mul_plain(Ctxt& a, const Ptxt& p) const {
+  ++counts_->mul_plain;
+  for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = F_.mul(a.slots[i], p.slots[i]);
+}
+
+void ClearBackend::square(Ctxt& a) const {
+  ++counts_->square;
+  for (auto& x : a.slots) x = F_.sqr(x);
+  a.depth += 1;
+}
+
+long ClearBackend::normalize(long k) const {
+  long kk = k % zm_.m();
+  return kk < 0 ? kk + zm_.m() : kk;
+}
+
+void ClearBackend::automorph(Ctxt& a, long k) const {
+  const long kk = normalize(k);
+  if (!zm_.in_zmstar(kk))
+    throw ParameterError(msg("k=", k, " is not a unit mod m=", zm_.m(), ": X -> X^k is no automorphism"));
+  if (!has_key_[kk])
+    throw KeyError(msg("no key-switching key for X -> X^", kk, " (m=", zm_.m(),
+                       "): call require_automorphisms({", kk, "}) at setup"));
+  if (kk == 1) return;  // the identity: no key switching, not counted
+  ++counts_->automorph;
+  const auto moves = zm_.automorphism_action(kk);
+  std::vector<uint64_t> out(a.slots.size());
+  for (size_t s = 0; s < out.size(); ++s) out[s] = F_.frob(a.slots[moves[s].src], moves[s].frob);
+  a.slots = std::move(out);
+}
+
+void ClearBackend::require_automorphisms(const std::vector<long>& ks) {
+  for (long k : ks) {
+    const long kk = normalize(k);
+    if (!zm_.in_zmstar(kk))
+      throw ParameterError(msg("k=", k, " is not a unit mod m=", zm_.m(), ": no automorphism key for it"));
+    has_key_[kk] = 1;
+  }
+}
+
+bool ClearBackend::has_automorphism_key(long k) const {
+  const long kk = normalize(k);
+  return zm_.in_zmstar(kk) && has_key_[kk];
+}
+
+double ClearBackend::capacity_bits(const Ctxt&) const { return std::numeric_limits<double>::infinity(); }
+
+ClearBackend::OpCounts ClearBackend::op_counts() const {
+  OpCounts c;
+  c.encrypt = counts_->encrypt;
+  c.add = counts_->add;
+  c.add_plain = counts_->add_plain;
+  c.mul = counts_->mul;
+  c.mul_plain = counts_->mul_plain;
+  c.square = counts_->square;
+  c.automorph = counts_->automorph;
+  return c;
+}
+
+std::string ClearBackend::op_counters() const {
+  const OpCounts c = op_counts();
+  return msg("encrypt=", c.encrypt, " add=", c.add, " add_plain=", c.add_plain, " mul=", c.mul,
+             " mul_plain=", c.mul_plain, " square=", c.square, " automorph=", c.automorph);
+}
+
+void ClearBackend::reset_op_counts() const {
+  counts_->encrypt = 0;
+  counts_->add = 0;
+  counts_->add_plain = 0;
+  counts_->mul = 0;
+  counts_->mul_plain = 0;
+  counts_->square = 0;
+  counts_->automorph = 0;
+}
+
+}  // namespace cb

@@ -1,0 +1,96 @@
+// clear_backend.h: the clear-text slot simulator behind the circuit interface (backend.h).
+//
+// A ciphertext is just its vector of ell slot values in GF(2^n) (uint64_t encoding, see
+// subfield.h). Every operation acts on the slot vectors exactly as the BGV backend acts
+// on what its ciphertexts decrypt to:
+//   add / add_plain        slot-wise XOR
+//   mul / mul_plain / square  slot-wise product in GF(2^n)
+//   automorph(k)           X -> X^k: slot s receives frob^f(old value of slot src) with
+//                          (src, f) = zmstar().automorphism_action(k)[s]; the Frobenius
+//                          twist f is what bad dimensions (and k in 2^j <t>) produce. The
+//                          cipher's field GF(2^n) is a subfield of every slot's GF(2^d)
+//                          (n | d) and stable under Frobenius, so frob^f on the embedded
+//                          value is GF2n::frob(value, f).
+// So a circuit that is correct here is correct on BGV up to noise: this is the fast
+// functional model used to test circuits (same slot permutation semantics, same key
+// requirements), in milliseconds instead of minutes.
+//
+// Modelled key management: X -> X^k needs a key-switching key. Like BgvBackend, the
+// constructor provides k = 1 and the Frobenius keys k = 2^j mod m, j = 1..n-1; any other
+// k must be announced with require_automorphisms() first, otherwise automorph throws
+// KeyError. This catches circuits that forget to request their rotation keys.
+//
+// No noise: capacity_bits() is +infinity and decrypt never throws CapacityError. Instead
+// each Ctxt carries its multiplicative depth (ciphertext-ciphertext products and squarings
+// on the longest path; plaintext products and automorphisms count 0), and the backend
+// counts operations (op_counters()), both useful to check a circuit's cost.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/backend.h"
+
+namespace cb {
+
+class ClearBackend {
+ public:
+  struct Ctxt {
+    std::vector<uint64_t> slots;  // ell values in GF(2^n)
+    long depth = 0;               // multiplicative depth of the computation so far
+  };
+  struct Ptxt {
+    std::vector<uint64_t> slots;  // ell values in GF(2^n)
+  };
+
+  // Counts of the operations performed so far (all threads).
+  struct OpCounts {
+    long encrypt = 0, add = 0, add_plain = 0, mul = 0, mul_plain = 0, square = 0, automorph = 0;
+  };
+
+  // The ring Z[X]/Phi_m(X) mod 2 (odd m, see ZmStar) and the cipher's field
+  // GF(2^n) = GF(2)[x]/f (f_low = f without x^n). Throws ParameterError when m or f is
+  // invalid or n does not divide d = ord_m(2).
+  ClearBackend(long m, long n, uint64_t f_low);
+
+  const ZmStar& zmstar() const { return zm_; }
+  const GF2n& field() const { return F_; }
+  long slot_count() const { return zm_.ell(); }
+  BackendInfo info() const;
+
+  Ptxt encode(const std::vector<uint64_t>& v) const;  // ParameterError unless v.size() == ell, v[i] < 2^n
+  Ctxt encrypt(const std::vector<uint64_t>& v) const;
+  std::vector<uint64_t> decrypt(const Ctxt& c) const;
+  void add(Ctxt& a, const Ctxt& b) const;
+  void add_plain(Ctxt& a, const Ptxt& p) const;
+  void mul(Ctxt& a, const Ctxt& b) const;
+  void mul_plain(Ctxt& a, const Ptxt& p) const;
+  void square(Ctxt& a) const;
+  // ParameterError when k is not in Z_m^*, KeyError when no key for k was required.
+  void automorph(Ctxt& a, long k) const;
+  void require_automorphisms(const std::vector<long>& ks);
+  bool has_automorphism_key(long k) const;
+  double capacity_bits(const Ctxt& c) const;  // +infinity
+  long depth(const Ctxt& c) const { return c.depth; }
+
+  OpCounts op_counts() const;
+  std::string op_counters() const;  // "add=.. add_plain=.. mul=.. mul_plain=.. square=.. automorph=.."
+  void reset_op_counts() const;
+
+ private:
+  void check_slots(const std::vector<uint64_t>& v, const char* what) const;
+  long normalize(long k) const;  // k mod m in [0, m)
+
+  ZmStar zm_;
+  GF2n F_;
+  std::vector<char> has_key_;  // indexed by k mod m
+  struct Counters {
+    std::atomic<long> encrypt{0}, add{0}, add_plain{0}, mul{0}, mul_plain{0}, square{0}, automorph{0};
+  };
+  std::unique_ptr<Counters> counts_;
+};
+
+}  // namespace cb

@@ -1,0 +1,181 @@
+// permute.h: moving values between slots with automorphisms and masks, on any backend.
+//
+// The automorphism sigma_k: X -> X^k (k in Z_m^*) moves slot values: after it, slot t
+// holds frob^f(old value of slot t') where k * rep(t) = rep(t') * 2^f (mod m) (zmstar.h).
+// So sigma_k carries the value of slot src to slot dst *untwisted* exactly when
+//     k * rep(dst) = rep(src)  (mod m),   i.e.   k = rep(src) * rep(dst)^-1 mod m,
+// and this k is unique. A slot permutation pi (dst <- src for the slots that matter;
+// any map, sources may repeat) therefore splits into groups G_k of pairs sharing the same
+// k, and
+//     pi(c) = sum_k  mask_k * sigma_k(c),     mask_k = 1 on the dsts of G_k, 0 elsewhere.
+// Because every pair has exactly one twist-free k, this partition is the unique way to
+// realize pi with one automorphism per term: the "cover" needs no search, and its size is
+// the number of distinct k. k = 1 (pairs with src = dst) costs no automorphism.
+//
+// Examples. rotate_dim(i, r) moves e_i -> e_i + r (mod ord_i). For pairs that do not wrap
+// around, k = g_i^-r; for those that do, k = g_i^(ord_i - r) = g_i^-r * g_i^ord_i. In a
+// good dimension g_i^ord_i = 1, so a single k and, when every slot is listed, no mask at
+// all. In a bad dimension g_i^ord_i = 2^f_i != 1: two k's and two masks, HElib's
+// bad-dimension rotation, obtained here automatically from the grouping. A linear
+// rotation rotate(r) of the row-major slot order mixes carries between dimensions and
+// needs up to 2^D groups.
+//
+// Cost model (PermutationCost): automorphisms = number of k != 1 (in BGV each is a key
+// switch, the dominant cost), masks = number of plaintext products (cheap in time, but
+// each costs some capacity), additions = terms - 1 (negligible); total() = automorphisms
+// + masks. A mask is skipped when it is all ones (one k covers every slot) or, if the
+// caller allows it with DontCare::kGarbage, when one k covers all slots that matter and
+// the others may hold anything. The default DontCare::kZero makes unlisted slots 0.
+//
+// Keys: every k in PermutationPlan::automorphisms() needs a key-switching key; call
+// backend.require_automorphisms(plan.automorphisms()) at setup, before timing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "engine/algebra/zmstar.h"
+#include "engine/errors.h"
+
+namespace cb {
+
+// x -> x^(2^j) in every slot: the automorphism X -> X^(2^j mod m). j may be negative or
+// >= d; j = 0 mod d does nothing.
+template <class B>
+void frobenius(const B& backend, typename B::Ctxt& c, long j) {
+  const long k = backend.zmstar().power(2, j);
+  if (k != 1) backend.automorph(c, k);
+}
+
+// Which slot each slot receives its value from, grouped by the automorphism that moves it.
+class SlotPermutation {
+ public:
+  static constexpr long kDontCare = -1;
+
+  // src_of[dst] = the slot whose value dst receives, or kDontCare; src_of.size() == ell.
+  // Throws ParameterError for a wrong size or a slot outside [0, ell).
+  SlotPermutation(const ZmStar& zm, std::vector<long> src_of);
+  // From (dst, src) pairs; unlisted dsts are don't-care. Throws on a repeated dst.
+  static SlotPermutation from_pairs(const ZmStar& zm, const std::vector<std::pair<long, long>>& dst_src);
+  // Rotation along hypercube dimension dim: coordinate e_dim -> e_dim + r (mod ord_dim).
+  static SlotPermutation rotate_dim(const ZmStar& zm, long dim, long r);
+  // Rotation of the slot order: slot (s + r) mod ell receives slot s (r may be negative).
+  static SlotPermutation rotate(const ZmStar& zm, long r);
+
+  long m() const { return m_; }
+  long ell() const { return long(src_of_.size()); }
+  long src(long dst) const { return src_of_[dst]; }
+  const std::vector<long>& sources() const { return src_of_; }
+  long listed() const { return listed_; }  // number of dsts that are not don't-care
+
+  struct Group {
+    long k;                  // X -> X^k brings each dst its src, untwisted
+    std::vector<long> dsts;  // increasing
+  };
+  const std::vector<Group>& groups() const { return groups_; }  // ordered by k
+
+  // The permutation on a clear slot vector: result[dst] = v[src], 0 where don't-care.
+  std::vector<uint64_t> apply_clear(const std::vector<uint64_t>& v) const;
+
+ private:
+  long m_;
+  std::vector<long> src_of_;
+  long listed_ = 0;
+  std::vector<Group> groups_;
+};
+
+enum class DontCare {
+  kZero,     // unlisted slots become 0 (default)
+  kGarbage,  // unlisted slots may hold anything: a single group then needs no mask
+};
+
+struct PermutationCost {
+  long automorphisms = 0;  // key switches
+  long masks = 0;          // plaintext products
+  long additions = 0;
+  long total() const { return automorphisms + masks; }
+};
+
+// A SlotPermutation compiled for one backend: the automorphisms and encoded masks.
+template <class B>
+class PermutationPlan {
+ public:
+  using Ctxt = typename B::Ctxt;
+  using Ptxt = typename B::Ptxt;
+
+  PermutationPlan(const B& backend, const SlotPermutation& perm, DontCare dont_care = DontCare::kZero) {
+    if (backend.zmstar().m() != perm.m())
+      throw ParameterError(msg("the permutation was built for m=", perm.m(), " but the backend has m=",
+                               backend.zmstar().m()));
+    const long ell = perm.ell();
+    const auto& groups = perm.groups();
+    if (groups.empty()) {
+      // Nothing matters: zero everything, or leave the ciphertext as it is.
+      if (dont_care == DontCare::kZero) terms_.push_back({1, backend.encode(std::vector<uint64_t>(ell, 0))});
+      return;
+    }
+    const bool single = groups.size() == 1;
+    for (const auto& g : groups) {
+      const bool full = long(g.dsts.size()) == ell;
+      if (single && (full || dont_care == DontCare::kGarbage)) {
+        terms_.push_back({g.k, std::nullopt});
+      } else {
+        std::vector<uint64_t> mask(ell, 0);
+        for (long dst : g.dsts) mask[dst] = 1;
+        terms_.push_back({g.k, backend.encode(mask)});
+      }
+    }
+  }
+
+  // c <- pi(c).
+  void apply(const B& backend, Ctxt& c) const {
+    if (terms_.empty()) return;
+    std::optional<Ctxt> acc;
+    for (size_t i = 0; i + 1 < terms_.size(); ++i) {
+      Ctxt t = c;
+      apply_term(backend, terms_[i], t);
+      if (acc) {
+        backend.add(*acc, t);
+      } else {
+        acc.emplace(std::move(t));
+      }
+    }
+    apply_term(backend, terms_.back(), c);
+    if (acc) backend.add(c, *acc);
+  }
+
+  // The k != 1 this plan applies: each needs a key-switching key (require_automorphisms).
+  std::vector<long> automorphisms() const {
+    std::vector<long> ks;
+    for (const auto& t : terms_)
+      if (t.k != 1) ks.push_back(t.k);
+    return ks;
+  }
+
+  PermutationCost cost() const {
+    PermutationCost c;
+    for (const auto& t : terms_) {
+      c.automorphisms += t.k != 1;
+      c.masks += t.mask.has_value();
+    }
+    c.additions = terms_.empty() ? 0 : long(terms_.size()) - 1;
+    return c;
+  }
+
+ private:
+  struct Term {
+    long k;
+    std::optional<Ptxt> mask;
+  };
+
+  static void apply_term(const B& backend, const Term& t, Ctxt& c) {
+    if (t.k != 1) backend.automorph(c, t.k);
+    if (t.mask) backend.mul_plain(c, *t.mask);
+  }
+
+  std::vector<Term> terms_;
+};
+
+}  // namespace cb
