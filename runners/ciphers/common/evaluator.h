@@ -1,0 +1,61 @@
+// evaluator.h: a backend with operation counters, the handle every circuit evaluates through.
+//
+// The circuits report, per round, how many ciphertext operations of each kind they ran
+// (the papers compare designs by these counts: multiplications set the depth, automorphisms
+// the key-switching work). Evaluator<B> forwards to the backend B of backend.h and counts.
+// It is used from one thread at a time.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cb {
+
+// Ciphertext operations by kind.
+struct OpCounts {
+  long mul = 0;        // ciphertext x ciphertext, relinearized (squares included)
+  long mul_plain = 0;  // ciphertext x encoded constant
+  long add = 0;        // ciphertext + ciphertext
+  long add_plain = 0;  // ciphertext + encoded constant
+  long automorph = 0;  // X -> X^k with key switching (Frobenius maps and slot moves)
+
+  OpCounts operator-(const OpCounts& o) const {
+    return {mul - o.mul, mul_plain - o.mul_plain, add - o.add, add_plain - o.add_plain,
+            automorph - o.automorph};
+  }
+  std::map<std::string, long> as_map() const {
+    return {{"mul", mul}, {"mul_plain", mul_plain}, {"add", add}, {"add_plain", add_plain},
+            {"automorph", automorph}};
+  }
+};
+
+template <class B>
+class Evaluator {
+ public:
+  using Ctxt = typename B::Ctxt;
+  using Ptxt = typename B::Ptxt;
+
+  explicit Evaluator(B& backend) : b_(backend) {}
+
+  B& backend() const { return b_; }
+  const OpCounts& counts() const { return counts_; }
+
+  void add(Ctxt& a, const Ctxt& c) { b_.add(a, c), ++counts_.add; }
+  void add_plain(Ctxt& a, const Ptxt& p) { b_.add_plain(a, p), ++counts_.add_plain; }
+  void mul(Ctxt& a, const Ctxt& c) { b_.mul(a, c), ++counts_.mul; }
+  void mul_plain(Ctxt& a, const Ptxt& p) { b_.mul_plain(a, p), ++counts_.mul_plain; }
+  void square(Ctxt& a) { b_.square(a), ++counts_.mul; }
+  void automorph(Ctxt& a, long k) {
+    if (k % b_.zmstar().m() == 1) return;
+    b_.automorph(a, k), ++counts_.automorph;
+  }
+  // a <- a^(2^j) slot-wise (X -> X^(2^j)); j = 0 is the identity.
+  void frobenius(Ctxt& a, long j) { automorph(a, b_.zmstar().power(2, j)); }
+
+ private:
+  B& b_;
+  OpCounts counts_;
+};
+
+}  // namespace cb

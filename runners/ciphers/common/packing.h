@@ -1,0 +1,164 @@
+// packing.h: how cipher blocks map to ciphertexts, and the linear layer in each way.
+//
+// A cipher state is s elements of GF(2^n) per block (s = 16 bytes for AES, m elements for
+// Vision). Two representations, both holding a circuit state as std::vector<Ctxt>:
+//
+//   Packed     one ciphertext; block b's element i in slot layout.slot[b][i], so a
+//              ciphertext holds floor(ell / s) blocks (GHS's packed AES). A linear layer
+//              out_p = sum_q M[p][q] in_q acts across slots: automorphisms and masks
+//              (slot_map.h), planned once per map.
+//   Sliced     s ciphertexts, ciphertext i holding element i of block b in slot b, so ell
+//              blocks at once (GHS's byte-sliced AES). A linear layer is free of key
+//              switching: out_p = sum_q M[p][q] in_q with constant products and additions,
+//              and a pure permutation (ShiftRows) is a renaming.
+//
+// Element-wise steps (inversion, affine maps, key addition) act on every ciphertext of
+// the state the same way in both. Subkeys are encrypted in the same representation as the
+// data, replicated over the blocks (one cipher key per run).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ciphers/common/evaluator.h"
+#include "ciphers/common/layout.h"
+#include "ciphers/common/slot_map.h"
+#include "engine/errors.h"
+
+namespace cb {
+
+// A linear map on one block's s elements: terms (out, in, coeff) with element indices.
+using BlockMap = std::vector<SlotTerm>;
+
+template <class B>
+class PackedRep {
+ public:
+  using Ctxt = typename B::Ctxt;
+  using State = std::vector<Ctxt>;
+  static constexpr const char* kName = "packed";
+
+  // orders: candidate element orders inside a block (layout.h); maps: the linear layers.
+  PackedRep(const B& b, long s, const std::vector<std::vector<long>>& orders, const std::vector<BlockMap>& maps)
+      : b_(b), s_(s), layout_(choose_layout(b.zmstar(), s, orders, maps)) {
+    for (auto& mp : maps) {
+      plans_.push_back(plan_slot_map(b.zmstar(), layout_.terms(mp)));
+      circuits_.emplace_back(b, plans_.back());
+    }
+  }
+
+  long max_blocks() const { return layout_.blocks(); }
+  long ciphertexts() const { return 1; }
+  const BlockLayout& layout() const { return layout_; }
+  std::vector<bool> active() const { return layout_.active(b_.slot_count()); }
+  std::string describe() const { return msg("packed, ", layout_.blocks(), " blocks per ciphertext, ", layout_.name); }
+  // Automorphisms of linear layer i (for reports).
+  long map_automorphisms(long i) const { return plans_[i].automorphisms(); }
+
+  std::vector<long> automorphisms() const {
+    std::vector<long> ks;
+    for (auto& c : circuits_)
+      for (long k : c.automorphisms()) ks.push_back(k);
+    return ks;
+  }
+
+  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const {
+    return {b_.encrypt(layout_.scatter(b_.slot_count(), blocks))};
+  }
+  // The same block in every block position.
+  State encrypt_replicated(const std::vector<uint64_t>& block) const {
+    return encrypt(std::vector<std::vector<uint64_t>>(layout_.blocks(), block));
+  }
+  std::vector<std::vector<uint64_t>> decrypt(const State& st, long blocks) const {
+    auto all = layout_.gather(b_.decrypt(st[0]));
+    all.resize(blocks);
+    return all;
+  }
+  void linear(Evaluator<B>& ev, State& st, long i) const { circuits_[i].apply(ev, st[0]); }
+
+ private:
+  const B& b_;
+  long s_;
+  BlockLayout layout_;
+  std::vector<SlotMapPlan> plans_;
+  std::vector<SlotMapCircuit<B>> circuits_;
+};
+
+template <class B>
+class SlicedRep {
+ public:
+  using Ctxt = typename B::Ctxt;
+  using Ptxt = typename B::Ptxt;
+  using State = std::vector<Ctxt>;
+  static constexpr const char* kName = "sliced";
+
+  SlicedRep(const B& b, long s, const std::vector<std::vector<long>>& /*orders*/, const std::vector<BlockMap>& maps)
+      : b_(b), s_(s), maps_(maps) {
+    for (auto& mp : maps)
+      for (auto& t : mp)
+        if (t.coeff != 1 && !consts_.count(t.coeff))
+          consts_.emplace(t.coeff, b.encode(std::vector<uint64_t>(b.slot_count(), t.coeff)));
+  }
+
+  long max_blocks() const { return b_.slot_count(); }
+  long ciphertexts() const { return s_; }
+  std::vector<bool> active() const { return {}; }
+  std::string describe() const { return msg("sliced, ", s_, " ciphertexts, ", b_.slot_count(), " blocks"); }
+  long map_automorphisms(long) const { return 0; }
+  std::vector<long> automorphisms() const { return {}; }
+
+  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const {
+    if (long(blocks.size()) > max_blocks())
+      throw ParameterError(msg(blocks.size(), " blocks given: ", b_.slot_count(), " slots hold ", max_blocks()));
+    State st;
+    for (long i = 0; i < s_; ++i) {
+      std::vector<uint64_t> v(b_.slot_count(), 0);
+      for (size_t k = 0; k < blocks.size(); ++k) v[k] = blocks[k].at(i);
+      st.push_back(b_.encrypt(v));
+    }
+    return st;
+  }
+  State encrypt_replicated(const std::vector<uint64_t>& block) const {
+    State st;
+    for (long i = 0; i < s_; ++i) st.push_back(b_.encrypt(std::vector<uint64_t>(b_.slot_count(), block.at(i))));
+    return st;
+  }
+  std::vector<std::vector<uint64_t>> decrypt(const State& st, long blocks) const {
+    std::vector<std::vector<uint64_t>> out(blocks, std::vector<uint64_t>(s_));
+    for (long i = 0; i < s_; ++i) {
+      auto v = b_.decrypt(st[i]);
+      for (long k = 0; k < blocks; ++k) out[k][i] = v[k];
+    }
+    return out;
+  }
+
+  // out_p = sum_q M[p][q] in_q; a term with coefficient 1 costs an addition only, and a
+  // permutation is a renaming.
+  void linear(Evaluator<B>& ev, State& st, long i) const {
+    std::vector<std::vector<const SlotTerm*>> rows(s_);
+    for (auto& t : maps_[i]) rows[t.out].push_back(&t);
+    State out;
+    out.reserve(s_);
+    for (long p = 0; p < s_; ++p) {
+      if (rows[p].empty()) throw ParameterError(msg("linear map leaves element ", p, " undefined"));
+      Ctxt acc = term(ev, st, *rows[p][0]);
+      for (size_t j = 1; j < rows[p].size(); ++j) ev.add(acc, term(ev, st, *rows[p][j]));
+      out.push_back(std::move(acc));
+    }
+    st = std::move(out);
+  }
+
+ private:
+  Ctxt term(Evaluator<B>& ev, const State& st, const SlotTerm& t) const {
+    Ctxt c = st[t.in];
+    if (t.coeff != 1) ev.mul_plain(c, consts_.at(t.coeff));
+    return c;
+  }
+  const B& b_;
+  long s_;
+  std::vector<BlockMap> maps_;
+  std::map<uint64_t, Ptxt> consts_;
+};
+
+}  // namespace cb
