@@ -37,6 +37,10 @@ def check_run(raw, experiment):
             raise RunRejected(f"{where}: result has params.{key}={params.get(key)!r}, expected {experiment[key]}")
     if raw.get("rounds") != experiment["rounds"]:
         raise RunRejected(f"{where}: result has rounds={raw.get('rounds')!r}, expected {experiment['rounds']}")
+    if raw.get("backend", "bgv") != "bgv":
+        raise RunRejected(f"{where}: backend={raw.get('backend')!r}: the pipeline measures the BGV backend")
+    if experiment.get("blocks") is not None and raw.get("blocks") != experiment["blocks"]:
+        raise RunRejected(f"{where}: result has blocks={raw.get('blocks')!r}, expected {experiment['blocks']}")
     per_round = raw.get("per_round", [])
     if len(per_round) != experiment["rounds"]:
         raise RunRejected(f"{where}: result has {len(per_round)} per_round entries for {experiment['rounds']} rounds")

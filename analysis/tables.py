@@ -6,9 +6,11 @@ table1_vision_ops: seconds per operation in one round for each Vision instance (
     over the round's two steps.
 table2_totals: per cipher instance, packing, ring and chain (the papers' Table 2): the
     ring, the chain, security (HElib's formula as run_cipher computes it on its chain; the
-    core-SVP cost of primal uSVP [ADPS16] with q = 2^bits, from the parameter explorer's
-    security module; and the explorer's estimates when its stage ran), rounds, total minutes for all
-    rounds, seconds per block amortized over the blocks packed in one run, peak memory.
+    core-SVP cost of primal uSVP [ADPS16] with q = the ciphertext primes, from the
+    parameter explorer's security module; and the explorer's estimates when its stage
+    ran), rounds, total minutes for all rounds (run_cipher's timings.total_s: evaluation
+    of the rounds, without key generation and encryption), seconds per block amortized
+    over the blocks of one run, peak memory.
 """
 
 import math
@@ -74,9 +76,9 @@ def table2_totals(runs, estimates=None):
     """One row per cipher instance, packing, ring and chain."""
     runs = runs.assign(
         state=runs.apply(state_label, axis=1),
-        eval_min=runs["eval_s"] / 60,
+        eval_min=runs["total_s"] / 60,
         wall_min=runs["wall_s"] / 60,
-        amortized_s_per_block=runs["eval_s"] / runs["blocks"],
+        amortized_s_per_block=runs["total_s"] / runs["blocks"],
     )
     table = (
         runs.groupby(GROUP, dropna=False)
@@ -86,6 +88,7 @@ def table2_totals(runs, estimates=None):
             d=("d", "first"),
             slots=("slots", "first"),
             log2_q=("log2_q", "first"),
+            log2_q_ct=("log2_q_ct", "first"),
             c=("c", "first"),
             hwt=("hwt", "first"),
             security_helib=("security_helib", "first"),
@@ -101,13 +104,15 @@ def table2_totals(runs, estimates=None):
         )
         .reset_index()
     )
+    # q = the ciphertext primes (log2_q_ct as the runner built them; the requested bits if absent)
     table["security_coresvp"] = [
-        round(coresvp_bits(int(r.phi), float(r.bits), int(r.hwt)), 1) for r in table.itertuples()
+        round(coresvp_bits(int(r.phi), float(r.bits if pd.isna(r.log2_q_ct) else r.log2_q_ct), int(r.hwt)), 1)
+        for r in table.itertuples()
     ]
     table = join_estimates(table, estimates)
     estimates_cols = [c for c in table.columns if c.startswith("security_") and c != "security_helib"]
     columns = [
-        "instance", "state", "packing", "m", "phi", "d", "slots", "bits", "log2_q", "c", "hwt",
+        "instance", "state", "packing", "m", "phi", "d", "slots", "bits", "log2_q_ct", "log2_q", "c", "hwt",
         "security_helib", *estimates_cols, "rounds", "blocks", "total_min",
         "amortized_s_per_block", "wall_min", "peak_mem_mb", "runs", "threads", "git_revision",
     ]

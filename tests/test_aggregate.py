@@ -34,7 +34,7 @@ def test_tidy_shapes():
 def test_tidy_values():
     runs, rounds, ops = aggregate.tidy(RUNS)
     v8 = runs[runs["name"] == "vision8"].iloc[0]
-    assert v8["eval_s"] == pytest.approx(10.0)
+    assert v8["rounds_s"] == pytest.approx(10.0)
     assert v8["final_capacity_bits"] == 300.0
     assert v8["max_rss_mb"] == 50.0 and v8["wall_s"] == 12.0
     assert v8["git_revision"] == "abc123" and v8["host"] == "fixture-host" and v8["threads"] == 1

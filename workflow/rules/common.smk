@@ -77,7 +77,7 @@ def _expand_runs(cfg):
                         state_size=exp.get("state_size"),
                         packing=exp["packing"],
                         rounds=exp["rounds"],
-                        blocks=ring.get("blocks", exp.get("blocks", 1)),
+                        blocks=ring.get("blocks", exp.get("blocks")),
                         c=exp.get("c", 3),
                         hwt=exp.get("hwt", 0),
                         m=m,
@@ -113,9 +113,10 @@ def run_cipher_args(wildcards):
         args += ["--field-bits", r["field_bits"], "--state-size", r["state_size"]]
     args += [
         "--rounds", r["rounds"], "--packing", r["packing"],
-        "--m", r["m"], "--bits", r["bits"], "--c", r["c"], "--hwt", r["hwt"],
-        "--blocks", r["blocks"], "--seed", r["seed"],
+        "--m", r["m"], "--bits", r["bits"], "--c", r["c"], "--hwt", r["hwt"], "--seed", r["seed"],
     ]
+    if r["blocks"] is not None:
+        args += ["--blocks", r["blocks"]]
     return " ".join(str(a) for a in args)
 
 
