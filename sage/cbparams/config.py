@@ -62,6 +62,18 @@ def load_params(section: dict | None = None) -> dict:
     return value
 
 
+def params_from_args(config_path: str | None, params_json: str | None) -> dict:
+    """The params section from --params-json (as Snakemake passes it) or --config FILE."""
+    if params_json is not None:
+        import json
+        try:
+            section = json.loads(params_json)
+        except ValueError as e:
+            raise ParamError(f"--params-json is not valid JSON ({e}): pass the params: section as a JSON object") from None
+        return load_params(section)
+    return load_config_file(config_path)
+
+
 def load_config_file(path: str | Path | None) -> dict:
     """Reads a pipeline config YAML and returns its validated `params:` section."""
     if path is None:

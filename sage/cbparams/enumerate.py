@@ -142,17 +142,18 @@ def write_csv(rows, path: Path) -> None:
 
 
 def main(argv=None) -> int:
-    from .config import load_config_file
+    from .config import params_from_args
 
     ap = argparse.ArgumentParser(prog="python -m cbparams.enumerate", description=__doc__.split("\n")[0])
     ap.add_argument("--config", help="pipeline config YAML (its params: section is used)")
+    ap.add_argument("--params-json", help="the params: section as JSON (overrides --config)")
     ap.add_argument("--m-max", type=int, help="override params.m_max")
     ap.add_argument("--workers", type=int, help="override params.workers")
     ap.add_argument("--out", default="results/params/cyclotomics.csv")
     ap.add_argument("--meta", help="JSON file for timing and counts (default: OUT with .meta.json)")
     a = ap.parse_args(argv)
     try:
-        p = load_config_file(a.config)
+        p = params_from_args(a.config, a.params_json)
         if a.m_max is not None:
             p["m_max"] = a.m_max
         if a.workers is not None:

@@ -1,0 +1,116 @@
+# params.smk: the parameter explorer (sage/cbparams): rings -> candidates -> selection ->
+# security. Settings come from the config's `params:` section (config/schema/params.schema.yaml),
+# passed to each step as JSON; every step is `python -m cbparams.<module>` with sage/ on
+# PYTHONPATH, run by the Python that runs Snakemake (the .venv's).
+
+import json
+import sys
+
+PARAMS_DIR = os.path.join(R, "params")
+PARAMS_JSON = json.dumps(config.get("params") or {})
+PARAMS_PY = f"PYTHONPATH=sage {sys.executable}"
+PARAMS_WORKERS = (config.get("params") or {}).get("workers", 2)
+PARAMS_PROFILES = (config.get("params") or {}).get("depth_profiles", "config/depth_profiles.yaml")
+
+
+# Every odd m in [m_min, m_max] with n | ord_m(2) for a configured field degree n: ring
+# facts, Z_m^*/<2> and blocks per ciphertext. Structures are cached in params/cache/.
+rule params_cyclotomics:
+    output:
+        csv=os.path.join(PARAMS_DIR, "cyclotomics.csv"),
+        meta=os.path.join(PARAMS_DIR, "cyclotomics.meta.json"),
+    log:
+        os.path.join(R, "logs", "params", "cyclotomics.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "cyclotomics.tsv")
+    threads: PARAMS_WORKERS
+    params:
+        py=PARAMS_PY,
+        cfg=PARAMS_JSON,
+    shell:
+        "{params.py} -m cbparams.enumerate --params-json {params.cfg:q} --workers {threads}"
+        " --out {output.csv:q} --meta {output.meta:q} > {log:q} 2>&1"
+
+
+# Per cipher instance and ring: the engine's chain for the depth profile's bits (or the
+# bits per round measured in <results_dir>/runs), HElib's formula and core-SVP.
+rule params_candidates:
+    input:
+        cyclotomics=rules.params_cyclotomics.output.csv,
+        profiles=PARAMS_PROFILES,
+    output:
+        os.path.join(PARAMS_DIR, "candidates.csv"),
+    log:
+        os.path.join(R, "logs", "params", "candidates.log"),
+    params:
+        py=PARAMS_PY,
+        cfg=PARAMS_JSON,
+        runs=os.path.join(R, "runs", "**", "*.json"),
+    shell:
+        "{params.py} -m cbparams.select candidates --params-json {params.cfg:q}"
+        " --runs-glob {params.runs:q} --cyclotomics {input.cyclotomics:q}"
+        " --candidates {output:q} > {log:q} 2>&1"
+
+
+# Per cipher instance: the smallest-phi ring reaching the security target with a block.
+rule params_select:
+    input:
+        candidates=rules.params_candidates.output[0],
+        profiles=PARAMS_PROFILES,
+    output:
+        csv=os.path.join(PARAMS_DIR, "selected.csv"),
+        yaml=os.path.join(PARAMS_DIR, "selected.yaml"),
+    log:
+        os.path.join(R, "logs", "params", "select.log"),
+    params:
+        py=PARAMS_PY,
+        cfg=PARAMS_JSON,
+        runs=os.path.join(R, "runs", "**", "*.json"),
+    shell:
+        "{params.py} -m cbparams.select select --params-json {params.cfg:q}"
+        " --runs-glob {params.runs:q} --candidates {input.candidates:q}"
+        " --selected {output.csv:q} --selected-yaml {output.yaml:q} > {log:q} 2>&1"
+
+
+# The paper's five configurations: needs no sweep, so its (slow, cached) lattice-estimator
+# runs start beside the sweep.
+rule params_security_paper:
+    output:
+        os.path.join(PARAMS_DIR, "security_paper.csv"),
+    log:
+        os.path.join(R, "logs", "params", "security_paper.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "security_paper.tsv")
+    params:
+        py=PARAMS_PY,
+        cfg=PARAMS_JSON,
+    shell:
+        "{params.py} -m cbparams.select paper-security --params-json {params.cfg:q}"
+        " --security {output:q} > {log:q} 2>&1"
+
+
+# Selected and paper configurations: HElib, core-SVP, the estimator when present.
+rule params_security:
+    input:
+        selected=rules.params_select.output.csv,
+        paper=rules.params_security_paper.output[0],
+    output:
+        os.path.join(PARAMS_DIR, "security.csv"),
+    log:
+        os.path.join(R, "logs", "params", "security.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "security.tsv")
+    params:
+        py=PARAMS_PY,
+        cfg=PARAMS_JSON,
+    shell:
+        "{params.py} -m cbparams.select security --params-json {params.cfg:q}"
+        " --selected {input.selected:q} --security {output:q} > {log:q} 2>&1"
+
+
+rule params_all:
+    input:
+        rules.params_cyclotomics.output.csv,
+        rules.params_candidates.output[0],
+        rules.params_select.output.csv,
+        rules.params_security.output[0],
