@@ -12,6 +12,16 @@
 // realize pi with one automorphism per term: the "cover" needs no search, and its size is
 // the number of distinct k. k = 1 (pairs with src = dst) costs no automorphism.
 //
+// Subfield values. The circuits keep GF(2^n) values in the slots (n | d, subfield.h),
+// and frob^f is the identity on GF(2^n) when n | f. So for such data a pair may also be
+// served by any k = k0 * 2^(j n), j < d/n (k0 the exact k): it arrives twisted by
+// 2^(-j n), which is invisible. Each pair then has d/n candidate k's, and cover(n) chooses
+// few of them greedily: first k = 1 for every pair that admits it (no automorphism),
+// then repeatedly the k that serves the most pairs not yet served. PermutationPlan uses
+// cover(backend.field().n()); cover(d) is the exact grouping. Example: m = 4369, d = 16,
+// its first dimension is bad with twist 8, yet for AES bytes (n = 8) a rotation along it
+// needs one automorphism and no mask.
+//
 // Examples. rotate_dim(i, r) moves e_i -> e_i + r (mod ord_i). For pairs that do not wrap
 // around, k = g_i^-r; for those that do, k = g_i^(ord_i - r) = g_i^-r * g_i^ord_i. In a
 // good dimension g_i^ord_i = 1, so a single k and, when every slot is listed, no mask at
@@ -71,17 +81,23 @@ class SlotPermutation {
   long listed() const { return listed_; }  // number of dsts that are not don't-care
 
   struct Group {
-    long k;                  // X -> X^k brings each dst its src, untwisted
+    long k;                  // X -> X^k brings each dst its src (untwisted, or twisted by 2^(j n))
     std::vector<long> dsts;  // increasing
   };
-  const std::vector<Group>& groups() const { return groups_; }  // ordered by k
+  // The exact grouping: k = rep(src) * rep(dst)^-1, ordered by k.
+  const std::vector<Group>& groups() const { return groups_; }
+  // Groups for values in GF(2^n), n | d: k may differ from the exact one by 2^(j n)
+  // (see the header comment); greedy, k = 1 first, then by decreasing size. Throws
+  // ParameterError unless n divides d.
+  std::vector<Group> cover(long n) const;
 
   // The permutation on a clear slot vector: result[dst] = v[src], 0 where don't-care.
   std::vector<uint64_t> apply_clear(const std::vector<uint64_t>& v) const;
 
  private:
-  long m_;
+  long m_, d_;
   std::vector<long> src_of_;
+  std::vector<long> k_of_;  // exact k per dst, 0 for don't-care
   long listed_ = 0;
   std::vector<Group> groups_;
 };
@@ -110,7 +126,7 @@ class PermutationPlan {
       throw ParameterError(msg("the permutation was built for m=", perm.m(), " but the backend has m=",
                                backend.zmstar().m()));
     const long ell = perm.ell();
-    const auto& groups = perm.groups();
+    const auto groups = perm.cover(backend.field().n());
     if (groups.empty()) {
       // Nothing matters: zero everything, or leave the ciphertext as it is.
       if (dont_care == DontCare::kZero) terms_.push_back({1, backend.encode(std::vector<uint64_t>(ell, 0))});

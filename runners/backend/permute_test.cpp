@@ -102,6 +102,19 @@ TEST_P(PermuteRing, GroupsAreUntwistedMovesOfTheirAutomorphism) {
     covered += long(g.dsts.size());
   }
   EXPECT_EQ(covered, zm.ell());
+  // The subfield cover: twists only by multiples of n, every dst served once.
+  const long n = be_->field().n();
+  std::vector<int> served(zm.ell(), 0);
+  for (const auto& g : perm.cover(n)) {
+    const auto moves = zm.automorphism_action(g.k);
+    for (long dst : g.dsts) {
+      ASSERT_EQ(moves[dst].src, src[dst]);
+      ASSERT_EQ(moves[dst].frob % n, 0);
+      ++served[dst];
+    }
+  }
+  EXPECT_EQ(std::count(served.begin(), served.end(), 1), zm.ell());
+  EXPECT_LE(perm.cover(n).size(), perm.groups().size());
 }
 
 TEST_P(PermuteRing, RotateEveryDimension) {
@@ -114,6 +127,10 @@ TEST_P(PermuteRing, RotateEveryDimension) {
         EXPECT_EQ(cost.total(), 0);
       } else if (zm.good(dim)) {
         // One automorphism g^-r and no mask: a good dimension rotates for free.
+        EXPECT_EQ(cost.automorphisms, 1);
+        EXPECT_EQ(cost.masks, 0);
+      } else if (zm.twist(dim) % be_->field().n() == 0) {
+        // Bad dimension whose twist is invisible on GF(2^n): as good as a good one.
         EXPECT_EQ(cost.automorphisms, 1);
         EXPECT_EQ(cost.masks, 0);
       } else {
@@ -212,6 +229,36 @@ TEST_P(PermuteRing, FrobeniusHelper) {
 INSTANTIATE_TEST_SUITE_P(Rings, PermuteRing, ::testing::ValuesIn(rings()),
                          [](const auto& info) { return info.param.reason; });
 
+// m = 4369: d = 16, dimension 0 (ord 128) is bad with twist 8. Exactly, a rotation along
+// it needs two automorphisms; on AES bytes (n = 8) the twist is invisible and one does.
+TEST(Permute, SubfieldCoverSavesTheSecondAutomorphism) {
+  ClearBackend be(4369, 8, 0x1b);
+  const ZmStar& zm = be.zmstar();
+  ASSERT_FALSE(zm.good(0));
+  ASSERT_EQ(zm.twist(0), 8);
+  const auto perm = SlotPermutation::rotate_dim(zm, 0, 1);
+  EXPECT_EQ(perm.groups().size(), 2u);
+  EXPECT_EQ(perm.cover(16).size(), 2u);
+  ASSERT_EQ(perm.cover(8).size(), 1u);
+  EXPECT_EQ(perm.cover(8)[0].k, zm.inverse(zm.gen(0)));
+  std::mt19937_64 rng(5);
+  const auto cost = check(be, perm, rng);
+  EXPECT_EQ(cost.automorphisms, 1);
+  EXPECT_EQ(cost.masks, 0);
+  // With GF(2^16) values the twist shows, and the plan pays for it.
+  ClearBackend be16(4369, 16, first_irreducible(16));
+  const auto cost16 = check(be16, perm, rng);
+  EXPECT_EQ(cost16.automorphisms, 2);
+  EXPECT_EQ(cost16.masks, 2);
+  try {
+    perm.cover(3);
+    FAIL();
+  } catch (const ParameterError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "n=3 does not divide d=16 (m=4369): slot values must lie in GF(2^n) inside GF(2^d)");
+  }
+}
+
 TEST(Permute, PlanNeedsItsKeys) {
   ClearBackend be(4369, 8, 0x1b);
   const auto perm = SlotPermutation::rotate(be.zmstar(), 5);
@@ -259,9 +306,11 @@ TEST(Permute, PlannerIsFastForThousandsOfSlots) {
   const auto t0 = std::chrono::steady_clock::now();
   const SlotPermutation perm(zm, src);
   const SlotPermutation rot = SlotPermutation::rotate(zm, 17);
+  const auto cover = perm.cover(8);  // d/n = 3 candidates per slot
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(secs, 0.5) << "m=" << m << " ell=" << zm.ell();
   EXPECT_GT(perm.groups().size(), 1u);
+  EXPECT_LE(cover.size(), perm.groups().size());
   EXPECT_LE(rot.groups().size(), size_t(1) << (2 * zm.dims()));
   ::testing::Test::RecordProperty("plan_seconds", std::to_string(secs));
 }
