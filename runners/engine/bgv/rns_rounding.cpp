@@ -81,14 +81,16 @@ void lift_mod(const Context& ctx, const Lift& L, int s_index, std::vector<uint64
       if (j != k) hat[k] = mul_mod(hat[k], ctx.q(L.drop[j]) % s, s);
   }
   const Barrett br(s);
+  // v is small (|v| <= kT + 1): a table of v * T mod s avoids a division per coefficient.
+  const long vmax = kT + 2;
+  std::vector<uint64_t> vT(2 * vmax + 1);
+  for (long v = -vmax; v <= vmax; ++v)
+    vT[v + vmax] = mul_mod(v >= 0 ? uint64_t(v) : s - uint64_t(-v), T_s, s);
   out.resize(L.m);
   for (long i = 0; i < L.m; ++i) {
     u128 acc = 0;
     for (long k = 0; k < kT; ++k) acc += u128(L.y[k][i]) * hat[k];
-    const uint64_t a = br.reduce(acc);
-    const int64_t v = L.v[i];
-    const uint64_t vs = v >= 0 ? uint64_t(v) % s : (s - uint64_t(-v) % s) % s;
-    out[i] = util::sub_mod(a, br.reduce(u128(vs) * T_s), s);
+    out[i] = util::sub_mod(br.reduce(acc), vT[L.v[i] + vmax], s);
   }
 }
 

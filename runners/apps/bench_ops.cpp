@@ -1,0 +1,191 @@
+// bench_ops: times the BGV engine's basic operations at one parameter set.
+//
+// Every timed result is decrypted and compared with the same operation on the clear
+// slots; a mismatch aborts with exit status 2 and no JSON. Times are medians over --reps
+// repetitions, each on fresh copies of fresh ciphertexts (top level), single process,
+// OMP_NUM_THREADS threads. "keygen_s" covers the secret, public and relinearization keys,
+// all Frobenius keys X -> X^(2^j), j = 1..d-1, and the rotation keys the two rotations
+// need: the set HElib's benchmark generates.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/resource.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <random>
+
+#include "backend/bgv_backend.h"
+#include "backend/permute.h"
+#include "engine/bgv/context.h"
+#include "engine/errors.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double peak_rss_mb() {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss / 1024.0;
+}
+
+struct Mismatch : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Times the BGV engine's basic operations; every result is checked by decryption."};
+  long m = 0, bits = 0, c = 3, hwt = 0, reps = 5, n = 8;
+  uint64_t seed = 0;
+  std::string json_path;
+  bool quiet = false;
+  app.add_option("--m", m, "cyclotomic index (odd)")->required();
+  app.add_option("--bits", bits, "ciphertext-modulus bits")->required();
+  app.add_option("--c", c, "key-switching digits")->capture_default_str();
+  app.add_option("--hwt", hwt, "secret-key Hamming weight, 0 = dense (HElib's benchmark: dense)")
+      ->capture_default_str();
+  app.add_option("--reps", reps, "repetitions per operation (median reported)")->capture_default_str();
+  app.add_option("--field-bits", n, "slot values live in GF(2^n), n | d (8: the AES field)")
+      ->capture_default_str();
+  app.add_option("--seed", seed, "randomness seed, 0 = fresh")->capture_default_str();
+  app.add_option("--json", json_path, "output file")->required();
+  app.add_flag("--quiet", quiet, "no progress on stderr");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (reps < 1) throw cb::ParameterError(cb::msg("--reps=", reps, " must be at least 1"));
+    static const std::map<long, uint64_t> kFieldPoly = {
+        {8, 0x1b}, {16, 0x2b}, {32, 0x8d}, {64, 0x1b}};  // the ciphers' field polynomials
+    if (!kFieldPoly.count(n)) throw cb::ParameterError(cb::msg("--field-bits=", n, " must be 8, 16, 32 or 64"));
+    auto log = [&](const std::string& s) {
+      if (!quiet) std::cerr << "[bench_ops] " << s << std::endl;
+    };
+
+    const auto t_setup = Clock::now();
+    cb::BgvBackend be(cb::BgvParams{m, bits, c, hwt, seed}, n, kFieldPoly.at(n));
+    const cb::ZmStar& zm = be.zmstar();
+    const cb::GF2n& f = be.field();
+    const long ell = be.slot_count();
+    const auto rot_dim0 = cb::SlotPermutation::rotate_dim(zm, 0, 1);
+    const auto rot_1 = cb::SlotPermutation::rotate(zm, 1);
+    const cb::PermutationPlan<cb::BgvBackend> plan_dim0(be, rot_dim0), plan_1(be, rot_1);
+    std::vector<long> keys;
+    for (long j = 1; j < zm.d(); ++j) keys.push_back(zm.power(2, j));
+    for (long k : plan_dim0.automorphisms()) keys.push_back(k);
+    for (long k : plan_1.automorphisms()) keys.push_back(k);
+    be.require_automorphisms(keys);
+    const double keygen_s = be.keygen_seconds();
+    const auto info = be.info();
+    log(cb::msg("m=", m, " phi=", info.phi, " d=", info.d, " slots=", ell, " log2 Q=", info.log2_q,
+                " (ciphertext ", info.log2_q_ct, ", special ", info.log2_p, ") security=", info.security,
+                " keygen ", keygen_s, " s, threads ", omp_get_max_threads()));
+
+    std::mt19937_64 g(seed ? seed : 42);
+    auto random_slots = [&] {
+      std::vector<uint64_t> v(ell);
+      for (auto& x : v) x = n == 64 ? g() : g() & ((1ULL << n) - 1);
+      return v;
+    };
+    const auto a = random_slots(), b = random_slots(), k = random_slots();
+    const auto ptxt_k = be.encode(k);
+
+    std::map<std::string, std::vector<double>> ms;
+    auto timed = [&](const std::string& name, const std::function<void()>& fn) {
+      const auto t0 = Clock::now();
+      fn();
+      ms[name].push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    };
+    auto check = [&](const std::string& what, const std::vector<uint64_t>& got, const std::vector<uint64_t>& want) {
+      if (got != want) throw Mismatch("bench_ops: " + what + " decrypted to a wrong result");
+    };
+    auto apply = [&](const std::vector<uint64_t>& v, const std::function<uint64_t(long)>& fn) {
+      std::vector<uint64_t> r(v.size());
+      for (long i = 0; i < long(v.size()); ++i) r[i] = fn(i);
+      return r;
+    };
+    const auto want_add = apply(a, [&](long i) { return a[i] ^ b[i]; });
+    const auto want_mul = apply(a, [&](long i) { return f.mul(a[i], b[i]); });
+    const auto want_mulc = apply(a, [&](long i) { return f.mul(a[i], k[i]); });
+    const auto want_frob = apply(a, [&](long i) { return f.sqr(a[i]); });
+    const auto want_dim0 = rot_dim0.apply_clear(a);
+    const auto want_rot = rot_1.apply_clear(a);
+
+    for (long r = 0; r < reps; ++r) {
+      log(cb::msg("repetition ", r + 1, "/", reps));
+      cb::BgvBackend::Ctxt ca, cb_;
+      timed("encrypt", [&] { ca = be.encrypt(a); });
+      cb_ = be.encrypt(b);
+      std::vector<uint64_t> out;
+      timed("decrypt", [&] { out = be.decrypt(ca); });
+      check("encrypt/decrypt", out, a);
+
+      auto x = ca;
+      timed("add", [&] { be.add(x, cb_); });
+      check("add", be.decrypt(x), want_add);
+      x = ca;
+      timed("mul_relin", [&] { be.mul(x, cb_); });
+      check("multiply", be.decrypt(x), want_mul);
+      x = ca;
+      timed("mul_const", [&] { be.mul_plain(x, ptxt_k); });
+      check("multiply by constant", be.decrypt(x), want_mulc);
+      x = ca;
+      timed("frobenius", [&] { be.automorph(x, 2); });
+      check("Frobenius", be.decrypt(x), want_frob);
+      x = ca;
+      timed("rotate_dim0", [&] { plan_dim0.apply(be, x); });
+      check("rotation along dimension 0", be.decrypt(x), want_dim0);
+      x = ca;
+      timed("rotate", [&] { plan_1.apply(be, x); });
+      check("rotation by 1", be.decrypt(x), want_rot);
+    }
+
+    nlohmann::json j;
+    j["m"] = m;
+    j["phi"] = info.phi;
+    j["d"] = info.d;
+    j["slots"] = ell;
+    j["bits"] = bits;
+    j["c"] = c;
+    j["hwt"] = hwt;
+    j["log2_q"] = info.log2_q;
+    j["log2_q_ct"] = info.log2_q_ct;
+    j["log2_p"] = info.log2_p;
+    j["primes"] = {{"ciphertext", be.context().L()}, {"special", be.context().K()}};
+    j["security"] = info.security;
+    j["threads"] = omp_get_max_threads();
+    j["reps"] = reps;
+    j["keygen_s"] = keygen_s;
+    j["keygen_keys"] = keys.size();
+    j["setup_s"] = std::chrono::duration<double>(Clock::now() - t_setup).count();
+    for (const auto& [name, v] : ms) j[name + "_ms"] = median(v);
+    j["rotate_dim0_automorphisms"] = plan_dim0.automorphisms().size();
+    j["rotate_automorphisms"] = plan_1.automorphisms().size();
+    j["dims"] = nlohmann::json::array();
+    for (long i = 0; i < zm.dims(); ++i)
+      j["dims"].push_back({{"gen", zm.gen(i)}, {"ord", zm.ord(i)}, {"good", zm.good(i)}});
+    j["peak_rss_mb"] = peak_rss_mb();
+    j["correct"] = true;
+    std::ofstream(json_path) << j.dump(2) << "\n";
+    if (!quiet) std::cout << j.dump(2) << std::endl;
+    return 0;
+  } catch (const Mismatch& e) {
+    std::cerr << e.what() << std::endl;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "bench_ops: " << e.what() << std::endl;
+    return 1;
+  }
+}

@@ -1,0 +1,143 @@
+#include "backend/bgv_backend.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "engine/bgv/decryptor.h"
+#include "engine/bgv/encryptor.h"
+#include "engine/bgv/evaluator.h"
+#include "engine/errors.h"
+
+namespace cb {
+
+using namespace cb::bgv;
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+struct BgvBackend::Impl {
+  Impl(const BgvParams& p, long n, uint64_t f_low)
+      : params(p),
+        ctx(ContextParams{p.m, p.bits, p.c, p.hwt}),
+        rng(p.seed),
+        keygen(ctx, rng),
+        field(n, f_low) {
+    if (ctx.zmstar().d() % n != 0)
+      throw ParameterError(msg("m=", p.m, " has slots GF(2^", ctx.zmstar().d(), "): GF(2^", n,
+                               ") needs ", n, " | d"));
+    sub = std::make_unique<Subfield>(ctx.slots(), n, f_low);
+    const auto t0 = std::chrono::steady_clock::now();
+    sk = keygen.secret_key(p.hwt);
+    pk = keygen.public_key(sk);
+    relin = keygen.relin_key(sk);
+    keygen_s += seconds_since(t0);
+    noise = NoiseModel(ctx.m(), ctx.phi(), sk.norm);
+    enc = std::make_unique<Encryptor>(ctx, pk, noise);
+    dec = std::make_unique<Decryptor>(ctx, sk);
+    ev = std::make_unique<Evaluator>(ctx, noise, relin, autos);
+  }
+
+  BgvParams params;
+  Context ctx;
+  Sampler rng;
+  std::mutex rng_mu;
+  KeyGenerator keygen;
+  GF2n field;
+  std::unique_ptr<Subfield> sub;
+  SecretKey sk;
+  PublicKey pk;
+  KeySwitchKey relin;
+  std::map<long, KeySwitchKey> autos;
+  NoiseModel noise;
+  std::unique_ptr<Encryptor> enc;
+  std::unique_ptr<Decryptor> dec;
+  std::unique_ptr<Evaluator> ev;
+  double keygen_s = 0;
+};
+
+BgvBackend::BgvBackend(const BgvParams& params, long n, uint64_t f_low)
+    : impl_(std::make_unique<Impl>(params, n, f_low)) {}
+BgvBackend::~BgvBackend() = default;
+
+const ZmStar& BgvBackend::zmstar() const { return impl_->ctx.zmstar(); }
+const GF2n& BgvBackend::field() const { return impl_->field; }
+long BgvBackend::slot_count() const { return impl_->ctx.zmstar().ell(); }
+double BgvBackend::keygen_seconds() const { return impl_->keygen_s; }
+const bgv::Context& BgvBackend::context() const { return impl_->ctx; }
+
+BackendInfo BgvBackend::info() const {
+  const Context& c = impl_->ctx;
+  BackendInfo i;
+  i.name = "bgv";
+  i.m = c.m();
+  i.phi = c.phi();
+  i.d = c.zmstar().d();
+  i.slots = c.zmstar().ell();
+  i.bits = impl_->params.bits;
+  i.c = impl_->params.c;
+  i.hwt = impl_->params.hwt;
+  i.log2_q_ct = c.log2_Q(c.L());
+  i.log2_p = c.log2_P();
+  i.log2_q = i.log2_q_ct + i.log2_p;
+  i.security = c.security();
+  return i;
+}
+
+BgvBackend::Ptxt BgvBackend::encode(const std::vector<uint64_t>& v) const {
+  if (long(v.size()) != slot_count())
+    throw ParameterError(msg("encode: ", v.size(), " values for ", slot_count(), " slots"));
+  std::vector<NTL::GF2X> k(v.size());
+  for (size_t i = 0; i < v.size(); ++i) k[i] = impl_->sub->embed(v[i]);
+  return Plaintext(impl_->ctx, impl_->ctx.slots().encode(k));
+}
+
+BgvBackend::Ctxt BgvBackend::encrypt(const std::vector<uint64_t>& v) const {
+  const Plaintext p = encode(v);
+  std::lock_guard<std::mutex> lock(impl_->rng_mu);
+  return impl_->enc->encrypt(p, impl_->rng);
+}
+
+std::vector<uint64_t> BgvBackend::decrypt(const Ctxt& c) const {
+  const auto r = impl_->dec->decrypt(c);
+  const auto k = impl_->ctx.slots().decode(r.mu);
+  std::vector<uint64_t> v(k.size());
+  for (size_t i = 0; i < k.size(); ++i) v[i] = impl_->sub->project(k[i]);
+  return v;
+}
+
+double BgvBackend::measured_noise_bits(const Ctxt& c) const { return impl_->dec->decrypt(c).log2_noise; }
+
+void BgvBackend::add(Ctxt& a, const Ctxt& b) const { impl_->ev->add(a, b); }
+void BgvBackend::add_plain(Ctxt& a, const Ptxt& p) const { impl_->ev->add_plain(a, p); }
+void BgvBackend::mul(Ctxt& a, const Ctxt& b) const { impl_->ev->mul(a, b); }
+void BgvBackend::mul_plain(Ctxt& a, const Ptxt& p) const { impl_->ev->mul_plain(a, p); }
+void BgvBackend::square(Ctxt& a) const { impl_->ev->square(a); }
+void BgvBackend::automorph(Ctxt& a, long k) const { impl_->ev->automorph(a, k); }
+double BgvBackend::capacity_bits(const Ctxt& c) const { return impl_->ev->capacity_bits(c); }
+
+void BgvBackend::require_automorphisms(const std::vector<long>& ks) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const long m = impl_->ctx.m();
+  for (long k : ks) {
+    const long kk = ((k % m) + m) % m;
+    if (kk == 1 || impl_->autos.count(kk)) continue;
+    impl_->autos.emplace(kk, impl_->keygen.automorphism_key(impl_->sk, kk));
+  }
+  impl_->keygen_s += seconds_since(t0);
+}
+
+std::string BgvBackend::op_counters() const {
+  const auto c = impl_->ev->counters();
+  std::ostringstream os;
+  os << "{\"mul\":" << c.mul << ",\"mul_plain\":" << c.mul_plain << ",\"add\":" << c.add
+     << ",\"automorph\":" << c.automorph << ",\"key_switch\":" << c.key_switch
+     << ",\"mod_switch\":" << c.mod_switch << "}";
+  return os.str();
+}
+
+}  // namespace cb
