@@ -1,0 +1,389 @@
+// run_cipher: AES-128 or Vision evaluated homomorphically, with per-round timings.
+//
+//   run_cipher --cipher {aes128|vision} [--field-bits n --state-size s] [--rounds R]
+//              [--packing {packed|byte-sliced|sliced}] --m M --bits B [--c C] [--hwt H]
+//              [--key HEX] [--plaintext HEX] [--blocks K] [--seed S] [--decrypt]
+//              [--backend {bgv|clear}] --json OUT
+//
+// One cipher key per run (the round keys are expanded in the clear and encrypted, as the
+// papers did). Block 0 is --plaintext when given; the other blocks, and the key when
+// --key is absent, come from a generator seeded by --seed. --blocks defaults to what the
+// ciphertext(s) hold. With --decrypt the circuit is the inverse cipher: the reference
+// encrypts the plaintext blocks in the clear, those ciphertexts are FHE-encrypted, and
+// the circuit must return the plaintexts (AES transciphering).
+//
+// Every run decrypts every block and compares it with the plaintext reference
+// (ciphers/reference, itself checked against the test vectors). When any block differs,
+// "correct" is false, the timings move under "invalid_timings" and the exit status is 2.
+// Errors (bad arguments, a ring that cannot hold the cipher, a chain too short for the
+// rounds, running out of capacity) print one message on stderr, write no JSON and exit 1.
+// Neither the cipher key nor any FHE secret is written; the JSON has a fingerprint of
+// the cipher key (FNV-1a, 64 bits) to tell runs apart.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backend/bgv_backend.h"
+#include "backend/clear_backend.h"
+#include "ciphers/aes/aes_circuit.h"
+#include "ciphers/common/noise_budget.h"
+#include "ciphers/reference/aes128.h"
+#include "ciphers/reference/hex.h"
+#include "ciphers/reference/vision.h"
+#include "ciphers/vision/vision_circuit.h"
+#include "engine/algebra/zmstar.h"
+#include "engine/errors.h"
+
+namespace cb {
+namespace {
+
+using json = nlohmann::json;
+
+struct Options {
+  std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
+  long n = 0, s = 0, rounds = 0, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0;
+  uint64_t seed = 1;
+  bool decrypt = false, force = false;
+};
+
+// The cipher instance of a run, in the clear: sizes, field, reference.
+struct Instance {
+  std::string cipher;  // "aes128" or "vision"
+  long n = 8, s = 16;  // field degree, elements per block
+  uint64_t f_low = 0;
+  long rounds = 0;
+  std::string name;    // "GF(2^8)^16"
+  const VisionParams* vp = nullptr;
+};
+
+Instance make_instance(const Options& o) {
+  Instance in;
+  in.cipher = o.cipher;
+  if (o.cipher == "aes128") {
+    if (o.n && o.n != 8) throw ParameterError(msg("--field-bits ", o.n, ": AES-128 works in GF(2^8)"));
+    if (o.s && o.s != 16) throw ParameterError(msg("--state-size ", o.s, ": AES-128 has 16 bytes"));
+    in.n = 8, in.s = 16, in.f_low = aes128::kModulusLow, in.rounds = aes128::kRounds;
+  } else {
+    const long n = o.n ? o.n : 8;
+    const long s = o.s ? o.s : 128 / n;
+    in.vp = &VisionParams::get(n, s);  // ParameterError for other instances
+    in.n = n, in.s = s, in.f_low = in.vp->modulus_low, in.rounds = in.vp->rounds;
+  }
+  in.name = msg("GF(2^", in.n, ")^", in.s);
+  if (o.rounds) {
+    if (o.rounds < 1 || o.rounds > in.rounds)
+      throw ParameterError(msg("--rounds ", o.rounds, ": ", o.cipher, " ", in.name, " has 1..", in.rounds));
+    in.rounds = o.rounds;
+  }
+  return in;
+}
+
+std::string display(const Instance& in) { return (in.cipher == "aes128" ? "AES-128 " : "Vision ") + in.name; }
+
+// The ring must hold the cipher's field and, packed, one block per ciphertext.
+void check_ring(const Options& o, const Instance& in, const ZmStar& zm) {
+  if (zm.d() % in.n != 0)
+    throw ParameterError(msg("m=", o.m, " has d=", zm.d(), " (slots GF(2^", zm.d(), ")): GF(2^", in.n, ") needs ", in.n,
+                             " | d"));
+  if (o.packing == "packed" && zm.ell() < in.s)
+    throw ParameterError(msg("m=", o.m, " has ", zm.ell(), " slots: ", display(in), " packed needs ", in.s,
+                             " per block"));
+}
+
+uint64_t fnv1a(const std::vector<uint8_t>& bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+  return h;
+}
+
+// Clear inputs and expected outputs of a run.
+struct Workload {
+  std::vector<uint8_t> key;
+  std::vector<std::vector<uint8_t>> plain, cipher;  // per block: plaintext and R-round ciphertext
+};
+
+Workload make_workload(const Options& o, const Instance& in, long blocks) {
+  std::mt19937_64 rng(o.seed);
+  const size_t bytes = size_t(in.n * in.s / 8);
+  auto random_bytes = [&] {
+    std::vector<uint8_t> v(bytes);
+    for (auto& x : v) x = uint8_t(rng());
+    return v;
+  };
+  Workload w;
+  w.key = o.key_hex.empty() ? random_bytes() : from_hex(o.key_hex, "--key");
+  if (w.key.size() != bytes)
+    throw ParameterError(msg("--key has ", w.key.size(), " bytes: ", display(in), " needs ", bytes));
+  for (long b = 0; b < blocks; ++b) {
+    auto p = random_bytes();
+    if (b == 0 && !o.pt_hex.empty()) {
+      p = from_hex(o.pt_hex, "--plaintext");
+      if (p.size() != bytes)
+        throw ParameterError(msg("--plaintext has ", p.size(), " bytes: ", display(in), " needs ", bytes));
+    }
+    w.plain.push_back(p);
+  }
+  if (in.cipher == "aes128") {
+    aes128::Block k;
+    std::copy(w.key.begin(), w.key.end(), k.begin());
+    aes128::Aes128 ref(k);
+    for (auto& p : w.plain) {
+      aes128::Block pb;
+      std::copy(p.begin(), p.end(), pb.begin());
+      const auto c = ref.round_states(pb)[in.rounds - 1];
+      w.cipher.emplace_back(c.begin(), c.end());
+    }
+  } else {
+    Vision ref(*in.vp);
+    const auto key = ref.from_bytes(w.key);
+    for (auto& p : w.plain) w.cipher.push_back(ref.to_bytes(ref.encrypt(key, ref.from_bytes(p), in.rounds)));
+  }
+  return w;
+}
+
+json round_json(const RoundRecord& r) {
+  json ops = json::object();
+  for (auto& [k, v] : r.ops) ops[k] = v;
+  return {{"round", r.round},
+          {"seconds", r.seconds},
+          {"capacity_bits", std::isfinite(r.capacity_bits) ? json(r.capacity_bits) : json(nullptr)},
+          {"ops", ops},
+          {"counts", r.counts.as_map()}};
+}
+
+template <class B>
+json params_json(const B& b) {
+  const BackendInfo i = b.info();
+  return {{"m", i.m},       {"phi", i.phi},   {"d", i.d},           {"slots", i.slots},
+          {"bits", i.bits}, {"c", i.c},       {"hwt", i.hwt},       {"log2_q", i.log2_q},
+          {"log2_q_ct", i.log2_q_ct},         {"log2_p", i.log2_p}, {"security", i.security}};
+}
+
+template <class B>
+double keygen_seconds(const B& b) {
+  if constexpr (std::is_same_v<B, BgvBackend>) return b.keygen_seconds();
+  return 0;
+}
+
+// AesCircuit is built from (backend, rounds, decrypt), VisionCircuit also takes the reference.
+template <class Circuit, class B>
+constexpr bool kIsAes = std::is_constructible_v<Circuit, const B&, long, bool>;
+
+// Builds the circuit, runs it and fills `out`; returns whether every block was right.
+template <class Circuit, class B>
+bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
+  Stopwatch setup;
+  std::optional<Vision> vref;
+  std::optional<Circuit> circ;
+  if constexpr (kIsAes<Circuit, B>) {
+    circ.emplace(b, in.rounds, o.decrypt);
+  } else {
+    vref.emplace(*in.vp);
+    circ.emplace(b, *vref, in.rounds, o.decrypt);
+  }
+  const long blocks = o.blocks ? o.blocks : circ->max_blocks();
+  if (blocks < 1 || blocks > circ->max_blocks())
+    throw ParameterError(msg("--blocks ", blocks, ": m=", o.m, " holds ", circ->max_blocks(), " blocks of ", display(in),
+                             " ", o.packing));
+  const auto autos = circ->automorphisms();
+  b.require_automorphisms(autos);
+  const Workload w = make_workload(o, in, blocks);
+
+  // Clear inputs as the circuit types want them.
+  const auto& inputs = o.decrypt ? w.cipher : w.plain;
+  const auto& expected = o.decrypt ? w.plain : w.cipher;
+  Stopwatch keys_watch;
+  if constexpr (kIsAes<Circuit, B>) {
+    aes128::Block k;
+    std::copy(w.key.begin(), w.key.end(), k.begin());
+    const auto rk = aes128::Aes128(k).round_keys();
+    circ->load_round_keys({rk.begin(), rk.end()});
+  } else {
+    circ->load_subkeys(vref->key_schedule(vref->from_bytes(w.key), in.rounds));
+  }
+  const double encrypt_keys_s = keys_watch.seconds();
+  const double setup_s = backend_s + setup.seconds();
+
+  Stopwatch enc_watch;
+  typename Circuit::State st;
+  if constexpr (kIsAes<Circuit, B>) {
+    std::vector<aes128::Block> bl;
+    for (auto& p : inputs) {
+      aes128::Block x;
+      std::copy(p.begin(), p.end(), x.begin());
+      bl.push_back(x);
+    }
+    st = circ->encrypt_input(bl);
+  } else {
+    std::vector<Vision::State> bl;
+    for (auto& p : inputs) bl.push_back(vref->from_bytes(p));
+    st = circ->encrypt_input(bl);
+  }
+  const double encrypt_input_s = enc_watch.seconds();
+  const double fresh_capacity = circ->capacity(st);
+
+  Evaluator<B> ev(b);
+  Stopwatch eval_watch;
+  std::vector<RoundRecord> recs;
+  try {
+    recs = circ->run(ev, st);
+  } catch (const CapacityError& e) {
+    throw CapacityError(msg(display(in), " ran out of modulus capacity during the rounds (", e.what(), "): use more --bits"));
+  }
+  const double total_s = eval_watch.seconds();
+
+  Stopwatch dec_watch;
+  std::vector<std::vector<uint8_t>> got;
+  try {
+    if constexpr (kIsAes<Circuit, B>) {
+      for (auto& bl : circ->decrypt_output(st, blocks)) got.emplace_back(bl.begin(), bl.end());
+    } else {
+      for (auto& v : circ->decrypt_output(st, blocks)) got.push_back(vref->to_bytes(v));
+    }
+  } catch (const CapacityError& e) {
+    throw CapacityError(msg(display(in), " output cannot be decrypted (", e.what(), "): use more --bits"));
+  }
+  const double decrypt_s = dec_watch.seconds();
+  long wrong = 0;
+  for (long k = 0; k < blocks; ++k) wrong += got[k] != expected[k];
+  const bool correct = wrong == 0;
+
+  out["cipher"] = in.cipher;
+  out["instance"] = in.name;
+  out["packing"] = o.packing;
+  out["direction"] = o.decrypt ? "decrypt" : "encrypt";
+  out["rounds"] = in.rounds;
+  out["rounds_spec"] = in.cipher == "aes128" ? aes128::kRounds : in.vp->rounds;
+  out["backend"] = o.backend;
+  out["params"] = params_json(b);
+  out["blocks"] = blocks;
+  out["blocks_per_run_max"] = circ->max_blocks();
+  out["layout"] = circ->describe();
+  out["automorphism_keys"] = autos.size();
+  out["seed"] = o.seed;
+  out["key_fingerprint"] = msg(std::hex, fnv1a(w.key));
+  out["plaintext_hex"] = to_hex(w.plain[0]);
+  out["input_hex"] = to_hex(inputs[0]);
+  out["ciphertext_hex"] = to_hex(got[0]);
+  out["expected_hex"] = to_hex(expected[0]);
+  out["wrong_blocks"] = wrong;
+  out["fresh_capacity_bits"] = std::isfinite(fresh_capacity) ? json(fresh_capacity) : json(nullptr);
+  out["ops"] = ev.counts().as_map();
+  json timings = {{"setup_s", setup_s},
+                  {"keygen_s", keygen_seconds(b)},
+                  {"encrypt_keys_s", encrypt_keys_s},
+                  {"encrypt_input_s", encrypt_input_s},
+                  {"total_s", total_s},
+                  {"decrypt_s", decrypt_s},
+                  {"wall_s", wall.seconds()}};
+  json per_round = json::array();
+  for (auto& r : recs) per_round.push_back(round_json(r));
+  if (correct) {
+    out["timings"] = timings;
+    out["per_round"] = per_round;
+  } else {
+    out["invalid_timings"] = {{"timings", timings}, {"per_round", per_round}};
+  }
+  out["correct"] = correct;
+  return correct;
+}
+
+template <class B>
+bool run_with(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
+  if (in.cipher == "aes128") {
+    if (o.packing == "packed") return run_circuit<AesCircuit<B, PackedRep>>(b, o, in, wall, backend_s, out);
+    return run_circuit<AesCircuit<B, SlicedRep>>(b, o, in, wall, backend_s, out);
+  }
+  if (o.packing == "packed") return run_circuit<VisionCircuit<B, PackedRep>>(b, o, in, wall, backend_s, out);
+  return run_circuit<VisionCircuit<B, SlicedRep>>(b, o, in, wall, backend_s, out);
+}
+
+int run(const Options& o_in) {
+  Options o = o_in;
+  const Instance in = make_instance(o);
+  if (o.cipher == "aes128" && o.packing == "sliced") o.packing = "byte-sliced";
+  if (o.cipher == "vision" && o.packing == "byte-sliced") o.packing = "sliced";
+  if (!o.key_hex.empty()) from_hex(o.key_hex, "--key");
+  if (!o.pt_hex.empty()) from_hex(o.pt_hex, "--plaintext");
+  const ZmStar zm(o.m);
+  check_ring(o, in, zm);
+  if (o.backend == "bgv") {
+    const NoiseBudget nb = noise_budget(in.cipher, in.n, o.packing != "packed");
+    if (!o.force && o.bits < nb.bits_needed(in.rounds))
+      throw ParameterError(msg("chain of ", o.bits, " bits holds about ", nb.rounds_held(o.bits), " rounds of ",
+                               display(in), "; ", in.rounds, " rounds need about ", nb.bits_needed(in.rounds),
+                               " bits (--bits ", nb.bits_needed(in.rounds), "; --force runs anyway)"));
+  }
+  Stopwatch wall;
+  json out;
+  bool ok;
+  if (o.backend == "clear") {
+    ClearBackend b(o.m, in.n, in.f_low);
+    ok = run_with(b, o, in, wall, wall.seconds(), out);
+  } else {
+    BgvParams p;
+    p.m = o.m, p.bits = o.bits, p.c = o.c, p.hwt = o.hwt, p.seed = o.seed;
+    BgvBackend b(p, in.n, in.f_low);
+    ok = run_with(b, o, in, wall, wall.seconds(), out);
+  }
+  std::ofstream f(o.json_path);
+  if (!f) throw Error(msg("--json ", o.json_path, ": cannot open for writing"));
+  f << out.dump(2) << "\n";
+  if (!ok) {
+    std::cerr << "run_cipher: WRONG RESULT: " << out["wrong_blocks"] << " of " << out["blocks"]
+              << " blocks differ from the reference; timings are invalid (written under invalid_timings)\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace cb
+
+int main(int argc, char** argv) {
+  cb::Options o;
+  CLI::App app{"Evaluate AES-128 or Vision homomorphically (BGV, GF(2^n) slots) with per-round timings"};
+  app.add_option("--cipher", o.cipher, "aes128 or vision")->required()->check(CLI::IsMember({"aes128", "vision"}));
+  app.add_option("--field-bits", o.n, "Vision field degree n: 8, 16, 32 or 64 (default 8)");
+  app.add_option("--state-size", o.s, "Vision state size in field elements (default 128/n)");
+  app.add_option("--rounds", o.rounds, "rounds (default: the cipher's; fewer = reduced-round, e.g. 13 for GF(2^64)^2)");
+  app.add_option("--packing", o.packing, "packed (blocks in slots), byte-sliced (AES) / sliced (Vision): one ciphertext per element")
+      ->check(CLI::IsMember({"packed", "byte-sliced", "sliced"}));
+  app.add_option("--m", o.m, "cyclotomic index m (odd)")->required();
+  app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV)");
+  app.add_option("--c", o.c, "key-switching digits (BGV, default 3)");
+  app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");
+  app.add_option("--key", o.key_hex, "cipher key as hex (default: random from --seed)");
+  app.add_option("--plaintext", o.pt_hex, "plaintext of block 0 as hex (default: random from --seed)");
+  app.add_option("--blocks", o.blocks, "blocks to process (default: all the ciphertexts hold)");
+  app.add_option("--seed", o.seed, "seed of the random key and blocks, and of the BGV randomness (default 1)");
+  app.add_flag("--decrypt", o.decrypt, "run the inverse cipher on the blocks' ciphertexts (transciphering)");
+  app.add_option("--backend", o.backend, "bgv (default) or clear (slot simulator, no noise)")
+      ->check(CLI::IsMember({"bgv", "clear"}));
+  app.add_flag("--force", o.force, "run even when the chain looks too short for the rounds");
+  app.add_option("--json", o.json_path, "output JSON file")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return e.get_exit_code() == 0 ? 0 : 1;
+  }
+  if (o.backend == "bgv" && o.bits <= 0) {
+    std::cerr << "run_cipher: --bits is required with --backend bgv\n";
+    return 1;
+  }
+  try {
+    return cb::run(o);
+  } catch (const std::exception& e) {
+    std::cerr << "run_cipher: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,123 @@
+"""CLI tests of run_cipher: results against the test vectors, the JSON it writes, and its
+error messages. Most runs use the clear backend (milliseconds); a few small BGV runs check
+the real engine end to end.
+
+The binary is $CB_BUILD/bin/run_cipher (CB_BUILD defaults to build/ in the repository).
+"""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("CB_BUILD", REPO / "build"))
+BIN = BUILD / "bin" / "run_cipher"
+VECTORS = REPO / "runners" / "ciphers" / "reference" / "testdata"
+
+pytestmark = pytest.mark.skipif(not BIN.exists(), reason=f"{BIN} not built")
+
+
+def run(tmp_path, *args):
+    out = tmp_path / "out.json"
+    proc = subprocess.run([str(BIN), *map(str, args), "--json", str(out)], capture_output=True, text=True,
+                          timeout=600)
+    data = json.loads(out.read_text()) if out.exists() else None
+    return proc, data
+
+
+def vector(name, index=0):
+    return json.loads((VECTORS / name).read_text())["vectors"][index]
+
+
+AES_C1 = vector("aes128.json")
+
+
+def test_aes_fips197_vector_packed(tmp_path):
+    proc, d = run(tmp_path, "--cipher", "aes128", "--backend", "clear", "--m", 771,
+                  "--key", AES_C1["key_bytes"], "--plaintext", AES_C1["plaintext_bytes"])
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] is True
+    assert d["ciphertext_hex"] == AES_C1["ciphertext_bytes"]
+    assert d["blocks"] == 2 and d["rounds"] == 10 and d["packing"] == "packed"
+    for key in ("cipher", "instance", "params", "timings", "per_round", "ciphertext_hex"):
+        assert key in d
+    assert set(d["params"]) >= {"m", "phi", "d", "slots", "bits", "c", "hwt", "log2_q", "security"}
+    assert set(d["timings"]) >= {"setup_s", "keygen_s", "encrypt_input_s", "total_s"}
+    assert [r["round"] for r in d["per_round"]] == list(range(1, 11))
+    assert set(d["per_round"][0]["ops"]) == {"subbytes", "shiftrows_mixcolumns", "addroundkey"}
+    assert d["per_round"][0]["counts"]["mul"] == 4
+    assert AES_C1["key_bytes"] not in json.dumps(d)  # the cipher key is never written
+
+
+@pytest.mark.parametrize("rounds", [3, 10])
+def test_aes_byte_sliced_decrypt_round_states(tmp_path, rounds):
+    v = vector("aes128.json", 1)
+    proc, d = run(tmp_path, "--cipher", "aes128", "--backend", "clear", "--m", 257, "--packing", "byte-sliced",
+                  "--rounds", rounds, "--decrypt", "--key", v["key_bytes"], "--plaintext", v["plaintext_bytes"])
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] and d["blocks"] == 16
+    state = "".join(x[2:] for x in v["round_states"][rounds - 1])
+    assert d["input_hex"] == state
+    assert d["ciphertext_hex"] == v["plaintext_bytes"]
+
+
+@pytest.mark.parametrize("n,s,m", [(8, 16, 257), (16, 8, 257), (32, 4, 641), (64, 2, 641)])
+@pytest.mark.parametrize("packing", ["packed", "sliced"])
+def test_vision_vectors(tmp_path, n, s, m, packing):
+    v = vector(f"vision_gf2_{n}_m{s}.json", 1)
+    proc, d = run(tmp_path, "--cipher", "vision", "--field-bits", n, "--state-size", s, "--backend", "clear",
+                  "--m", m, "--packing", packing, "--key", v["key_bytes"], "--plaintext", v["plaintext_bytes"])
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] and d["ciphertext_hex"] == v["ciphertext_bytes"]
+    assert d["instance"] == f"GF(2^{n})^{s}"
+    assert set(d["per_round"][0]["ops"]) == {"inversion", "affine1", "matmul", "keyadd", "affine2"}
+
+
+def test_vision_13_rounds_gf64(tmp_path):
+    v = vector("vision_gf2_64_m2.json", 0)
+    proc, d = run(tmp_path, "--cipher", "vision", "--field-bits", 64, "--backend", "clear", "--m", 641,
+                  "--rounds", 13, "--key", v["key_bytes"], "--plaintext", v["plaintext_bytes"])
+    assert proc.returncode == 0, proc.stderr
+    assert d["rounds"] == 13 and d["rounds_spec"] == 18
+    assert d["ciphertext_hex"] == "".join(x[2:] for x in v["round_states"][12])
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--cipher", "aes128", "--m", 257, "--key", "0011zz"],
+     "--key has 'z' at position 4: only hex digits are allowed"),
+    (["--cipher", "aes128", "--m", 257, "--key", "00112233"],
+     "--key has 4 bytes: AES-128 GF(2^8)^16 needs 16"),
+    (["--cipher", "aes128", "--m", 257, "--plaintext", "001"],
+     "--plaintext has 3 hex digits: a byte string needs an even number"),
+    (["--cipher", "vision", "--field-bits", 32, "--m", 257],
+     "m=257 has d=16 (slots GF(2^16)): GF(2^32) needs 32 | d"),
+    (["--cipher", "vision", "--field-bits", 16, "--m", 193],
+     "m=193 has 2 slots: Vision GF(2^16)^8 packed needs 8 per block"),
+    (["--cipher", "vision", "--field-bits", 16, "--state-size", 4, "--m", 257],
+     "Vision GF(2^16)^4 is not an instance"),
+    (["--cipher", "aes128", "--m", 771, "--blocks", 3],
+     "--blocks 3: m=771 holds 2 blocks of AES-128 GF(2^8)^16 packed"),
+    (["--cipher", "aes128", "--m", 257, "--rounds", 11],
+     "--rounds 11: aes128 GF(2^8)^16 has 1..10"),
+])
+def test_errors(tmp_path, args, message):
+    proc, d = run(tmp_path, "--backend", "clear", *args)
+    assert proc.returncode == 1
+    assert d is None
+    assert message in proc.stderr
+
+
+def test_chain_too_short_is_refused_before_running(tmp_path):
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 300)
+    assert proc.returncode == 1 and d is None
+    assert "chain of 300 bits holds about 3 rounds of AES-128 GF(2^8)^16; 10 rounds need about" in proc.stderr
+    assert "(--bits " in proc.stderr
+    proc, d = run(tmp_path, "--cipher", "vision", "--field-bits", 64, "--m", 641, "--bits", 1000, "--rounds", 13)
+    assert proc.returncode == 1 and "rounds of Vision GF(2^64)^2; 13 rounds need about" in proc.stderr
+
+
+def test_bits_required_with_bgv(tmp_path):
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257)
+    assert proc.returncode == 1 and "--bits is required" in proc.stderr
