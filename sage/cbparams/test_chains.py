@@ -1,0 +1,102 @@
+"""Chains built like the engine's, and chain sizing."""
+import json
+import math
+
+import pytest
+
+from cbparams import chains as C
+from cbparams.errors import ChainError
+
+
+@pytest.mark.parametrize("m, bits, c, L, b_ct, digits", [
+    (53261, 820, 3, 14, 59, (5, 5, 4)),
+    (163455, 1550, 3, 26, 60, (9, 9, 8)),
+    (164737, 3150, 3, 53, 60, (18, 18, 17)),
+    (257, 300, 2, 5, 60, (3, 2)),
+    (53261, 820, 2, 14, 59, (7, 7)),
+])
+def test_engine_chain_shape(m, bits, c, L, b_ct, digits):
+    ch = C.build_chain(m, bits, c)
+    assert (ch.L, ch.b_ct, ch.digits) == (L, b_ct, digits)
+    step = m * C.bluestein_length(m)
+    assert len(ch.primes) == ch.L + ch.K == len(set(ch.primes))
+    for i, q in enumerate(ch.primes):
+        b = ch.b_ct if i < ch.L else ch.b_sp
+        assert C.is_prime(q) and q % step == 1 and 2 ** (b - 1) < q < 2 ** b
+    # special primes: ceil(largest digit) + 20 bits, in K primes of at most 60 bits
+    needed = math.ceil(ch.log2_max_digit) + 20
+    assert ch.K == math.ceil(needed / 60) and ch.b_sp == math.ceil(needed / ch.K)
+    assert ch.log2_q_sp >= ch.log2_max_digit + 19
+    approx = C.build_chain(m, bits, c, exact=False)
+    assert approx.log2_Q >= ch.log2_Q > approx.log2_Q - 0.01
+
+
+def test_bluestein_length():
+    assert [C.bluestein_length(m) for m in (3, 257, 53261)] == [8, 1024, 131072]
+
+
+def test_is_prime_against_sieve():
+    sieve = [True] * 2000
+    sieve[0] = sieve[1] = False
+    for i in range(2, 2000):
+        if sieve[i]:
+            for j in range(i * i, 2000, i):
+                sieve[j] = False
+    assert [C.is_prime(n) for n in range(2000)] == sieve
+    assert C.is_prime(2 ** 61 - 1) and not C.is_prime(2 ** 61 + 1)
+
+
+def test_chain_errors():
+    with pytest.raises(ChainError, match="c=3 exceeds the 2 ciphertext primes of a 100-bit chain"):
+        C.build_chain(53261, 100, 3)
+    with pytest.raises(ChainError, match="bits=10 is too small"):
+        C.build_chain(53261, 10, 1)
+    with pytest.raises(ChainError, match="c=0"):
+        C.build_chain(53261, 820, 0)
+
+
+def test_sizing_monotonic_in_depth():
+    """More rounds or more bits per round never shrink the chain nor raise security."""
+    from cbparams.security import coresvp_bits, helib_security
+    last_q, last_sec = 0, math.inf
+    for rounds in range(1, 15):
+        prof = C.Profile("aes", 8, 16, rounds, 76, "test")
+        ch = C.build_chain(53261, prof.bits_needed(60), 3, exact=False)
+        sec = min(helib_security(53261, ch.log2_Q, 120, 46080), coresvp_bits(46080, ch.log2_Q, 120))
+        assert ch.log2_Q >= last_q and sec <= last_sec
+        last_q, last_sec = ch.log2_Q, sec
+    bits = [C.Profile("v", 8, 16, 10, bpr, "t").bits_needed(60) for bpr in (50, 76, 149, 238)]
+    assert bits == sorted(bits) and bits[1] == 820
+
+
+def test_load_profiles_defaults():
+    from cbparams.config import ROOT
+    prof = C.load_profiles(ROOT / "config" / "depth_profiles.yaml", hwt=120)
+    assert prof["aes"].bits_needed(60) == 820           # HElib's AES chain
+    assert C.load_profiles(ROOT / "config" / "depth_profiles.yaml", hwt=0)["aes"].bits_per_round == 88
+    for name, bits in [("vision8", 1550), ("vision16", 2000), ("vision32", 2300)]:
+        assert prof[name].bits_needed(60) == bits       # the paper's chains
+    assert prof["vision64"].rounds == 13
+
+
+def test_load_profiles_errors(tmp_path):
+    with pytest.raises(ChainError, match="does not exist"):
+        C.load_profiles(tmp_path / "nope.yaml")
+    f = tmp_path / "p.yaml"
+    f.write_text("ciphers:\n  aes: {n: 8, state: 16, rounds: 10}\n")
+    with pytest.raises(ChainError, match="cipher aes has no positive bits_per_round"):
+        C.load_profiles(f)
+    f.write_text("bits_per_level: 20\nciphers:\n  aes: {n: 8, state: 16, rounds: 10, levels_per_round: 5}\n")
+    assert C.load_profiles(f)["aes"].bits_per_round == 100
+
+
+def test_measured_bits_per_round(tmp_path):
+    (tmp_path / "a").mkdir()
+    run = {"cipher": "aes", "per_round": [{"round": r, "capacity_bits": 800 - 70 * r, "seconds": 1}
+                                          for r in (1, 2, 3)], "params": {"m": 257}}
+    (tmp_path / "a" / "r.json").write_text(json.dumps(run))
+    (tmp_path / "a" / "broken.json").write_text("{")
+    got = C.measured_bits_per_round(str(tmp_path / "**" / "*.json"))
+    assert got == {"aes": 70.0}
+    prof = C.apply_measured({"aes": C.Profile("aes", 8, 16, 10, 76, "x")}, got)
+    assert prof["aes"].bits_per_round == 70 and prof["aes"].source.startswith("measured")
