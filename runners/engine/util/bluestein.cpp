@@ -1,9 +1,11 @@
 #include "engine/util/bluestein.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "engine/errors.h"
 #include "engine/util/primes.h"
+#include "engine/util/vecmod.h"
 
 namespace cb::util {
 
@@ -51,14 +53,16 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
 
   const uint64_t n_inv = inv_mod(uint64_t(n) % q, q);
   const uint64_t mn_inv = mul_mod(n_inv, inv_mod(uint64_t(m) % q, q), q);
-  pre_.resize(m);
-  ipost_.resize(m);
-  for (long i = 0; i < m; ++i) {
-    pre_[i] = ShoupMul(chirp(i), q);
-    ipost_[i] = ShoupMul(mul_mod(chirp(i), mn_inv, q), q);
+  pre_.resize(m), pre_p_.resize(m), post_.resize(m), post_p_.resize(m);
+  ipost_.resize(m), ipost_p_.resize(m);
+  for (long j = 0; j < m; ++j) {
+    pre_[j] = chirp(j);
+    post_[j] = mul_mod(pre_[j], n_inv, q);
+    ipost_[j] = mul_mod(pre_[j], mn_inv, q);
+    pre_p_[j] = shoup(pre_[j], q);
+    post_p_[j] = shoup(post_[j], q);
+    ipost_p_[j] = shoup(ipost_[j], q);
   }
-  post_.resize(phi_);
-  for (long t = 0; t < phi_; ++t) post_[t] = ShoupMul(mul_mod(chirp(zmstar_[t]), n_inv, q), q);
 
   // c_k = h^(-k^2) at k and N - k for 0 <= k < m (no overlap since N >= 2m).
   kernel_.assign(n, 0);
@@ -91,36 +95,32 @@ void CyclotomicTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t
   const long n = ntt_.n(), half = n / 2;
   uint64_t* x = scratch(n);
   // x = (a_i h^(i^2)) padded to N; level 0 of the NTT maps (lo, 0) to (lo, lo).
-  for (long i = 0; i < ncoeffs; ++i) x[i] = mul_shoup_lazy(coeffs[i], pre_[i].w, pre_[i].wp, q);
-  for (long i = ncoeffs; i < half; ++i) x[i] = 0;
-  for (long i = 0; i < half; ++i) x[half + i] = x[i];
+  mul_shoup_array(x, coeffs, pre_.data(), pre_p_.data(), ncoeffs, q);
+  std::fill(x + ncoeffs, x + half, 0);
+  std::copy(x, x + half, x + half);
   ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);
-  // N * y_j = x[j] + x[j + N/2]; A_j = h^(j^2) y_j.
+  // N y_j = x[j] + x[j + N/2] (level 0 of the inverse); A_j = h^(j^2) y_j.
+  for (long j = 0; j < m_; ++j) x[j] += x[j + half];
+  mul_shoup_array(x, x, post_.data(), post_p_.data(), m_, q);
   const long* js = zmstar_.data();
-  for (long t = 0; t < phi_; ++t) {
-    const long j = js[t];
-    values[t] = mul_shoup(x[j] + x[j + half], post_[t].w, post_[t].wp, q);
-  }
+  for (long t = 0; t < phi_; ++t) values[t] = x[js[t]];
 }
 
 void CyclotomicTransform::inverse(const uint64_t* values, uint64_t* coeffs) const {
   const uint64_t q = q_;
   const long n = ntt_.n(), half = n / 2;
   uint64_t* x = scratch(n);
-  for (long i = 0; i < half; ++i) x[i] = 0;
+  std::fill(x, x + half, 0);
   const long* js = zmstar_.data();
-  for (long t = 0; t < phi_; ++t) {
-    const long j = js[t];
-    x[j] = mul_shoup_lazy(values[t], pre_[j].w, pre_[j].wp, q);
-  }
-  for (long i = 0; i < half; ++i) x[half + i] = x[i];
+  for (long t = 0; t < phi_; ++t) x[js[t]] = values[t];
+  mul_shoup_array(x, x, pre_.data(), pre_p_.data(), m_, q);
+  std::copy(x, x + half, x + half);
   ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);
-  // b_i = (1/m) * (forward sum at index m - i) = h^(i^2) y_(m-i) / m.
-  coeffs[0] = mul_shoup(x[0] + x[half], ipost_[0].w, ipost_[0].wp, q);
-  for (long i = 1; i < m_; ++i) {
-    const long j = m_ - i;
-    coeffs[i] = mul_shoup(x[j] + x[j + half], ipost_[i].w, ipost_[i].wp, q);
-  }
+  // b_i = (1/m) * (forward sum at index j = m - i) = h^(j^2) y_j / m, as h^(j^2) = h^(i^2).
+  for (long j = 0; j < m_; ++j) x[j] += x[j + half];
+  mul_shoup_array(x, x, ipost_.data(), ipost_p_.data(), m_, q);
+  coeffs[0] = x[0];
+  for (long i = 1; i < m_; ++i) coeffs[i] = x[m_ - i];
 }
 
 }  // namespace cb::util

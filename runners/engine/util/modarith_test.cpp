@@ -82,5 +82,19 @@ TEST(ModArith, BarrettReducesAny128BitValue) {
   EXPECT_THROW(Barrett(uint64_t(1) << 62), ParameterError);
 }
 
+TEST(ModArith, BarrettMultipliesResidues) {
+  std::mt19937_64 rng(6);
+  for (uint64_t q : kModuli) {
+    const Barrett br(q);
+    for (int it = 0; it < 5000; ++it) {
+      uint64_t a = rng() % q, b = rng() % q;
+      if (it < 4) a = q - 1 - (it & 1), b = q - 1 - (it >> 1);  // largest products
+      EXPECT_EQ(br.mul(a, b), uint64_t(u128(a) * b % q)) << "q=" << q;
+    }
+  }
+  const Barrett two(2);  // smallest modulus
+  EXPECT_EQ(two.mul(1, 1), 1u);
+}
+
 }  // namespace
 }  // namespace cb::util

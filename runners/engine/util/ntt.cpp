@@ -4,6 +4,7 @@
 #include <immintrin.h>
 // GCC 12 reports its own _mm512_undefined_* placeholders as maybe-uninitialized.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 #include <algorithm>
@@ -342,7 +343,11 @@ inline InnerLevels inner_levels(long n, const uint64_t* tw, const uint64_t* twp)
   return il;
 }
 
-inline void fwd_inner(__m512i& v0, __m512i& v1, const InnerLevels& il, long c, __m512i q,
+// The three in-register levels on K consecutive chunks c0..c0+K-1 (v0[k], v1[k] hold
+// chunk c0+k). Working on several independent chunks per stage hides the latency of the
+// multiply chains.
+template <int K>
+inline void fwd_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, __m512i q,
                       __m512i two_q) {
   const Perm* ps[3] = {&il.p4, &il.p2, &il.p1};
   const uint64_t* ws[3] = {il.w4, il.w2, il.w1};
@@ -350,17 +355,20 @@ inline void fwd_inner(__m512i& v0, __m512i& v1, const InnerLevels& il, long c, _
   const long ts[3] = {4, 2, 1};
   for (int s = 0; s < 3; ++s) {
     const Perm& p = *ps[s];
-    __m512i x = _mm512_permutex2var_epi64(v0, p.x, v1);
-    __m512i y = _mm512_permutex2var_epi64(v0, p.y, v1);
-    __m512i w, wp;
-    chunk_twiddles(p, ws[s], wps[s], c, ts[s], w, wp);
-    fwd_bfly(x, y, w, wp, q, two_q);
-    v0 = _mm512_permutex2var_epi64(x, p.b0, y);
-    v1 = _mm512_permutex2var_epi64(x, p.b1, y);
+    for (int k = 0; k < K; ++k) {
+      __m512i x = _mm512_permutex2var_epi64(v0[k], p.x, v1[k]);
+      __m512i y = _mm512_permutex2var_epi64(v0[k], p.y, v1[k]);
+      __m512i w, wp;
+      chunk_twiddles(p, ws[s], wps[s], c0 + k, ts[s], w, wp);
+      fwd_bfly(x, y, w, wp, q, two_q);
+      v0[k] = _mm512_permutex2var_epi64(x, p.b0, y);
+      v1[k] = _mm512_permutex2var_epi64(x, p.b1, y);
+    }
   }
 }
 
-inline void inv_inner(__m512i& v0, __m512i& v1, const InnerLevels& il, long c, __m512i q,
+template <int K>
+inline void inv_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, __m512i q,
                       __m512i two_q) {
   const Perm* ps[3] = {&il.p1, &il.p2, &il.p4};
   const uint64_t* ws[3] = {il.w1, il.w2, il.w4};
@@ -368,13 +376,15 @@ inline void inv_inner(__m512i& v0, __m512i& v1, const InnerLevels& il, long c, _
   const long ts[3] = {1, 2, 4};
   for (int s = 0; s < 3; ++s) {
     const Perm& p = *ps[s];
-    __m512i x = _mm512_permutex2var_epi64(v0, p.x, v1);
-    __m512i y = _mm512_permutex2var_epi64(v0, p.y, v1);
-    __m512i w, wp;
-    chunk_twiddles(p, ws[s], wps[s], c, ts[s], w, wp);
-    inv_bfly(x, y, w, wp, q, two_q);
-    v0 = _mm512_permutex2var_epi64(x, p.b0, y);
-    v1 = _mm512_permutex2var_epi64(x, p.b1, y);
+    for (int k = 0; k < K; ++k) {
+      __m512i x = _mm512_permutex2var_epi64(v0[k], p.x, v1[k]);
+      __m512i y = _mm512_permutex2var_epi64(v0[k], p.y, v1[k]);
+      __m512i w, wp;
+      chunk_twiddles(p, ws[s], wps[s], c0 + k, ts[s], w, wp);
+      inv_bfly(x, y, w, wp, q, two_q);
+      v0[k] = _mm512_permutex2var_epi64(x, p.b0, y);
+      v1[k] = _mm512_permutex2var_epi64(x, p.b1, y);
+    }
   }
 }
 
@@ -400,6 +410,32 @@ namespace {
 // runs through all its remaining levels before the next tile is touched.
 constexpr int kLogTile = 12;
 
+// Chunks c0..c0+K-1: forward inner levels, pointwise product, inverse inner levels (each
+// step optional), loaded and stored once.
+template <int K>
+inline void inner_chunks(uint64_t* a, long c0, const InnerLevels& fl, const InnerLevels& il,
+                         const uint64_t* kk, const uint64_t* kkp, bool do_forward,
+                         bool do_inverse, __m512i q, __m512i two_q) {
+  __m512i v0[K], v1[K];
+  for (int k = 0; k < K; ++k) {
+    v0[k] = _mm512_loadu_si512(a + 16 * (c0 + k));
+    v1[k] = _mm512_loadu_si512(a + 16 * (c0 + k) + 8);
+  }
+  if (do_forward) fwd_inner<K>(v0, v1, fl, c0, q, two_q);
+  if (kk) {
+    for (int k = 0; k < K; ++k) {
+      const long c = c0 + k;
+      v0[k] = pointwise(v0[k], kk + 16 * c, kkp + 16 * c, q, two_q);
+      v1[k] = pointwise(v1[k], kk + 16 * c + 8, kkp + 16 * c + 8, q, two_q);
+    }
+  }
+  if (do_inverse) inv_inner<K>(v0, v1, il, c0, q, two_q);
+  for (int k = 0; k < K; ++k) {
+    _mm512_storeu_si512(a + 16 * (c0 + k), v0[k]);
+    _mm512_storeu_si512(a + 16 * (c0 + k) + 8, v1[k]);
+  }
+}
+
 // The vector schedule for levels [from, k) forward, optionally followed by the pointwise
 // product with (kk, kkp) and the inverse levels back down to `to` (when kk != nullptr).
 // Requires k >= 4 and from, to <= k - 3.
@@ -420,16 +456,13 @@ void vector_schedule(uint64_t* a, long n, int log_n, int from, int to, const uin
   const long chunks_per_tile = (n >> split) / 16;
   for (long s = 0; s < tiles; ++s) {
     if (do_forward) fwd_wide_range(a, n, split, inner, s, s + 1, tw, twp, q, two_q);
-    for (long c = s * chunks_per_tile; c < (s + 1) * chunks_per_tile; ++c) {
-      __m512i v0 = _mm512_loadu_si512(a + 16 * c), v1 = _mm512_loadu_si512(a + 16 * c + 8);
-      if (do_forward) fwd_inner(v0, v1, fl, c, q, two_q);
-      if (kk) {
-        v0 = pointwise(v0, kk + 16 * c, kkp + 16 * c, q, two_q);
-        v1 = pointwise(v1, kk + 16 * c + 8, kkp + 16 * c + 8, q, two_q);
-      }
-      if (do_inverse) inv_inner(v0, v1, il, c, q, two_q);
-      _mm512_storeu_si512(a + 16 * c, v0);
-      _mm512_storeu_si512(a + 16 * c + 8, v1);
+    const long c_begin = s * chunks_per_tile, c_end = (s + 1) * chunks_per_tile;
+    if (chunks_per_tile % 4 == 0) {
+      for (long c = c_begin; c < c_end; c += 4)
+        inner_chunks<4>(a, c, fl, il, kk, kkp, do_forward, do_inverse, q, two_q);
+    } else {
+      for (long c = c_begin; c < c_end; ++c)
+        inner_chunks<1>(a, c, fl, il, kk, kkp, do_forward, do_inverse, q, two_q);
     }
     if (do_inverse) inv_wide_range(a, n, split, inner, s, s + 1, itw, itwp, q, two_q);
   }

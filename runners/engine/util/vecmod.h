@@ -1,0 +1,32 @@
+// vecmod.h: element-wise arithmetic on arrays of residues modulo one prime q < 2^62.
+//
+// Double-CRT arithmetic is element-wise per RNS prime: products of values (tensoring),
+// products with fixed multipliers (chirps, key-switching keys, constants), sums. These
+// kernels run on n residues at a time; with AVX-512 the Shoup products process eight
+// lanes per instruction (see ntt.cpp for the vector Shoup product: the quotient is
+// assembled from 32-bit partial products, dropping carries, so the raw remainder lies in
+// [0, 4q) and two conditional subtractions finish). Outputs are fully reduced to [0, q).
+// out may alias any input (element i is read before it is written).
+#pragma once
+
+#include <cstdint>
+
+#include "engine/util/modarith.h"
+
+namespace cb::util {
+
+// out[i] = x[i] * w[i] mod q, with wp[i] = shoup(w[i], q); x[i] may be any word.
+void mul_shoup_array(uint64_t* out, const uint64_t* x, const uint64_t* w, const uint64_t* wp,
+                     long n, uint64_t q);
+
+// out[i] = x[i] * w mod q for one fixed multiplier; x[i] may be any word.
+void mul_scalar_array(uint64_t* out, const uint64_t* x, ShoupMul w, long n, uint64_t q);
+
+// out[i] = a[i] * b[i] mod q for a[i], b[i] in [0, q) (Barrett, scalar).
+void mul_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, const Barrett& br);
+
+// out[i] = a[i] + b[i] mod q and a[i] - b[i] mod q, for a[i], b[i] in [0, q).
+void add_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, uint64_t q);
+void sub_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, uint64_t q);
+
+}  // namespace cb::util
