@@ -1,0 +1,28 @@
+"""The explorer against the C++ engine itself (skipped when build/bin/bench_ops is not built):
+the hypercube of Z_m^*/<2> and log2 Q of the chain must be the engine's exactly."""
+import json
+import subprocess
+
+import pytest
+
+from cbparams.chains import build_chain
+from cbparams.config import ROOT
+from cbparams.cyclotomic import ring_facts
+
+BENCH_OPS = ROOT / "build" / "bin" / "bench_ops"
+
+
+@pytest.mark.skipif(not BENCH_OPS.exists(), reason="engine not built (make build)")
+@pytest.mark.parametrize("m, bits, c", [(771, 300, 2), (257, 200, 2)])
+def test_matches_engine(m, bits, c, tmp_path):
+    out = tmp_path / "ops.json"
+    subprocess.run([str(BENCH_OPS), "--m", str(m), "--bits", str(bits), "--c", str(c), "--reps", "1",
+                    "--seed", "1", "--json", str(out), "--quiet"], check=True, timeout=300)
+    eng = json.loads(out.read_text())
+    r = ring_facts(m)
+    assert [(x["gen"], x["ord"], x["good"]) for x in eng["dims"]] == list(zip(r.gens, r.ords, r.good))
+    assert (eng["phi"], eng["d"], eng["slots"]) == (r.phi, r.d, r.ell)
+    ch = build_chain(m, bits, c)
+    assert (eng["primes"]["ciphertext"], eng["primes"]["special"]) == (ch.L, ch.K)
+    assert eng["log2_q_ct"] == pytest.approx(ch.log2_q_ct, abs=1e-9)
+    assert eng["log2_q"] == pytest.approx(ch.log2_Q, abs=1e-9)
