@@ -38,7 +38,7 @@ struct BgvBackend::Impl {
     keygen_s += seconds_since(t0);
     noise = NoiseModel(ctx.m(), ctx.phi(), sk.norm);
     enc = std::make_unique<Encryptor>(ctx, pk, noise);
-    dec = std::make_unique<Decryptor>(ctx, sk);
+    dec = std::make_unique<Decryptor>(ctx, sk, noise.log2_round);
     ev = std::make_unique<Evaluator>(ctx, noise, relin, autos);
   }
 
@@ -110,7 +110,9 @@ std::vector<uint64_t> BgvBackend::decrypt(const Ctxt& c) const {
   return v;
 }
 
-double BgvBackend::measured_noise_bits(const Ctxt& c) const { return impl_->dec->decrypt(c).log2_noise; }
+double BgvBackend::measured_noise_bits(const Ctxt& c) const {
+  return impl_->dec->decrypt_at_level(c).log2_noise;
+}
 
 void BgvBackend::add(Ctxt& a, const Ctxt& b) const { impl_->ev->add(a, b); }
 void BgvBackend::add_plain(Ctxt& a, const Ptxt& p) const { impl_->ev->add_plain(a, p); }

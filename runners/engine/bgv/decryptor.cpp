@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "engine/bgv/noise.h"
+#include "engine/bgv/rns_rounding.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
 
@@ -59,8 +61,8 @@ struct Decryptor::PhiModulus {
   NTL::zz_pXModulus F;
 };
 
-Decryptor::Decryptor(const Context& ctx, const SecretKey& sk)
-    : ctx_(ctx), sk_(sk), phi_mod_(ctx.L()) {}
+Decryptor::Decryptor(const Context& ctx, const SecretKey& sk, double log2_round)
+    : ctx_(ctx), sk_(sk), log2_round_(log2_round), phi_mod_(ctx.L()) {}
 
 Decryptor::~Decryptor() = default;
 
@@ -83,6 +85,20 @@ const Decryptor::PhiModulus& Decryptor::phi_modulus(long i) const {
 }
 
 Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
+  const long l = c.level();
+  if (l > 1 && std::isfinite(log2_round_)) {
+    const double at_1 = log2_add(c.log2_noise - (ctx_.log2_Q(l) - ctx_.log2_q(0)), log2_round_);
+    if (at_1 < ctx_.log2_q(0) - 4) {
+      std::vector<int> drop;
+      for (long i = 1; i < l; ++i) drop.push_back(int(i));
+      const Ciphertext low(divide_round(c.c0, {0}, drop), divide_round(c.c1, {0}, drop), at_1);
+      return decrypt_at_level(low);
+    }
+  }
+  return decrypt_at_level(c);
+}
+
+Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
   const long l = c.level(), phi = ctx_.phi(), m = ctx_.m();
   std::vector<std::vector<uint64_t>> y(l, std::vector<uint64_t>(phi, 0));
   for (long i = 0; i < l; ++i) phi_modulus(i);  // build serially, use in parallel
@@ -129,6 +145,7 @@ Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
   }
   r.mu.normalize();
   r.log2_noise = max_frac > 0 ? std::log2(max_frac) + ctx_.log2_Q(l) : -INFINITY;
+  r.level = l;
   if (max_frac > 0.4)
     throw CapacityError(msg("decryption refused: the noise reaches ", max_frac,
                             " of the modulus Q (level ", l, ", log2 Q = ", ctx_.log2_Q(l),

@@ -8,10 +8,17 @@
 // has |f - v| > 0.4 the noise is within a whisker of Q/2 (or past it, where f - v looks
 // uniform), and decryption throws CapacityError instead of returning a plaintext that
 // may be wrong.
+//
+// Decrypting l limbs costs l reductions modulo Phi_m, so when the noise estimate allows
+// it the ciphertext is first switched down to the single prime q_0 (rns_rounding.h): the
+// noise shrinks with the modulus, down to the rounding noise R, and one reduction is left.
+// The measured check then runs at level 1, where a noise that had wrapped at level l
+// still shows as a uniform-looking fraction.
 #pragma once
 
 #include <NTL/GF2X.h>
 
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -23,18 +30,25 @@ namespace cb::bgv {
 
 class Decryptor {
  public:
-  Decryptor(const Context& ctx, const SecretKey& sk);
+  // log2_round: the rounding noise R of modulus switching (noise.h); pass +infinity to
+  // always decrypt at the ciphertext's own level.
+  Decryptor(const Context& ctx, const SecretKey& sk, double log2_round = INFINITY);
   ~Decryptor();
 
   struct Result {
     NTL::GF2X mu;
-    double log2_noise = 0;  // log2 max |nu_i| measured (precise while < ~2^55 Q^-1... see .cpp)
+    double log2_noise = 0;  // log2 max |nu_i| measured at `level` (exact at level 1;
+                            // otherwise resolved to about 2^-60 Q)
+    long level = 0;         // the level decrypted at
   };
   Result decrypt(const Ciphertext& c) const;
+  // Decrypts at c's own level (no switch), e.g. to measure its noise.
+  Result decrypt_at_level(const Ciphertext& c) const;
 
  private:
   const Context& ctx_;
   const SecretKey& sk_;
+  double log2_round_;
   struct PhiModulus;
   mutable std::vector<std::unique_ptr<PhiModulus>> phi_mod_;  // per prime, built on first use
   mutable std::mutex mu_;

@@ -58,7 +58,7 @@ struct Scheme {
     return encryptor().encrypt(Plaintext(ctx, ctx.slots().encode(v)), rng);
   }
   std::vector<GF2X> decrypt(const Ciphertext& c) const {
-    return ctx.slots().decode(Decryptor(ctx, sk).decrypt(c).mu);
+    return ctx.slots().decode(Decryptor(ctx, sk, noise.log2_round).decrypt(c).mu);
   }
   GF2X mul(const GF2X& a, const GF2X& b) const { return NTL::MulMod(a, b, ctx.slots().G()); }
 
@@ -154,7 +154,7 @@ TEST_P(SchemeTest, DepthExhaustsChainWithCapacityReports) {
   auto a = s->random_slots(g);
   Ciphertext c = s->encrypt(a);
   const Evaluator ev = s->evaluator();
-  Decryptor dec(s->ctx, s->sk);
+  Decryptor dec(s->ctx, s->sk);  // no switch to level 1: measures the noise at c's level
   double last_capacity = ev.capacity_bits(c);
   int depth = 0;
   for (; depth < 40; ++depth) {
