@@ -25,19 +25,24 @@ struct Ring {
 };
 void PrintTo(const Ring& r, std::ostream* os) { *os << r.reason << " (m=" << r.m << ", n=" << r.n << ")"; }
 
+// AES field rings with bad dimensions (the hard case for the automorphism model) and a
+// three-dimensional ring with n = d (every twist visible).
 std::vector<Ring> rings() {
-  using namespace cb::testing;
-  std::vector<Ring> out;
-  out.push_back({"aes_one_bad_dim", 257, 8, 0x1b});
-  out.push_back({"aes_two_dims", 771, 8, 0x1b});
-  const long m2 = find_ring([](const ZmStar& z) { return z.dims() >= 2 && has_bad_dim(z) && z.d() % 8 == 0; },
-                            "two dimensions, one bad, 8 | d");
-  out.push_back({"aes_bad_dim_among_two", m2, 8, 0x1b});
-  const long m3 = find_ring([](const ZmStar& z) { return z.dims() >= 3 && !has_bad_dim(z) && z.d() <= 64; },
-                            "three good dimensions, d <= 64");
-  const long d3 = ZmStar(m3).d();
-  out.push_back({"three_good_dims_n_eq_d", m3, d3, first_irreducible(d3)});
-  return out;
+  return {{"aes_257_one_bad_dim", 257, 8, 0x1b},        // d = 16, ell = 16, twist 11
+          {"aes_771_one_bad_dim", 771, 8, 0x1b},        // d = 16, ell = 32, twist 10
+          {"aes_119_bad_dim_among_two", 119, 8, 0x1b},  // d = 24, ell = 4 = 2 x 2, dim 1 bad
+          {"three_good_dims_n_eq_d", 1155, 60, cb::testing::first_irreducible(60)}};  // ell = 8
+}
+
+TEST(ClearBackend, RingShapes) {
+  EXPECT_TRUE(cb::testing::has_bad_dim(ZmStar(257)));
+  EXPECT_TRUE(cb::testing::has_bad_dim(ZmStar(771)));
+  const ZmStar z119(119), z1155(1155);
+  EXPECT_EQ(z119.dims(), 2);
+  EXPECT_TRUE(cb::testing::has_bad_dim(z119));
+  EXPECT_EQ(z1155.dims(), 3);
+  EXPECT_FALSE(cb::testing::has_bad_dim(z1155));
+  EXPECT_EQ(z1155.d(), 60);
 }
 
 std::vector<uint64_t> random_slots(std::mt19937_64& rng, long ell, long n) {

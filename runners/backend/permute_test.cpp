@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <numeric>
 #include <random>
 
@@ -32,20 +33,39 @@ Ring ring_for(const std::string& reason, long m) {
   return {reason, m, d, first_irreducible(d)};
 }
 
+// The smallest m with each hypercube shape (RingShapes below re-finds them by search),
+// and an AES-sized ring.
+const std::function<bool(const ZmStar&)> kOneGoodDim = [](const ZmStar& z) {
+  return z.dims() == 1 && z.good(0) && z.ell() >= 6 && z.d() <= 64;
+};
+const std::function<bool(const ZmStar&)> kOneBadDim = [](const ZmStar& z) {
+  return z.dims() == 1 && !z.good(0) && z.ell() >= 6 && z.d() <= 64;
+};
+const std::function<bool(const ZmStar&)> kBadAmongTwo = [](const ZmStar& z) {
+  return z.dims() == 2 && has_bad_dim(z) && z.ell() >= 12 && z.d() <= 64;
+};
+const std::function<bool(const ZmStar&)> kThreeGood = [](const ZmStar& z) {
+  return z.dims() >= 3 && !has_bad_dim(z) && z.ell() >= 24 && z.d() <= 64;
+};
+const std::function<bool(const ZmStar&)> kBadAmongThree = [](const ZmStar& z) {
+  return z.dims() >= 3 && has_bad_dim(z) && z.ell() >= 32 && z.d() <= 64;
+};
+
 std::vector<Ring> rings() {
-  std::vector<Ring> out;
-  out.push_back(ring_for("one_good_dim", find_ring([](const ZmStar& z) {
-    return z.dims() == 1 && z.good(0) && z.ell() >= 6 && z.d() <= 64; }, "one good dimension")));
-  out.push_back(ring_for("one_bad_dim", find_ring([](const ZmStar& z) {
-    return z.dims() == 1 && !z.good(0) && z.ell() >= 6 && z.d() <= 64; }, "one bad dimension")));
-  out.push_back(ring_for("bad_dim_among_two", find_ring([](const ZmStar& z) {
-    return z.dims() == 2 && has_bad_dim(z) && z.ell() >= 12 && z.d() <= 64; }, "two dimensions, one bad")));
-  out.push_back(ring_for("three_good_dims", find_ring([](const ZmStar& z) {
-    return z.dims() >= 3 && !has_bad_dim(z) && z.ell() >= 24 && z.d() <= 64; }, "three good dimensions")));
-  out.push_back(ring_for("bad_dim_among_three", find_ring([](const ZmStar& z) {
-    return z.dims() >= 3 && has_bad_dim(z) && z.ell() >= 32 && z.d() <= 64; }, "three dimensions, one bad")));
-  out.push_back({"aes_4369", 4369, 8, 0x1b});  // d = 16, ell = 256: an AES-sized small ring
-  return out;
+  return {ring_for("one_good_dim", 31),          // d = 5, ell = 6
+          ring_for("one_bad_dim", 85),           // d = 8, ell = 8, twist 4
+          ring_for("bad_dim_among_two", 255),    // d = 8, ell = 16 = 8 x 2, dim 0 bad
+          ring_for("three_good_dims", 1365),     // d = 12, ell = 48 = 12 x 2 x 2
+          ring_for("bad_dim_among_three", 1785), // d = 24, ell = 32 = 8 x 2 x 2, dim 0 bad
+          {"aes_4369", 4369, 8, 0x1b}};          // d = 16, ell = 256: an AES-sized small ring
+}
+
+TEST(Permute, RingShapes) {
+  EXPECT_EQ(find_ring(kOneGoodDim, "one good dimension"), 31);
+  EXPECT_EQ(find_ring(kOneBadDim, "one bad dimension"), 85);
+  EXPECT_EQ(find_ring(kBadAmongTwo, "two dimensions, one bad"), 255);
+  EXPECT_EQ(find_ring(kThreeGood, "three good dimensions"), 1365);
+  EXPECT_EQ(find_ring(kBadAmongThree, "three dimensions, one bad"), 1785);
 }
 
 std::vector<uint64_t> random_slots(std::mt19937_64& rng, long ell, long n) {
