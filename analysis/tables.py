@@ -56,20 +56,24 @@ def table1_vision_ops(rounds, ops):
 
 
 def join_estimates(table, estimates):
-    """Add the parameter explorer's security estimates (columns of `estimates` besides the
-    ring keys, prefixed security_) to the rows with the same m and chain bits."""
+    """Add the parameter explorer's security estimates (results/params/security.csv) to the
+    rows with the same ring and chain (m, bits, and c and hwt when it has them): its
+    columns *_bits and est_* become security_<name> (helib_bits -> security_helib,
+    est_usvp -> security_est_usvp); where we have the same figure, ours is kept."""
     if estimates is None or estimates.empty:
         return table
     if not {"m", "bits"} <= set(estimates.columns):
         raise ValueError(f"security estimates need columns m and bits, have {list(estimates.columns)}")
-    numeric = [
-        c for c in estimates.select_dtypes("number").columns
-        if c not in ("m", "bits", "phi", "d", "slots", "c", "hwt")
+    keys = ["m", "bits"] + [k for k in ("c", "hwt") if k in estimates.columns and k in table.columns]
+    wanted = [
+        c for c in estimates.columns
+        if (c.endswith("_bits") or c.startswith("est_")) and pd.api.types.is_numeric_dtype(estimates[c])
     ]
-    est = estimates[["m", "bits", *numeric]].drop_duplicates(["m", "bits"])
-    est = est.rename(columns={c: c if c.startswith("security_") else f"security_{c}" for c in numeric})
-    est = est.drop(columns=[c for c in est.columns if c in table.columns and c not in ("m", "bits")])
-    return table.merge(est, on=["m", "bits"], how="left")
+    names = {c: "security_" + (c[: -len("_bits")] if c.endswith("_bits") else c) for c in wanted}
+    est = estimates[keys + wanted].rename(columns=names)
+    est = est[[c for c in est.columns if c in keys or c not in table.columns]]
+    est = est.drop_duplicates(keys)
+    return table.merge(est, on=keys, how="left")
 
 
 def table2_totals(runs, estimates=None):
