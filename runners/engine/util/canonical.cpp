@@ -1,6 +1,8 @@
 #include "engine/util/canonical.h"
 
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <numeric>
 
 #include "engine/errors.h"
@@ -133,6 +135,30 @@ double CanonicalNorm::operator()(const std::vector<long>& coeffs) const {
   return std::sqrt(best);
 }
 
-double canonical_norm(const std::vector<long>& coeffs, long m) { return CanonicalNorm(m)(coeffs); }
+double canonical_norm(const std::vector<long>& coeffs, long m) {
+  // The last few rings' precomputations are kept, so repeated calls cost one evaluation.
+  static std::mutex mu;
+  static std::vector<std::shared_ptr<const CanonicalNorm>> cache;  // most recent last
+  constexpr size_t kCacheSize = 4;
+  std::shared_ptr<const CanonicalNorm> norm;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (size_t i = 0; i < cache.size(); ++i) {
+      if (cache[i]->m() == m) {
+        norm = cache[i];
+        cache.erase(cache.begin() + long(i));
+        cache.push_back(norm);
+        break;
+      }
+    }
+  }
+  if (!norm) {
+    norm = std::make_shared<const CanonicalNorm>(m);  // built outside the lock
+    std::lock_guard<std::mutex> lock(mu);
+    cache.push_back(norm);
+    if (cache.size() > kCacheSize) cache.erase(cache.begin());
+  }
+  return (*norm)(coeffs);
+}
 
 }  // namespace cb::util

@@ -48,7 +48,9 @@ class CanonicalNorm {
   std::vector<Complex> kernel_;      // FFT of c_k = h^(-k^2), divided by N
 };
 
-// One-shot ||a||^can (builds a CanonicalNorm; keep one per m when calling often).
+// ||a||^can through a CanonicalNorm for m. The precomputations of the four most recently
+// used m are cached (thread-safe), so repeated calls for one ring cost one evaluation
+// (about 5 ms at m = 53261, 30 ms at m = 163455; a first call adds 15-60 ms of setup).
 double canonical_norm(const std::vector<long>& coeffs, long m);
 
 }  // namespace cb::util

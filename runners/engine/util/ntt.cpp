@@ -12,6 +12,7 @@
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
 #include "engine/util/primes.h"
+#include "engine/util/vecmod.h"
 
 namespace cb::util {
 
@@ -261,8 +262,7 @@ void inv_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint6
 }
 
 // Forward levels [l_begin, l_end) (all with t >= 8) on the part of the array covered by
-// the blocks [s << (l_begin - l0), (s+1) << (l_begin - l0)) ... expressed via the block
-// range [b_begin, b_end) of level l_begin; pairs of levels go through fwd_wide2.
+// the blocks [b_begin, b_end) of level l_begin; pairs of levels go through fwd_wide2.
 void fwd_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, long b_end,
                     const uint64_t* tw, const uint64_t* twp, __m512i q, __m512i two_q) {
   int l = l_begin;
@@ -520,7 +520,7 @@ void Ntt::forward(uint64_t* a) const {
 
 void Ntt::inverse(uint64_t* a) const {
   inverse_levels(a, 0);
-  for (long i = 0; i < n_; ++i) a[i] = mul_shoup(a[i], n_inv_, n_inv_p_, q_);
+  mul_scalar_array(a, a, ShoupMul(n_inv_, q_), n_, q_);
 }
 
 }  // namespace cb::util

@@ -24,6 +24,17 @@
 // Level 0 has the trivial twiddle s = 1. The *_levels entry points let Bluestein's
 // algorithm skip it when half the input is known to be zero (forward) or half the
 // output is not needed (inverse).
+//
+// Schedule (AVX-512 build; a portable scalar version computes the same values):
+//  - eight lanes per register; the Shoup quotient is built from 32-bit partial products
+//    (ntt.cpp explains the bound), so a vector twiddle product costs ~17 operations;
+//  - levels are taken in pairs (radix 4) so each pass loads and stores data once per
+//    two levels;
+//  - levels with blocks larger than 4096 words run breadth-first; below that each
+//    32 KiB tile runs through all its remaining levels while it sits in L1;
+//  - the last three levels (half-blocks 4, 2, 1) are done inside registers on 16-word
+//    chunks, and convolve_levels also does the pointwise product and the first three
+//    inverse levels there, so the data makes one trip for six levels.
 #pragma once
 
 #include <cstdint>
