@@ -32,6 +32,11 @@
 //                                                        KeyError
 //   double capacity_bits(const Ctxt& c) const;            log2(modulus / noise), estimated
 //   std::string op_counters() const;  (optional) engine counters for reports
+//   std::vector<Ctxt> automorph_many(const Ctxt& a, const std::vector<long>& ks) const;
+//                                     (optional) X -> X^k for each k on the same input;
+//                                     BGV shares the key-switching digits ("hoisting"),
+//                                     so use it whenever one value needs several
+//                                     automorphisms (conjugates, permutation terms)
 //
 // Everything above is const on the backend except require_automorphisms: evaluation
 // never mutates backend state, so independent ciphertexts may be processed in parallel.

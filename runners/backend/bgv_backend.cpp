@@ -120,6 +120,9 @@ void BgvBackend::mul(Ctxt& a, const Ctxt& b) const { impl_->ev->mul(a, b); }
 void BgvBackend::mul_plain(Ctxt& a, const Ptxt& p) const { impl_->ev->mul_plain(a, p); }
 void BgvBackend::square(Ctxt& a) const { impl_->ev->square(a); }
 void BgvBackend::automorph(Ctxt& a, long k) const { impl_->ev->automorph(a, k); }
+std::vector<BgvBackend::Ctxt> BgvBackend::automorph_many(const Ctxt& a, const std::vector<long>& ks) const {
+  return impl_->ev->automorph_many(a, ks);
+}
 double BgvBackend::capacity_bits(const Ctxt& c) const { return impl_->ev->capacity_bits(c); }
 
 void BgvBackend::require_automorphisms(const std::vector<long>& ks) {

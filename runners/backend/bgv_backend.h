@@ -51,6 +51,9 @@ class BgvBackend {
   void mul_plain(Ctxt& a, const Ptxt& p) const;
   void square(Ctxt& a) const;
   void automorph(Ctxt& a, long k) const;
+  // X -> X^k for each k of ks on the same input, sharing the key-switching digits
+  // (hoisting): the optional backend member of backend.h.
+  std::vector<Ctxt> automorph_many(const Ctxt& a, const std::vector<long>& ks) const;
   void require_automorphisms(const std::vector<long>& ks);
   double capacity_bits(const Ctxt& c) const;
   std::string op_counters() const;  // JSON object of engine operation counts

@@ -102,17 +102,12 @@ void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
   a.log2_noise += mu.log2_norm();
 }
 
-void Evaluator::key_switch(const DCRTPoly& c, const KeySwitchKey& key, DCRTPoly& e0, DCRTPoly& e1,
-                           double& log2_added) const {
+Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
   const long l = c.num_limbs();
-  std::vector<int> targets = ctx_.ciphertext_primes(l);
+  Digits dg;
+  dg.targets = ctx_.ciphertext_primes(l);
   const auto special = ctx_.special_primes();
-  targets.insert(targets.end(), special.begin(), special.end());
-
-  std::vector<DCRTPoly> d;
-  std::vector<const KeySwitchKey*> keys;
-  std::vector<long> which;
-  std::vector<double> log2_digits;
+  dg.targets.insert(dg.targets.end(), special.begin(), special.end());
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     std::vector<int> digit;
     double bits = 0;
@@ -122,35 +117,57 @@ void Evaluator::key_switch(const DCRTPoly& c, const KeySwitchKey& key, DCRTPoly&
         bits += ctx_.log2_q(i);
       }
     if (digit.empty()) continue;
-    d.push_back(lift_digit(c, digit, targets));
-    which.push_back(j);
-    log2_digits.push_back(bits);
+    dg.d.push_back(lift_digit(c, digit, dg.targets));
+    dg.which.push_back(j);
+    dg.log2_d.push_back(bits);
   }
-  DCRTPoly acc0(ctx_, targets), acc1(ctx_, targets);
+  return dg;
+}
+
+void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
+                          DCRTPoly& e0, DCRTPoly& e1, double& log2_added) const {
+  const long l = long(dg.targets.size()) - ctx_.K();
+  DCRTPoly acc0(ctx_, dg.targets), acc1(ctx_, dg.targets);
   const long phi = ctx_.phi();
-  const long nd = long(d.size());
+  const long nd = long(dg.d.size());
 #pragma omp parallel for schedule(static)
-  for (long r = 0; r < long(targets.size()); ++r) {
-    const int p = targets[r];
+  for (long r = 0; r < long(dg.targets.size()); ++r) {
+    const int p = dg.targets[r];
     const util::Barrett br(ctx_.q(p));
     uint64_t* o0 = acc0.limb(r);
     uint64_t* o1 = acc1.limb(r);
+    std::vector<const uint64_t*> dj(nd), bj(nd), aj(nd);
+    for (long j = 0; j < nd; ++j) {
+      dj[j] = dg.d[j].limb(r);
+      bj[j] = key.b[dg.which[j]].limb(p);
+      aj[j] = key.a[dg.which[j]].limb(p);
+    }
     for (long t = 0; t < phi; ++t) {
+      const long src = perm ? (*perm)[t] : t;
       util::u128 s0 = 0, s1 = 0;
       for (long j = 0; j < nd; ++j) {
-        const uint64_t x = d[j].limb(r)[t];
-        s0 += util::u128(x) * key.b[which[j]].limb(p)[t];
-        s1 += util::u128(x) * key.a[which[j]].limb(p)[t];
+        const uint64_t x = dj[j][src];
+        s0 += util::u128(x) * bj[j][t];
+        s1 += util::u128(x) * aj[j][t];
       }
       o0[t] = br.reduce(s0);
       o1[t] = br.reduce(s1);
     }
   }
   const auto keep = ctx_.ciphertext_primes(l);
+  const auto special = ctx_.special_primes();
   e0 = divide_round(acc0, keep, special);
   e1 = divide_round(acc1, keep, special);
-  log2_added = noise_.key_switch(log2_digits, key.log2_e, ctx_.log2_P());
+  log2_added = noise_.key_switch(dg.log2_d, key.log2_e, ctx_.log2_P());
   ++n_ks_;
+}
+
+const KeySwitchKey& Evaluator::automorphism_key(long k) const {
+  auto it = autos_.find(k);
+  if (it == autos_.end())
+    throw KeyError(msg("no key-switching key for the automorphism X -> X^", k, " (m=", ctx_.m(),
+                       "): generate it at setup (require_automorphisms)"));
+  return it->second;
 }
 
 void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
@@ -168,7 +185,7 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   d2 *= bb.c1;
   DCRTPoly e0, e1;
   double ks;
-  key_switch(d2, relin_, e0, e1, ks);
+  apply_key(decompose(d2), relin_, nullptr, e0, e1, ks);
   d0 += e0;
   d1 += e1;
   a.c0 = std::move(d0);
@@ -187,7 +204,7 @@ void Evaluator::square(Ciphertext& a) const {
   d2 *= a.c1;
   DCRTPoly e0, e1;
   double ks;
-  key_switch(d2, relin_, e0, e1, ks);
+  apply_key(decompose(d2), relin_, nullptr, e0, e1, ks);
   d0 += e0;
   d1 += e1;
   a.c0 = std::move(d0);
@@ -201,22 +218,46 @@ void Evaluator::automorph(Ciphertext& a, long k) const {
   const long m = ctx_.m();
   k = ((k % m) + m) % m;
   if (k == 1) return;
-  auto it = autos_.find(k);
-  if (it == autos_.end())
-    throw KeyError(msg("no key-switching key for the automorphism X -> X^", k, " (m=", m,
-                       "): generate it at setup (require_automorphisms)"));
+  const KeySwitchKey& key = automorphism_key(k);
   reduce_level(a);
   const auto perm = ctx_.automorphism_perm(k);
   DCRTPoly c0 = a.c0.permuted(perm);
-  const DCRTPoly c1 = a.c1.permuted(perm);
   DCRTPoly e0, e1;
   double ks;
-  key_switch(c1, it->second, e0, e1, ks);
+  apply_key(decompose(a.c1.permuted(perm)), key, nullptr, e0, e1, ks);
   c0 += e0;
   a.c0 = std::move(c0);
   a.c1 = std::move(e1);
   a.log2_noise = log2_add(a.log2_noise, ks);
   ++n_auto_;
+}
+
+std::vector<Ciphertext> Evaluator::automorph_many(const Ciphertext& a, const std::vector<long>& ks) const {
+  check_context(ctx_, a, "automorph_many");
+  const long m = ctx_.m();
+  Ciphertext base = a;
+  reduce_level(base);
+  std::vector<Ciphertext> out;
+  out.reserve(ks.size());
+  std::unique_ptr<Digits> dg;
+  for (long k : ks) {
+    k = ((k % m) + m) % m;
+    if (k == 1) {
+      out.push_back(base);
+      continue;
+    }
+    const KeySwitchKey& key = automorphism_key(k);
+    if (!dg) dg = std::make_unique<Digits>(decompose(base.c1));
+    const auto perm = ctx_.automorphism_perm(k);
+    DCRTPoly e0, e1;
+    double added;
+    apply_key(*dg, key, &perm, e0, e1, added);
+    DCRTPoly c0 = base.c0.permuted(perm);
+    c0 += e0;
+    out.emplace_back(std::move(c0), std::move(e1), log2_add(base.log2_noise, added));
+    ++n_auto_;
+  }
+  return out;
 }
 
 Evaluator::Counters Evaluator::counters() const {

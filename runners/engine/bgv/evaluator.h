@@ -37,6 +37,11 @@ class Evaluator {
   void square(Ciphertext& a) const;
   // X -> X^k; needs the key for k mod m (KeyError otherwise). k = 1 is the identity.
   void automorph(Ciphertext& a, long k) const;
+  // X -> X^k for every k of ks, on the same input, with the key-switching digits of the
+  // input computed once ("hoisting", Halevi-Shoup 2018): the digits commute with the
+  // automorphism (sigma_k(d_j) is d_j's evaluations permuted), so each further k costs
+  // the key product and the division by P only, about 40% of a key switch.
+  std::vector<Ciphertext> automorph_many(const Ciphertext& a, const std::vector<long>& ks) const;
 
   // Divide by the primes above `level` (1 <= level <= a.level()).
   void mod_switch_to(Ciphertext& a, long level) const;
@@ -51,10 +56,21 @@ class Evaluator {
   Counters counters() const;
 
  private:
-  // c over the first l ciphertext primes, under s'. Returns (e0, e1) over the same primes
-  // with e0 + e1 s = c s' + small noise; log2_added receives the added noise.
-  void key_switch(const DCRTPoly& c, const KeySwitchKey& key, DCRTPoly& e0, DCRTPoly& e1,
-                  double& log2_added) const;
+  // The key-switching digits of c (over the first l ciphertext primes): d_j, the
+  // centered lift of c modulo the surviving primes of digit j, over those primes and P's.
+  struct Digits {
+    std::vector<int> targets;    // ciphertext primes 0..l-1, then the special primes
+    std::vector<DCRTPoly> d;     // over targets
+    std::vector<long> which;     // digit index j of each d
+    std::vector<double> log2_d;  // log2 of each digit's modulus
+  };
+  Digits decompose(const DCRTPoly& c) const;
+  // (e0, e1) over the first l ciphertext primes with e0 + e1 s = sigma(c) s' + small noise,
+  // sigma the permutation perm (nullptr: none) of the digits' evaluations; log2_added
+  // receives the added noise.
+  void apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
+                 DCRTPoly& e0, DCRTPoly& e1, double& log2_added) const;
+  const KeySwitchKey& automorphism_key(long k) const;
   const Context& ctx_;
   const NoiseModel& noise_;
   const KeySwitchKey& relin_;

@@ -138,6 +138,23 @@ TEST_P(SchemeTest, AutomorphismsMoveSlotsAsPredicted) {
   }
 }
 
+TEST_P(SchemeTest, HoistedAutomorphismsEqualSingleOnes) {
+  const ZmStar& zm = s->ctx.zmstar();
+  std::vector<long> ks{2, 1, zm.gen(0), zm.power(2, 3)};
+  for (long k : ks) s->add_key(k);
+  const auto a = s->random_slots(g);
+  const Ciphertext ca = s->encrypt(a);
+  const Evaluator ev = s->evaluator();
+  const auto many = ev.automorph_many(ca, ks);
+  ASSERT_EQ(many.size(), ks.size());
+  for (size_t i = 0; i < ks.size(); ++i) {
+    Ciphertext one = ca;
+    ev.automorph(one, ks[i]);
+    EXPECT_EQ(s->decrypt(many[i]), s->decrypt(one)) << "k=" << ks[i];
+    EXPECT_NEAR(many[i].log2_noise, one.log2_noise, 1.0);
+  }
+}
+
 TEST_P(SchemeTest, FrobeniusSquaresEverySlot) {
   s->add_key(2);
   const auto a = s->random_slots(g);
