@@ -134,3 +134,9 @@ def test_committed_inc_is_current():
     committed = (HERE / "vision_params.inc").read_text()
     assert committed == vc.generate_inc(), "rerun: python vision_constants.py --out vision_params.inc"
     assert vc.main(["--check", str(HERE / "vision_params.inc")]) == 0
+
+
+def test_check_detects_a_stale_file(tmp_path):
+    stale = tmp_path / "vision_params.inc"
+    stale.write_text((HERE / "vision_params.inc").read_text().replace("0x47ull", "0x46ull", 1))
+    assert vc.main(["--check", str(stale)]) == 1
