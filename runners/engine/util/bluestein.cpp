@@ -25,7 +25,7 @@ int checked_log_n(long m, uint64_t q) {
     throw ParameterError(msg("CyclotomicTransform: m=", m, " exceeds 2^24"));
   const long n = bluestein_length(m);
   if (q >= kMaxModulus || !is_prime(q))
-    throw ParameterError(msg("CyclotomicTransform: q=", q, " must be a prime below 2^62"));
+    throw ParameterError(msg("CyclotomicTransform: q=", q, " must be a prime below 2^61"));
   if ((q - 1) % (uint64_t(m) * uint64_t(n)) != 0)
     throw ParameterError(msg("CyclotomicTransform: q=", q, " is not 1 mod m*N=", m, "*", n, "=",
                              uint64_t(m) * uint64_t(n), " (m=", m, ", N=", n, ")"));

@@ -37,7 +37,7 @@ namespace cb::util {
 
 class CyclotomicTransform {
  public:
-  // Precomputes for the odd m >= 3 and the prime q < 2^62 with q = 1 (mod m*N),
+  // Precomputes for the odd m >= 3 and the prime q < 2^61 with q = 1 (mod m*N),
   // N = bluestein_length(m). zeta = primitive_root_of_unity(m, q). Throws ParameterError
   // otherwise.
   CyclotomicTransform(long m, uint64_t q);

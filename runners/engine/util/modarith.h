@@ -1,4 +1,4 @@
-// modarith.h: arithmetic modulo a word-size prime q < 2^62.
+// modarith.h: arithmetic modulo a word-size prime q (q < 2^61 for the NTT, 2^62 here).
 //
 // Every RNS prime of the engine fits in one 64-bit word, so residues are uint64_t and
 // products are formed exactly as unsigned __int128.
@@ -10,7 +10,7 @@
 // lies in [0, 2q): Q underestimates floor(x*w/q) by at most one. The NTT twiddles and the
 // Bluestein chirps are fixed multipliers, so the hot loops use this form: two low and one
 // high multiply, no division. Requires q < 2^63; the lazy butterflies of ntt.h keep values
-// in [0, 4q) and so need q < 2^62, the engine-wide bound.
+// in [0, 8q) and so need q < 2^61, the engine-wide bound (RNS primes have <= 61 bits).
 //
 // Barrett reduction. Products a*b of residues use the classic one-word form (three
 // multiplies, see Barrett::mul). A general 128-bit value x (e.g. an accumulated dot
@@ -31,8 +31,8 @@ namespace cb::util {
 
 using u128 = unsigned __int128;
 
-// The largest modulus the lazy NTT butterflies accept: 4q must fit in a word.
-constexpr uint64_t kMaxModulus = uint64_t(1) << 62;
+// Bound on the NTT moduli: the lazy butterflies need 8q to fit in a word.
+constexpr uint64_t kMaxModulus = uint64_t(1) << 61;
 
 inline uint64_t mulhi(uint64_t a, uint64_t b) { return uint64_t((u128(a) * b) >> 64); }
 
@@ -105,7 +105,7 @@ class Barrett {
  public:
   Barrett() = default;
   explicit Barrett(uint64_t q) : q_(q) {
-    if (q < 2 || q >= kMaxModulus)
+    if (q < 2 || q >= (uint64_t(1) << 62))
       throw ParameterError(msg("Barrett: q=", q, " must satisfy 2 <= q < 2^62"));
     // floor((2^128 - 1) / q) is R for q not a power of two and R - 1 otherwise; either
     // way the estimate below stays within 2 of floor(x/q).

@@ -30,7 +30,7 @@ Ntt::Ntt(int log_n, uint64_t q, uint64_t omega) : n_(0), log_n_(log_n), q_(q), o
   if (log_n < 1 || log_n > 30) throw ParameterError(msg("Ntt: log_n=", log_n, " is outside [1, 30]"));
   n_ = long(1) << log_n;
   if (q >= kMaxModulus || !is_prime(q))
-    throw ParameterError(msg("Ntt: q=", q, " must be a prime below 2^62"));
+    throw ParameterError(msg("Ntt: q=", q, " must be a prime below 2^61"));
   if ((q - 1) % uint64_t(n_) != 0)
     throw ParameterError(msg("Ntt: q=", q, " is not 1 mod N=", n_));
   if (omega_ == 0) omega_ = primitive_root_of_unity(n_, q);
@@ -67,7 +67,8 @@ namespace {
 
 void forward_levels_scalar(uint64_t* a, long n, int log_n, int from_level, const uint64_t* tw,
                            const uint64_t* twp, uint64_t q) {
-  const uint64_t two_q = 2 * q;
+  // x in [0, 8q) is reduced to [0, 4q); W y in [0, 2q); outputs in [0, 6q).
+  const uint64_t two_q = 2 * q, four_q = 4 * q;
   for (int l = from_level; l < log_n; ++l) {
     const long blocks = long(1) << l;
     const long t = n >> (l + 1);
@@ -79,7 +80,7 @@ void forward_levels_scalar(uint64_t* a, long n, int log_n, int from_level, const
       const uint64_t W = w[b], Wp = wp[b];
       for (long i = 0; i < t; ++i) {
         uint64_t u = x[i];
-        u = u >= two_q ? u - two_q : u;
+        u = u >= four_q ? u - four_q : u;
         const uint64_t v = mul_shoup_lazy(y[i], W, Wp, q);
         x[i] = u + v;
         y[i] = u - v + two_q;
@@ -90,7 +91,8 @@ void forward_levels_scalar(uint64_t* a, long n, int log_n, int from_level, const
 
 void inverse_levels_scalar(uint64_t* a, long n, int log_n, int to_level, const uint64_t* itw,
                            const uint64_t* itwp, uint64_t q) {
-  const uint64_t two_q = 2 * q;
+  // Inputs in [0, 4q): x + y reduced to [0, 4q), (x - y + 4q) W^-1 in [0, 2q).
+  const uint64_t four_q = 4 * q;
   for (int l = log_n - 1; l >= to_level; --l) {
     const long blocks = long(1) << l;
     const long t = n >> (l + 1);
@@ -103,8 +105,8 @@ void inverse_levels_scalar(uint64_t* a, long n, int log_n, int to_level, const u
       for (long i = 0; i < t; ++i) {
         const uint64_t u = x[i], v = y[i];
         const uint64_t s = u + v;
-        x[i] = s >= two_q ? s - two_q : s;
-        y[i] = mul_shoup_lazy(u - v + two_q, W, Wp, q);
+        x[i] = s >= four_q ? s - four_q : s;
+        y[i] = mul_shoup_lazy(u - v + four_q, W, Wp, q);
       }
     }
   }
@@ -124,49 +126,47 @@ constexpr bool kVectorized = true;
 //     floor(x w' / 2^64) = x1 w1 + (x0 w1 >> 32) + (x1 w0 >> 32) + c,  c in {0, 1, 2},
 // where c collects the carries of the low halves and of x0 w0. We drop c (saving one
 // multiply and six other operations), so the quotient may be up to 3 below
-// floor(x w / q) and r = x w - Q q lies in [0, 4q); one conditional subtraction of 2q
-// brings it back to the [0, 2q) of the scalar Shoup product.
+// floor(x w / q) and r = x w - Q q lies in [0, 4q). The vector butterflies therefore run
+// one notch lazier than the scalar ones: forward values in [0, 8q), inverse values in
+// [0, 4q), which needs 8q < 2^64 (q < 2^61, kMaxModulus).
 
-inline __m512i reduce_once(__m512i u, __m512i two_q);
-
-// x * W mod q in [0, 2q), lane-wise, with wp = Shoup companion and wp_hi = wp >> 32.
-inline __m512i shoup_lazy(__m512i x, __m512i w, __m512i wp, __m512i wp_hi, __m512i q,
-                          __m512i two_q) {
+// x * W mod q in [0, 4q), lane-wise, with wp = Shoup companion and wp_hi = wp >> 32.
+inline __m512i shoup_lazy(__m512i x, __m512i w, __m512i wp, __m512i wp_hi, __m512i q) {
   const __m512i x_hi = _mm512_srli_epi64(x, 32);
   const __m512i p01 = _mm512_mul_epu32(x, wp_hi);
   const __m512i p10 = _mm512_mul_epu32(x_hi, wp);
   const __m512i p11 = _mm512_mul_epu32(x_hi, wp_hi);
   const __m512i quot = _mm512_add_epi64(
       p11, _mm512_add_epi64(_mm512_srli_epi64(p01, 32), _mm512_srli_epi64(p10, 32)));
-  const __m512i r = _mm512_sub_epi64(_mm512_mullo_epi64(x, w), _mm512_mullo_epi64(quot, q));
-  return reduce_once(r, two_q);
+  return _mm512_sub_epi64(_mm512_mullo_epi64(x, w), _mm512_mullo_epi64(quot, q));
 }
 
-// u in [0, 4q) -> [0, 2q): if u >= 2q then u - 2q < u, else u - 2q wraps above u.
-inline __m512i reduce_once(__m512i u, __m512i two_q) {
-  return _mm512_min_epu64(u, _mm512_sub_epi64(u, two_q));
+// u in [0, 2c) -> [0, c): if u >= c then u - c < u, else u - c wraps above u.
+inline __m512i reduce_once(__m512i u, __m512i c) {
+  return _mm512_min_epu64(u, _mm512_sub_epi64(u, c));
 }
 
-// Harvey forward butterfly: x, y in [0, 4q) -> x + W y, x - W y in [0, 4q).
-inline void fwd_bfly(__m512i& x, __m512i& y, __m512i w, __m512i wp, __m512i q, __m512i two_q) {
-  const __m512i u = reduce_once(x, two_q);
-  const __m512i v = shoup_lazy(y, w, wp, _mm512_srli_epi64(wp, 32), q, two_q);
+// Forward butterfly: x, y in [0, 8q) -> x + W y, x - W y in [0, 8q)
+// (x reduced to [0, 4q), W y in [0, 4q)).
+inline void fwd_bfly(__m512i& x, __m512i& y, __m512i w, __m512i wp, __m512i q, __m512i four_q) {
+  const __m512i u = reduce_once(x, four_q);
+  const __m512i v = shoup_lazy(y, w, wp, _mm512_srli_epi64(wp, 32), q);
   x = _mm512_add_epi64(u, v);
-  y = _mm512_add_epi64(_mm512_sub_epi64(u, v), two_q);
+  y = _mm512_add_epi64(_mm512_sub_epi64(u, v), four_q);
 }
 
-// Gentleman-Sande inverse butterfly: x, y in [0, 2q) -> x + y, (x - y) W^-1 in [0, 2q).
-inline void inv_bfly(__m512i& x, __m512i& y, __m512i w, __m512i wp, __m512i q, __m512i two_q) {
-  const __m512i s = reduce_once(_mm512_add_epi64(x, y), two_q);
-  const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), two_q);
+// Inverse butterfly: x, y in [0, 4q) -> x + y, (x - y) W^-1 in [0, 4q).
+inline void inv_bfly(__m512i& x, __m512i& y, __m512i w, __m512i wp, __m512i q, __m512i four_q) {
+  const __m512i s = reduce_once(_mm512_add_epi64(x, y), four_q);
+  const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), four_q);
   x = s;
-  y = shoup_lazy(d, w, wp, _mm512_srli_epi64(wp, 32), q, two_q);
+  y = shoup_lazy(d, w, wp, _mm512_srli_epi64(wp, 32), q);
 }
 
 // One level with half-block t >= 8 on the blocks [b_begin, b_end) of level l: one
 // twiddle per block, broadcast over the lanes.
 void fwd_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* tw,
-              const uint64_t* twp, __m512i q, __m512i two_q) {
+              const uint64_t* twp, __m512i q, __m512i four_q) {
   const long blocks = long(1) << l;
   const long t = n >> (l + 1);
   for (long b = b_begin; b < b_end; ++b) {
@@ -176,7 +176,7 @@ void fwd_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64
     const __m512i wp = _mm512_set1_epi64(twp[blocks + b]);
     for (long i = 0; i < t; i += 8) {
       __m512i xv = _mm512_loadu_si512(x + i), yv = _mm512_loadu_si512(y + i);
-      fwd_bfly(xv, yv, w, wp, q, two_q);
+      fwd_bfly(xv, yv, w, wp, q, four_q);
       _mm512_storeu_si512(x + i, xv);
       _mm512_storeu_si512(y + i, yv);
     }
@@ -184,7 +184,7 @@ void fwd_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64
 }
 
 void inv_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* itw,
-              const uint64_t* itwp, __m512i q, __m512i two_q) {
+              const uint64_t* itwp, __m512i q, __m512i four_q) {
   const long blocks = long(1) << l;
   const long t = n >> (l + 1);
   for (long b = b_begin; b < b_end; ++b) {
@@ -194,7 +194,7 @@ void inv_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64
     const __m512i wp = _mm512_set1_epi64(itwp[blocks + b]);
     for (long i = 0; i < t; i += 8) {
       __m512i xv = _mm512_loadu_si512(x + i), yv = _mm512_loadu_si512(y + i);
-      inv_bfly(xv, yv, w, wp, q, two_q);
+      inv_bfly(xv, yv, w, wp, q, four_q);
       _mm512_storeu_si512(x + i, xv);
       _mm512_storeu_si512(y + i, yv);
     }
@@ -205,7 +205,7 @@ void inv_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64
 // l, whose half-block t must be >= 16. Block b splits with W_b into children 2b and 2b+1,
 // which split with W_2b and W_2b+1; the four quarters are loaded and stored once.
 void fwd_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* tw,
-               const uint64_t* twp, __m512i q, __m512i two_q) {
+               const uint64_t* twp, __m512i q, __m512i four_q) {
   const long blocks = long(1) << l;
   const long t = n >> (l + 1), h = t / 2;
   for (long b = b_begin; b < b_end; ++b) {
@@ -220,10 +220,10 @@ void fwd_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint6
     for (long i = 0; i < h; i += 8) {
       __m512i v0 = _mm512_loadu_si512(x0 + i), v1 = _mm512_loadu_si512(x1 + i);
       __m512i v2 = _mm512_loadu_si512(x2 + i), v3 = _mm512_loadu_si512(x3 + i);
-      fwd_bfly(v0, v2, w, wp, q, two_q);
-      fwd_bfly(v1, v3, w, wp, q, two_q);
-      fwd_bfly(v0, v1, w0, wp0, q, two_q);
-      fwd_bfly(v2, v3, w1, wp1, q, two_q);
+      fwd_bfly(v0, v2, w, wp, q, four_q);
+      fwd_bfly(v1, v3, w, wp, q, four_q);
+      fwd_bfly(v0, v1, w0, wp0, q, four_q);
+      fwd_bfly(v2, v3, w1, wp1, q, four_q);
       _mm512_storeu_si512(x0 + i, v0);
       _mm512_storeu_si512(x1 + i, v1);
       _mm512_storeu_si512(x2 + i, v2);
@@ -234,7 +234,7 @@ void fwd_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint6
 
 // Inverse of fwd_wide2: levels l+1 then l on the blocks [b_begin, b_end) of level l.
 void inv_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* itw,
-               const uint64_t* itwp, __m512i q, __m512i two_q) {
+               const uint64_t* itwp, __m512i q, __m512i four_q) {
   const long blocks = long(1) << l;
   const long t = n >> (l + 1), h = t / 2;
   for (long b = b_begin; b < b_end; ++b) {
@@ -249,10 +249,10 @@ void inv_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint6
     for (long i = 0; i < h; i += 8) {
       __m512i v0 = _mm512_loadu_si512(x0 + i), v1 = _mm512_loadu_si512(x1 + i);
       __m512i v2 = _mm512_loadu_si512(x2 + i), v3 = _mm512_loadu_si512(x3 + i);
-      inv_bfly(v0, v1, w0, wp0, q, two_q);
-      inv_bfly(v2, v3, w1, wp1, q, two_q);
-      inv_bfly(v0, v2, w, wp, q, two_q);
-      inv_bfly(v1, v3, w, wp, q, two_q);
+      inv_bfly(v0, v1, w0, wp0, q, four_q);
+      inv_bfly(v2, v3, w1, wp1, q, four_q);
+      inv_bfly(v0, v2, w, wp, q, four_q);
+      inv_bfly(v1, v3, w, wp, q, four_q);
       _mm512_storeu_si512(x0 + i, v0);
       _mm512_storeu_si512(x1 + i, v1);
       _mm512_storeu_si512(x2 + i, v2);
@@ -264,29 +264,29 @@ void inv_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint6
 // Forward levels [l_begin, l_end) (all with t >= 8) on the part of the array covered by
 // the blocks [b_begin, b_end) of level l_begin; pairs of levels go through fwd_wide2.
 void fwd_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, long b_end,
-                    const uint64_t* tw, const uint64_t* twp, __m512i q, __m512i two_q) {
+                    const uint64_t* tw, const uint64_t* twp, __m512i q, __m512i four_q) {
   int l = l_begin;
   for (; l + 1 < l_end; l += 2) {
-    fwd_wide2(a, n, l, b_begin, b_end, tw, twp, q, two_q);
+    fwd_wide2(a, n, l, b_begin, b_end, tw, twp, q, four_q);
     b_begin <<= 2, b_end <<= 2;
   }
-  if (l < l_end) fwd_wide(a, n, l, b_begin, b_end, tw, twp, q, two_q);
+  if (l < l_end) fwd_wide(a, n, l, b_begin, b_end, tw, twp, q, four_q);
 }
 
 // Inverse levels l_end-1 down to l_begin (all with t >= 8) on the block range
 // [b_begin, b_end) of level l_begin.
 void inv_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, long b_end,
-                    const uint64_t* itw, const uint64_t* itwp, __m512i q, __m512i two_q) {
+                    const uint64_t* itw, const uint64_t* itwp, __m512i q, __m512i four_q) {
   int l = l_end - 1;
   const int shift = l - l_begin;
   long bb = b_begin << shift, be = b_end << shift;  // block range at level l
   if ((l_end - l_begin) % 2 == 1) {
-    inv_wide(a, n, l, bb, be, itw, itwp, q, two_q);
+    inv_wide(a, n, l, bb, be, itw, itwp, q, four_q);
     --l, bb >>= 1, be >>= 1;
   }
   for (; l > l_begin; l -= 2) {
     bb >>= 1, be >>= 1;  // level l-1
-    inv_wide2(a, n, l - 1, bb, be, itw, itwp, q, two_q);
+    inv_wide2(a, n, l - 1, bb, be, itw, itwp, q, four_q);
     bb >>= 1, be >>= 1;
   }
 }
@@ -348,7 +348,7 @@ inline InnerLevels inner_levels(long n, const uint64_t* tw, const uint64_t* twp)
 // multiply chains.
 template <int K>
 inline void fwd_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, __m512i q,
-                      __m512i two_q) {
+                      __m512i four_q) {
   const Perm* ps[3] = {&il.p4, &il.p2, &il.p1};
   const uint64_t* ws[3] = {il.w4, il.w2, il.w1};
   const uint64_t* wps[3] = {il.wp4, il.wp2, il.wp1};
@@ -360,7 +360,7 @@ inline void fwd_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, 
       __m512i y = _mm512_permutex2var_epi64(v0[k], p.y, v1[k]);
       __m512i w, wp;
       chunk_twiddles(p, ws[s], wps[s], c0 + k, ts[s], w, wp);
-      fwd_bfly(x, y, w, wp, q, two_q);
+      fwd_bfly(x, y, w, wp, q, four_q);
       v0[k] = _mm512_permutex2var_epi64(x, p.b0, y);
       v1[k] = _mm512_permutex2var_epi64(x, p.b1, y);
     }
@@ -369,7 +369,7 @@ inline void fwd_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, 
 
 template <int K>
 inline void inv_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, __m512i q,
-                      __m512i two_q) {
+                      __m512i four_q) {
   const Perm* ps[3] = {&il.p1, &il.p2, &il.p4};
   const uint64_t* ws[3] = {il.w1, il.w2, il.w4};
   const uint64_t* wps[3] = {il.wp1, il.wp2, il.wp4};
@@ -381,17 +381,17 @@ inline void inv_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, 
       __m512i y = _mm512_permutex2var_epi64(v0[k], p.y, v1[k]);
       __m512i w, wp;
       chunk_twiddles(p, ws[s], wps[s], c0 + k, ts[s], w, wp);
-      inv_bfly(x, y, w, wp, q, two_q);
+      inv_bfly(x, y, w, wp, q, four_q);
       v0[k] = _mm512_permutex2var_epi64(x, p.b0, y);
       v1[k] = _mm512_permutex2var_epi64(x, p.b1, y);
     }
   }
 }
 
-inline __m512i pointwise(__m512i x, const uint64_t* k, const uint64_t* kp, __m512i q,
-                         __m512i two_q) {
+// x * K mod q in [0, 4q) for the fixed kernel values K (and Shoup companions).
+inline __m512i pointwise(__m512i x, const uint64_t* k, const uint64_t* kp, __m512i q) {
   const __m512i kv = _mm512_loadu_si512(k), kpv = _mm512_loadu_si512(kp);
-  return shoup_lazy(x, kv, kpv, _mm512_srli_epi64(kpv, 32), q, two_q);
+  return shoup_lazy(x, kv, kpv, _mm512_srli_epi64(kpv, 32), q);
 }
 
 #else
@@ -415,21 +415,21 @@ constexpr int kLogTile = 12;
 template <int K>
 inline void inner_chunks(uint64_t* a, long c0, const InnerLevels& fl, const InnerLevels& il,
                          const uint64_t* kk, const uint64_t* kkp, bool do_forward,
-                         bool do_inverse, __m512i q, __m512i two_q) {
+                         bool do_inverse, __m512i q, __m512i four_q) {
   __m512i v0[K], v1[K];
   for (int k = 0; k < K; ++k) {
     v0[k] = _mm512_loadu_si512(a + 16 * (c0 + k));
     v1[k] = _mm512_loadu_si512(a + 16 * (c0 + k) + 8);
   }
-  if (do_forward) fwd_inner<K>(v0, v1, fl, c0, q, two_q);
+  if (do_forward) fwd_inner<K>(v0, v1, fl, c0, q, four_q);
   if (kk) {
     for (int k = 0; k < K; ++k) {
       const long c = c0 + k;
-      v0[k] = pointwise(v0[k], kk + 16 * c, kkp + 16 * c, q, two_q);
-      v1[k] = pointwise(v1[k], kk + 16 * c + 8, kkp + 16 * c + 8, q, two_q);
+      v0[k] = pointwise(v0[k], kk + 16 * c, kkp + 16 * c, q);
+      v1[k] = pointwise(v1[k], kk + 16 * c + 8, kkp + 16 * c + 8, q);
     }
   }
-  if (do_inverse) inv_inner<K>(v0, v1, il, c0, q, two_q);
+  if (do_inverse) inv_inner<K>(v0, v1, il, c0, q, four_q);
   for (int k = 0; k < K; ++k) {
     _mm512_storeu_si512(a + 16 * (c0 + k), v0[k]);
     _mm512_storeu_si512(a + 16 * (c0 + k) + 8, v1[k]);
@@ -443,30 +443,30 @@ void vector_schedule(uint64_t* a, long n, int log_n, int from, int to, const uin
                      const uint64_t* twp, const uint64_t* itw, const uint64_t* itwp,
                      const uint64_t* kk, const uint64_t* kkp, bool do_forward, bool do_inverse,
                      uint64_t q64) {
-  const __m512i q = _mm512_set1_epi64(q64), two_q = _mm512_set1_epi64(2 * q64);
+  const __m512i q = _mm512_set1_epi64(q64), four_q = _mm512_set1_epi64(4 * q64);
   const int inner = log_n - 3;  // first of the three in-register levels
   int split = std::max(log_n - kLogTile, 0);
   if (do_forward) split = std::max(split, from);
   if (do_inverse) split = std::max(split, to);
   split = std::min(split, inner);
-  if (do_forward) fwd_wide_range(a, n, from, split, 0, long(1) << from, tw, twp, q, two_q);
+  if (do_forward) fwd_wide_range(a, n, from, split, 0, long(1) << from, tw, twp, q, four_q);
   const InnerLevels fl = inner_levels(n, tw, twp);
   const InnerLevels il = inner_levels(n, itw, itwp);
   const long tiles = long(1) << split;
   const long chunks_per_tile = (n >> split) / 16;
   for (long s = 0; s < tiles; ++s) {
-    if (do_forward) fwd_wide_range(a, n, split, inner, s, s + 1, tw, twp, q, two_q);
+    if (do_forward) fwd_wide_range(a, n, split, inner, s, s + 1, tw, twp, q, four_q);
     const long c_begin = s * chunks_per_tile, c_end = (s + 1) * chunks_per_tile;
     if (chunks_per_tile % 4 == 0) {
       for (long c = c_begin; c < c_end; c += 4)
-        inner_chunks<4>(a, c, fl, il, kk, kkp, do_forward, do_inverse, q, two_q);
+        inner_chunks<4>(a, c, fl, il, kk, kkp, do_forward, do_inverse, q, four_q);
     } else {
       for (long c = c_begin; c < c_end; ++c)
-        inner_chunks<1>(a, c, fl, il, kk, kkp, do_forward, do_inverse, q, two_q);
+        inner_chunks<1>(a, c, fl, il, kk, kkp, do_forward, do_inverse, q, four_q);
     }
-    if (do_inverse) inv_wide_range(a, n, split, inner, s, s + 1, itw, itwp, q, two_q);
+    if (do_inverse) inv_wide_range(a, n, split, inner, s, s + 1, itw, itwp, q, four_q);
   }
-  if (do_inverse) inv_wide_range(a, n, to, split, 0, long(1) << to, itw, itwp, q, two_q);
+  if (do_inverse) inv_wide_range(a, n, to, split, 0, long(1) << to, itw, itwp, q, four_q);
 }
 
 }  // namespace
@@ -510,9 +510,10 @@ void Ntt::convolve_levels(uint64_t* a, const uint64_t* k, const uint64_t* kp, in
 
 void Ntt::forward(uint64_t* a) const {
   forward_levels(a, 0);
-  const uint64_t q = q_, two_q = 2 * q_;
+  const uint64_t q = q_, two_q = 2 * q_, four_q = 4 * q_;
   for (long i = 0; i < n_; ++i) {
     uint64_t x = a[i];
+    x = x >= four_q ? x - four_q : x;
     x = x >= two_q ? x - two_q : x;
     a[i] = x >= q ? x - q : x;
   }

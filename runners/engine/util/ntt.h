@@ -17,9 +17,11 @@
 // The twiddles of level l sit at tw[2^l + b], so each level reads them sequentially.
 //
 // Lazy reduction (Harvey, "Faster arithmetic for number-theoretic transforms", 2014):
-// the forward butterflies keep values in [0, 4q) and the inverse ones in [0, 2q), each
-// twiddle product is a Shoup product in [0, 2q), and full reduction happens once at the
-// end. This needs 4q < 2^64, hence q < 2^62.
+// values are never fully reduced inside the transform. The forward butterfly reduces its
+// x input once (to [0, 4q)), adds and subtracts the twiddle product (a Shoup product in
+// [0, 2q) in scalar code, [0, 4q) in vector code) and so keeps values in [0, 8q); the
+// inverse butterfly keeps them in [0, 4q). Full reduction happens once at the end. This
+// needs 8q < 2^64, hence q < 2^61.
 //
 // Level 0 has the trivial twiddle s = 1. The *_levels entry points let Bluestein's
 // algorithm skip it when half the input is known to be zero (forward) or half the
@@ -27,7 +29,7 @@
 //
 // Schedule (AVX-512 build; a portable scalar version computes the same values):
 //  - eight lanes per register; the Shoup quotient is built from 32-bit partial products
-//    (ntt.cpp explains the bound), so a vector twiddle product costs ~17 operations;
+//    (ntt.cpp explains the bound), so a vector twiddle product costs ~15 operations;
 //  - levels are taken in pairs (radix 4) so each pass loads and stores data once per
 //    two levels;
 //  - levels with blocks larger than 4096 words run breadth-first; below that each
@@ -44,7 +46,7 @@ namespace cb::util {
 
 class Ntt {
  public:
-  // Length N = 2^log_n modulo the prime q < 2^62 with q = 1 (mod N), using the
+  // Length N = 2^log_n modulo the prime q < 2^61 with q = 1 (mod N), using the
   // primitive N-th root of unity omega (or primitive_root_of_unity(N, q) when omega = 0).
   // Throws ParameterError for a bad q, log_n or omega.
   Ntt(int log_n, uint64_t q, uint64_t omega = 0);
@@ -59,19 +61,19 @@ class Ntt {
   // In place: the inverse of forward, including the factor 1/N; in and out in [0, q).
   void inverse(uint64_t* a) const;
 
-  // Forward levels from_level..k-1 only, input in [0, 4q), output in [0, 4q), unreduced.
+  // Forward levels from_level..k-1 only, input in [0, 8q), output in [0, 8q), unreduced.
   // With from_level = 1 the caller has done level 0 itself, i.e. written
   // (lo + hi, lo - hi) into the two halves.
   void forward_levels(uint64_t* a, int from_level = 0) const;
-  // Inverse levels k-1 down to to_level only, WITHOUT the factor 1/N; input in [0, 2q),
-  // output in [0, 2q). With to_level = 1 the caller finishes level 0 itself: the result
+  // Inverse levels k-1 down to to_level only, WITHOUT the factor 1/N; input in [0, 4q),
+  // output in [0, 4q). With to_level = 1 the caller finishes level 0 itself: the result
   // is N * a[i] = x[i] + x[i + N/2] for i < N/2 (and x[i] - x[i + N/2] above).
   void inverse_levels(uint64_t* a, int to_level = 0) const;
 
   // Cyclic convolution with a fixed, already transformed kernel K (entries in [0, q),
   // Shoup companions kp): forward_levels(a, from_level), then a[i] *= K[i], then
   // inverse_levels(a, to_level), fused so the innermost levels stay in registers.
-  // Input in [0, 4q), output in [0, 2q), without the factor 1/N.
+  // Input in [0, 8q), output in [0, 4q), without the factor 1/N.
   void convolve_levels(uint64_t* a, const uint64_t* k, const uint64_t* kp, int from_level,
                        int to_level) const;
 

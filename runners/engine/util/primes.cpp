@@ -32,8 +32,8 @@ bool is_prime(uint64_t n) {
 
 std::vector<uint64_t> ntt_primes(long count, int bits, uint64_t step,
                                  const std::vector<uint64_t>& exclude) {
-  if (bits < 2 || bits > 62)
-    throw ParameterError(msg("ntt_primes: bits=", bits, " is outside [2, 62]"));
+  if (bits < 2 || bits > 61)
+    throw ParameterError(msg("ntt_primes: bits=", bits, " is outside [2, 61]"));
   if (step < 1) throw ParameterError(msg("ntt_primes: step=", step, " must be >= 1"));
   if (count < 0) throw ParameterError(msg("ntt_primes: count=", count, " is negative"));
   std::vector<uint64_t> out;

@@ -25,8 +25,8 @@ namespace cb::util {
 bool is_prime(uint64_t n);
 
 // The first `count` primes q below 2^bits, searching downward, with q = 1 (mod step),
-// 2^(bits-1) < q < 2^bits and q not in `exclude`. Requires 2 <= bits <= 62 (the NTT
-// bound q < 2^62) and step >= 1. Throws ParameterError when the range holds fewer than
+// 2^(bits-1) < q < 2^bits and q not in `exclude`. Requires 2 <= bits <= 61 (the NTT
+// bound q < 2^61) and step >= 1. Throws ParameterError when the range holds fewer than
 // `count` such primes.
 std::vector<uint64_t> ntt_primes(long count, int bits, uint64_t step,
                                  const std::vector<uint64_t>& exclude = {});
