@@ -229,23 +229,48 @@ def load_profiles(path: str | Path, hwt: int = 120) -> dict[str, Profile]:
     return out
 
 
-def measured_bits_per_round(runs_glob: str = "results/runs/**/*.json") -> dict[str, float]:
-    """Mean capacity drop per round from engine runs, per cipher instance.
+def instance_name(run: dict) -> str | None:
+    """The depth-profile name of a run_cipher result: aes, or vision<n> from its instance
+    "GF(2^n)^s"; None for anything else.
 
-    A run JSON has `cipher` (instance name) and `per_round: [{round, capacity_bits, ...}]`;
-    the drop of round r > 1 is capacity_bits[r-1] - capacity_bits[r] (round 1's starting
-    capacity is not reported, so it is left out). The largest mean over runs of the same
-    cipher is returned. Files that do not parse or lack these keys are skipped.
+    >>> instance_name({"cipher": "aes128"}), instance_name({"cipher": "vision", "instance": "GF(2^16)^8"})
+    ('aes', 'vision16')
+    """
+    import re
+
+    c = run.get("cipher")
+    if c in ("aes128", "aes"):
+        return "aes"
+    if c == "vision":
+        mt = re.search(r"GF\(2\^(\d+)\)", str(run.get("instance", "")))
+        return f"vision{mt.group(1)}" if mt else None
+    if isinstance(c, str) and c.startswith("vision") and c[6:].isdigit():
+        return c
+    return None
+
+
+def measured_bits_per_round(runs_glob: str = "results/runs/**/*.json") -> dict[str, float]:
+    """Mean capacity drop per round from engine runs (run_cipher JSON), per cipher instance.
+
+    Uses packed, correct runs only (the chains here are for the packed circuits). The
+    capacities are fresh_capacity_bits (after encryption, when reported) followed by
+    per_round[].capacity_bits; the mean of the successive drops is the run's bits per
+    round, and the largest mean over the runs of an instance is returned. Files that do
+    not parse or lack these keys are skipped.
     """
     best: dict[str, float] = {}
     for fn in glob.glob(runs_glob, recursive=True):
         try:
             with open(fn) as f:
                 run = json.load(f)
-            name = run.get("cipher") or run.get("params", {}).get("cipher")
-            caps = [r["capacity_bits"] for r in sorted(run["per_round"], key=lambda r: r["round"])]
+            name = instance_name(run)
+            if run.get("correct") is False or run.get("packing", "packed") != "packed":
+                continue
+            caps = [run.get("fresh_capacity_bits")]
+            caps += [r["capacity_bits"] for r in sorted(run["per_round"], key=lambda r: r["round"])]
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
+        caps = [c for c in caps if isinstance(c, (int, float))]
         if not name or len(caps) < 2:
             continue
         drops = [a - b for a, b in zip(caps, caps[1:])]

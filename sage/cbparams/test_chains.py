@@ -96,7 +96,15 @@ def test_measured_bits_per_round(tmp_path):
                                           for r in (1, 2, 3)], "params": {"m": 257}}
     (tmp_path / "a" / "r.json").write_text(json.dumps(run))
     (tmp_path / "a" / "broken.json").write_text("{")
+    # run_cipher's own format: cipher/instance/packing, fresh capacity, nulls allowed
+    vis = {"cipher": "vision", "instance": "GF(2^16)^8", "packing": "packed", "correct": True,
+           "fresh_capacity_bits": 1900, "per_round": [{"round": 1, "capacity_bits": 1700},
+                                                      {"round": 2, "capacity_bits": None},
+                                                      {"round": 3, "capacity_bits": 1300}]}
+    (tmp_path / "a" / "v.json").write_text(json.dumps(vis))
+    sliced = dict(vis, packing="sliced", fresh_capacity_bits=5000)
+    (tmp_path / "a" / "s.json").write_text(json.dumps(sliced))
     got = C.measured_bits_per_round(str(tmp_path / "**" / "*.json"))
-    assert got == {"aes": 70.0}
+    assert got == {"aes": 70.0, "vision16": 300.0}
     prof = C.apply_measured({"aes": C.Profile("aes", 8, 16, 10, 76, "x")}, got)
     assert prof["aes"].bits_per_round == 70 and prof["aes"].source.startswith("measured")
