@@ -116,23 +116,28 @@ def candidates(cyc_rows: list[dict], p: dict, runs_glob: str | None = None) -> l
     return out
 
 
-def meets(row: dict, p: dict, est_best: float | None = None) -> bool:
+def targets(p: dict) -> list[float]:
+    """params.security_target as a list (it may be one number or several)."""
     t = p["security_target"]
+    return list(t) if isinstance(t, list) else [t]
+
+
+def meets(row: dict, p: dict, target: float | None = None) -> bool:
+    """Does a candidate reach the target by every model in params.target_models?"""
+    t = targets(p)[0] if target is None else target
     ok = True
     if "helib" in p["target_models"]:
         ok &= float(row["helib_bits"]) >= t
     if "coresvp" in p["target_models"]:
         ok &= float(row["coresvp_bits"]) >= t
-    if "estimator" in p["target_models"] and est_best is not None:
-        ok &= est_best >= t
     return ok
 
 
 def select(cand_rows: list[dict], p: dict, runs_glob: str | None = None) -> list[dict]:
-    """The smallest-phi candidate per cipher that holds min_blocks and meets the target."""
+    """Per cipher and target: the smallest-phi candidate that holds min_blocks and meets it."""
     prof = profiles_for(p, runs_glob)
     out = []
-    for name in p["ciphers"]:
+    for name, target in ((n, t) for n in p["ciphers"] for t in targets(p)):
         rows = [r for r in cand_rows if r["cipher"] == name]
         if not rows:
             raise ParamError(f"cipher {name}: no ring in the sweep has n={prof[name].n} dividing "
@@ -143,11 +148,11 @@ def select(cand_rows: list[dict], p: dict, runs_glob: str | None = None) -> list
             raise ParamError(f"cipher {name}: params.min_blocks={p['min_blocks']} is more than any ring "
                              f"holds (at most {most['blocks']} at m={most['m']}); lower params.min_blocks "
                              f"or raise params.m_max")
-        ok = [r for r in big if meets(r, p)]
+        ok = [r for r in big if meets(r, p, target)]
         if not ok:
             best = max(big, key=lambda r: (min(float(r["helib_bits"]), float(r["coresvp_bits"])), int(r["phi"])))
             raise SecurityError(
-                f"cipher {name}: params.security_target={p['security_target']} is not reached by any ring "
+                f"cipher {name}: params.security_target={target} is not reached by any ring "
                 f"m <= {p['m_max']} with {p['min_blocks']}+ blocks at {best['bits']} bits "
                 f"(best: m={best['m']}, phi={best['phi']}: HElib {float(best['helib_bits']):.1f}, "
                 f"core-SVP {float(best['coresvp_bits']):.1f} bits); lower params.security_target, "
@@ -158,7 +163,7 @@ def select(cand_rows: list[dict], p: dict, runs_glob: str | None = None) -> list
                                  "bits_per_round")}
         row.update(chain_row(m, phi, int(r["bits"]), p, exact=True))
         row["bits_source"] = prof[name].source
-        row["security_target"] = p["security_target"]
+        row["security_target"] = target
         out.append(row)
     return out
 
@@ -189,7 +194,7 @@ def selected_yaml(rows: list[dict], base_config: str | Path | None = None) -> st
         fields = EXPERIMENT_FIELDS.get(r["cipher"])
         if fields is None:
             continue
-        name = f"{r['cipher']}-sel{int(float(r['security_target']))}"
+        name = f"{r['cipher']}-sel{float(r['security_target']):g}".replace(".", "p")
         exp = {"name": name, **fields, "rounds": int(r["rounds"]), "c": int(r["c"]),
                "hwt": int(r["hwt"]),
                "rings": [{"m": int(r["m"]), "bits": int(r["bits"]), "blocks": int(r["blocks"])}]}
@@ -223,10 +228,11 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True)
     configs = []
     for r in sel_rows:
         configs.append({"source": "selected", "cipher": r["cipher"], "m": int(r["m"]),
-                        "phi": int(r["phi"]), "bits": int(r["bits"]), "paper_bits": ""})
+                        "phi": int(r["phi"]), "bits": int(r["bits"]), "paper_bits": "",
+                        "security_target": float(r.get("security_target", targets(p)[0]))})
     for name, m, bits, _, paper_bits in (PAPER_CONFIGS if paper else []):
         configs.append({"source": "paper", "cipher": name, "m": m, "phi": basic_facts(m)[1],
-                        "bits": bits, "paper_bits": paper_bits})
+                        "bits": bits, "paper_bits": paper_bits, "security_target": max(targets(p))})
     est = p["estimator"]
     where = None
     if est["mode"] != "off":
@@ -237,7 +243,6 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True)
     for cfg in configs:
         row = dict(cfg)
         row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], p, exact=True))
-        row["security_target"] = p["security_target"]
         notes = []
         results = {}
         if where is None:
@@ -264,7 +269,7 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True)
         row["estimator_note"] = "; ".join(dict.fromkeys(notes))
         floor = min(float(row["helib_bits"]), float(row["coresvp_bits"]),
                     *(v for v in vals.values()))
-        row["below_target"] = int(floor < p["security_target"])
+        row["below_target"] = int(floor < row["security_target"])
         out.append(row)
     return out
 

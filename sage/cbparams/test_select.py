@@ -30,6 +30,13 @@ def test_selection_is_smallest_phi(small_rows):
     assert "aes-sel10" in text and "cipher: aes128" in text
 
 
+def test_several_targets(small_rows):
+    p = load_params({"m_max": 5000, "security_target": [5, 10], "use_measured": False, "ciphers": ["aes"]})
+    sel = SEL.select(SEL.candidates(small_rows, p), p)
+    assert [(r["cipher"], r["security_target"]) for r in sel] == [("aes", 5), ("aes", 10)]
+    assert sel[0]["phi"] <= sel[1]["phi"]
+
+
 def test_target_unreachable(small_rows):
     p = load_params({"m_max": 5000, "security_target": 300, "use_measured": False})
     with pytest.raises(SecurityError, match=r"cipher aes: params.security_target=300 is not reached by any "

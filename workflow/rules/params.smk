@@ -1,14 +1,18 @@
 # params.smk: the parameter explorer (sage/cbparams): rings -> candidates -> selection ->
 # security. Settings come from the config's `params:` section (config/schema/params.schema.yaml),
 # passed to each step as JSON; every step is `python -m cbparams.<module>` with sage/ on
-# PYTHONPATH, run by the Python that runs Snakemake (the .venv's).
+# PYTHONPATH, run by the Python that runs Snakemake (the .venv's), or by the conda env's
+# python under --sw-deployment-method conda (the explorer needs numpy, PyYAML, jsonschema).
 
 import json
 import sys
 
+from snakemake.settings.types import DeploymentMethod
+
 PARAMS_DIR = os.path.join(R, "params")
 PARAMS_JSON = json.dumps(config.get("params") or {})
-PARAMS_PY = f"PYTHONPATH=sage {sys.executable}"
+_CONDA = DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
+PARAMS_PY = "PYTHONPATH=sage " + ("python" if _CONDA else sys.executable)
 PARAMS_WORKERS = (config.get("params") or {}).get("workers", 2)
 PARAMS_PROFILES = (config.get("params") or {}).get("depth_profiles", "config/depth_profiles.yaml")
 
@@ -24,6 +28,8 @@ rule params_cyclotomics:
     benchmark:
         os.path.join(R, "benchmarks", "params", "cyclotomics.tsv")
     threads: PARAMS_WORKERS
+    conda:
+        "../envs/python.yaml"
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
@@ -42,6 +48,8 @@ rule params_candidates:
         os.path.join(PARAMS_DIR, "candidates.csv"),
     log:
         os.path.join(R, "logs", "params", "candidates.log"),
+    conda:
+        "../envs/python.yaml"
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
@@ -62,6 +70,8 @@ rule params_select:
         yaml=os.path.join(PARAMS_DIR, "selected.yaml"),
     log:
         os.path.join(R, "logs", "params", "select.log"),
+    conda:
+        "../envs/python.yaml"
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
@@ -81,6 +91,8 @@ rule params_security_paper:
         os.path.join(R, "logs", "params", "security_paper.log"),
     benchmark:
         os.path.join(R, "benchmarks", "params", "security_paper.tsv")
+    conda:
+        "../envs/python.yaml"
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
@@ -100,6 +112,8 @@ rule params_security:
         os.path.join(R, "logs", "params", "security.log"),
     benchmark:
         os.path.join(R, "benchmarks", "params", "security.tsv")
+    conda:
+        "../envs/python.yaml"
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
