@@ -214,35 +214,49 @@ def selected_yaml(rows: list[dict], base_config: str | Path | None = None) -> st
     return head + yaml.safe_dump(doc, sort_keys=False)
 
 
-SECURITY_COLUMNS = ["source", "cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "hwt",
-                    "helib_bits", "helib_dense_bits", "paper_bits", "coresvp_bits",
+SECURITY_COLUMNS = ["source", "cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "log2_q_exact",
+                    "hwt", "helib_bits", "helib_dense_bits", "paper_bits", "coresvp_bits",
                     "est_log2_q", "est_usvp", "est_dual", "est_hybrid", "est_full", "est_best",
                     "est_best_attack", "estimator_note", "security_target", "below_target"]
 
 
-def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True) -> list[dict]:
-    """security.csv rows: selected and (with paper=True) the paper's configurations, with
-    estimator columns."""
+def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
+                   cand_rows: list[dict] | None = None) -> list[dict]:
+    """security.csv rows.
+
+    First the selected configurations and (paper=True) the paper's five, with exact chains
+    and the lattice estimator's figures when it is there; then every other row of the
+    sweep (cand_rows, source "sweep") with HElib's formula and core-SVP on the upper-bound
+    log2 Q (log2_q_exact = 0). A configuration both selected and in the paper appears once
+    (source "selected+paper"). below_target = 1 when the lowest figure of the row (HElib,
+    core-SVP, the estimator's attacks) is below its security target.
+    """
     from .cyclotomic import basic_facts
 
-    configs = []
+    configs: dict[tuple, dict] = {}
     for r in sel_rows:
-        configs.append({"source": "selected", "cipher": r["cipher"], "m": int(r["m"]),
+        key = (r["cipher"], int(r["m"]), int(r["bits"]))
+        configs[key] = {"source": "selected", "cipher": r["cipher"], "m": int(r["m"]),
                         "phi": int(r["phi"]), "bits": int(r["bits"]), "paper_bits": "",
-                        "security_target": float(r.get("security_target", targets(p)[0]))})
+                        "security_target": float(r.get("security_target", targets(p)[0]))}
     for name, m, bits, _, paper_bits in (PAPER_CONFIGS if paper else []):
-        configs.append({"source": "paper", "cipher": name, "m": m, "phi": basic_facts(m)[1],
-                        "bits": bits, "paper_bits": paper_bits, "security_target": max(targets(p))})
+        key = (name, m, bits)
+        if key in configs:
+            configs[key].update(source="selected+paper", paper_bits=paper_bits)
+        else:
+            configs[key] = {"source": "paper", "cipher": name, "m": m, "phi": basic_facts(m)[1],
+                            "bits": bits, "paper_bits": paper_bits, "security_target": max(targets(p))}
     est = p["estimator"]
     where = None
-    if est["mode"] != "off":
+    if est["mode"] != "off" and configs:
         where = estimator.locate(est["path"])
         if not where.available:
             log(f"note: {where.note}; estimator columns left empty")
     out = []
-    for cfg in configs:
+    for cfg in configs.values():
         row = dict(cfg)
         row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], p, exact=True))
+        row["log2_q_exact"] = 1
         notes = []
         results = {}
         if where is None:
@@ -270,6 +284,16 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True)
         floor = min(float(row["helib_bits"]), float(row["coresvp_bits"]),
                     *(v for v in vals.values()))
         row["below_target"] = int(floor < row["security_target"])
+        out.append(row)
+    target = max(targets(p))
+    for r in cand_rows or []:
+        if (r["cipher"], int(r["m"]), int(r["bits"])) in configs:
+            continue
+        row = {k: r[k] for k in ("cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "hwt",
+                                 "helib_bits", "helib_dense_bits", "coresvp_bits")}
+        row.update(source="sweep", log2_q_exact=0, security_target=target,
+                   estimator_note="sweep row: the estimator runs on selected and paper configurations only",
+                   below_target=int(min(float(r["helib_bits"]), float(r["coresvp_bits"])) < target))
         out.append(row)
     return out
 
@@ -303,13 +327,16 @@ def main(argv=None) -> int:
             for r in rows:
                 log(f"{r['cipher']}: m={r['m']} phi={r['phi']} blocks={r['blocks']} bits={r['bits']} "
                     f"log2Q={r['log2_q']} HElib={r['helib_bits']} core-SVP={r['coresvp_bits']}")
-        else:
-            sel = read_csv(a.selected) if a.step == "security" else []
-            rows = security_table(sel, p, log)
+        elif a.step == "paper-security":
+            rows = security_table([], p, log)
             write_csv(rows, a.security, SECURITY_COLUMNS)
-            bad = [r for r in rows if r["below_target"]]
-            for r in bad:
-                log(f"below target: {r['source']} {r['cipher']} m={r['m']} bits={r['bits']}")
+        else:
+            rows = security_table(read_csv(a.selected), p, log, cand_rows=read_csv(a.candidates))
+            write_csv(rows, a.security, SECURITY_COLUMNS)
+            for r in rows:
+                if r["below_target"] and r["source"] != "sweep":
+                    log(f"below target: {r['source']} {r['cipher']} m={r['m']} bits={r['bits']}")
+            log(f"{a.security}: {len(rows)} rows")
     except ParamError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -28,6 +28,12 @@ def test_selection_is_smallest_phi(small_rows):
         assert not any(SEL.meets(c, p) for c in smaller)
     text = SEL.selected_yaml(sel)
     assert "aes-sel10" in text and "cipher: aes128" in text
+    table = SEL.security_table(sel, dict(p, estimator=dict(p["estimator"], mode="off")),
+                               log=lambda s: None, cand_rows=cand)
+    assert [r["source"] for r in table[:len(sel)]] == ["selected"] * len(sel)
+    assert len(table) == len(cand) + 5            # each selected row replaces its sweep row
+    assert {r["source"] for r in table} == {"selected", "paper", "sweep"}
+    assert all(r["log2_q_exact"] == (r["source"] != "sweep") for r in table)
 
 
 def test_several_targets(small_rows):

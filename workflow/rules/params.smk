@@ -101,10 +101,12 @@ rule params_security_paper:
         " --security {output:q} > {log:q} 2>&1"
 
 
-# Selected and paper configurations: HElib, core-SVP, the estimator when present.
+# Selected and paper configurations (HElib, core-SVP, the estimator when present), then
+# every other row of the sweep (HElib, core-SVP).
 rule params_security:
     input:
         selected=rules.params_select.output.csv,
+        candidates=rules.params_candidates.output[0],
         paper=rules.params_security_paper.output[0],
     output:
         os.path.join(PARAMS_DIR, "security.csv"),
@@ -119,7 +121,8 @@ rule params_security:
         cfg=PARAMS_JSON,
     shell:
         "{params.py} -m cbparams.select security --params-json {params.cfg:q}"
-        " --selected {input.selected:q} --security {output:q} > {log:q} 2>&1"
+        " --selected {input.selected:q} --candidates {input.candidates:q}"
+        " --security {output:q} > {log:q} 2>&1"
 
 
 rule params_all:
