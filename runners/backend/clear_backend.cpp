@@ -13,7 +13,6 @@ ClearBackend::ClearBackend(long m, long n, uint64_t f_low)
     throw ParameterError(msg("n=", n, " does not divide d=", zm_.d(), " (m=", m,
                              "): GF(2^n) must be a subfield of the slot field GF(2^d)"));
   has_key_[1] = 1;
-  for (long j = 1; j < n; ++j) has_key_[zm_.power(2, j)] = 1;
 }
 
 BackendInfo ClearBackend::info() const {
@@ -97,6 +96,17 @@ void ClearBackend::automorph(Ctxt& a, long k) const {
   a.slots = std::move(out);
 }
 
+std::vector<ClearBackend::Ctxt> ClearBackend::automorph_many(const Ctxt& a, const std::vector<long>& ks) const {
+  ++counts_->automorph_many;
+  std::vector<Ctxt> out;
+  out.reserve(ks.size());
+  for (long k : ks) {
+    out.push_back(a);
+    automorph(out.back(), k);
+  }
+  return out;
+}
+
 void ClearBackend::require_automorphisms(const std::vector<long>& ks) {
   for (long k : ks) {
     const long kk = normalize(k);
@@ -122,13 +132,15 @@ ClearBackend::OpCounts ClearBackend::op_counts() const {
   c.mul_plain = counts_->mul_plain;
   c.square = counts_->square;
   c.automorph = counts_->automorph;
+  c.automorph_many = counts_->automorph_many;
   return c;
 }
 
 std::string ClearBackend::op_counters() const {
   const OpCounts c = op_counts();
   return msg("encrypt=", c.encrypt, " add=", c.add, " add_plain=", c.add_plain, " mul=", c.mul,
-             " mul_plain=", c.mul_plain, " square=", c.square, " automorph=", c.automorph);
+             " mul_plain=", c.mul_plain, " square=", c.square, " automorph=", c.automorph,
+             " automorph_many=", c.automorph_many);
 }
 
 void ClearBackend::reset_op_counts() const {
@@ -139,6 +151,7 @@ void ClearBackend::reset_op_counts() const {
   counts_->mul_plain = 0;
   counts_->square = 0;
   counts_->automorph = 0;
+  counts_->automorph_many = 0;
 }
 
 }  // namespace cb

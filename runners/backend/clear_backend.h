@@ -15,10 +15,13 @@
 // functional model used to test circuits (same slot permutation semantics, same key
 // requirements), in milliseconds instead of minutes.
 //
-// Modelled key management: X -> X^k needs a key-switching key. Like BgvBackend, the
-// constructor provides k = 1 and the Frobenius keys k = 2^j mod m, j = 1..n-1; any other
-// k must be announced with require_automorphisms() first, otherwise automorph throws
-// KeyError. This catches circuits that forget to request their rotation keys.
+// Modelled key management: X -> X^k needs a key-switching key. Like BgvBackend, only
+// k = 1 (the identity) is free; every other k, Frobenius maps k = 2^j mod m included,
+// must be announced with require_automorphisms() first, otherwise automorph throws
+// KeyError. This catches circuits that forget to request their keys.
+//
+// automorph_many(a, ks) is BGV's hoisted form (one key-switching decomposition for
+// several k); here it is just automorph per k, counted as such (and in automorph_many).
 //
 // No noise: capacity_bits() is +infinity and decrypt never throws CapacityError. Instead
 // each Ctxt carries its multiplicative depth (ciphertext-ciphertext products and squarings
@@ -49,6 +52,7 @@ class ClearBackend {
   // Counts of the operations performed so far (all threads).
   struct OpCounts {
     long encrypt = 0, add = 0, add_plain = 0, mul = 0, mul_plain = 0, square = 0, automorph = 0;
+    long automorph_many = 0;  // hoisted calls (their automorphisms count in automorph)
   };
 
   // The ring Z[X]/Phi_m(X) mod 2 (odd m, see ZmStar) and the cipher's field
@@ -71,13 +75,16 @@ class ClearBackend {
   void square(Ctxt& a) const;
   // ParameterError when k is not in Z_m^*, KeyError when no key for k was required.
   void automorph(Ctxt& a, long k) const;
+  // sigma_k(a) for each k of ks (same errors as automorph).
+  std::vector<Ctxt> automorph_many(const Ctxt& a, const std::vector<long>& ks) const;
   void require_automorphisms(const std::vector<long>& ks);
   bool has_automorphism_key(long k) const;
   double capacity_bits(const Ctxt& c) const;  // +infinity
   long depth(const Ctxt& c) const { return c.depth; }
 
   OpCounts op_counts() const;
-  std::string op_counters() const;  // "add=.. add_plain=.. mul=.. mul_plain=.. square=.. automorph=.."
+  // "encrypt=.. add=.. add_plain=.. mul=.. mul_plain=.. square=.. automorph=.. automorph_many=.."
+  std::string op_counters() const;
   void reset_op_counts() const;
 
  private:
@@ -88,7 +95,8 @@ class ClearBackend {
   GF2n F_;
   std::vector<char> has_key_;  // indexed by k mod m
   struct Counters {
-    std::atomic<long> encrypt{0}, add{0}, add_plain{0}, mul{0}, mul_plain{0}, square{0}, automorph{0};
+    std::atomic<long> encrypt{0}, add{0}, add_plain{0}, mul{0}, mul_plain{0}, square{0}, automorph{0},
+        automorph_many{0};
   };
   std::unique_ptr<Counters> counts_;
 };

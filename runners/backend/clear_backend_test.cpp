@@ -123,9 +123,25 @@ TEST_P(ClearBackendRing, FrobeniusKeysAndComposition) {
   const auto v = random_slots(rng, zm.ell(), r.n);
   for (long j = 1; j < r.n; ++j) {
     auto c = be.encrypt(v);
-    be.automorph(c, zm.power(2, j));  // provided by the constructor
+    EXPECT_THROW(be.automorph(c, zm.power(2, j)), KeyError);  // Frobenius keys are not free
+    be.require_automorphisms({zm.power(2, j)});
+    be.automorph(c, zm.power(2, j));
     for (long s = 0; s < zm.ell(); ++s) ASSERT_EQ(be.decrypt(c)[s], F.frob(v[s], j));
   }
+  // Hoisted form: the same as one automorph per k.
+  std::vector<long> ks;
+  for (long j = 1; j < r.n; ++j) ks.push_back(zm.power(2, j));
+  ks.push_back(1);
+  be.reset_op_counts();
+  const auto many = be.automorph_many(be.encrypt(v), ks);
+  ASSERT_EQ(many.size(), ks.size());
+  for (size_t i = 0; i < ks.size(); ++i) {
+    auto c = be.encrypt(v);
+    be.automorph(c, ks[i]);
+    EXPECT_EQ(be.decrypt(many[i]), be.decrypt(c)) << "k=" << ks[i];
+  }
+  EXPECT_EQ(be.op_counts().automorph_many, 1);
+  EXPECT_THROW(be.automorph_many(be.encrypt(v), {zm.inverse(zm.gen(0))}), KeyError);
   // sigma_k2 after sigma_k1 = sigma_(k1 k2).
   const long k1 = zm.gen(0), k2 = zm.gen(zm.dims() - 1);
   const long k12 = long((unsigned long long)k1 * k2 % r.m);
@@ -207,13 +223,16 @@ TEST(ClearBackend, InfoAndCounters) {
   EXPECT_EQ(i.d, 16);
   EXPECT_EQ(i.slots, 16);
   auto c = be.encrypt(std::vector<uint64_t>(16, 3));
+  ClearBackend be2(257, 8, 0x1b);
+  be2.require_automorphisms({2});
+  be2.automorph(c, 2);
+  be2.automorph(c, 1);  // identity: not counted
   be.square(c);
   be.mul(c, c);
-  be.automorph(c, 2);
-  be.automorph(c, 1);  // identity: not counted
-  EXPECT_EQ(be.op_counters(), "encrypt=1 add=0 add_plain=0 mul=1 mul_plain=0 square=1 automorph=1");
-  be.reset_op_counts();
-  EXPECT_EQ(be.op_counts().automorph, 0);
+  EXPECT_EQ(be.op_counters(), "encrypt=1 add=0 add_plain=0 mul=1 mul_plain=0 square=1 automorph=0 automorph_many=0");
+  EXPECT_EQ(be2.op_counters(), "encrypt=0 add=0 add_plain=0 mul=0 mul_plain=0 square=0 automorph=1 automorph_many=0");
+  be2.reset_op_counts();
+  EXPECT_EQ(be2.op_counts().automorph, 0);
 }
 
 }  // namespace

@@ -39,10 +39,16 @@
 //
 // Keys: every k in PermutationPlan::automorphisms() needs a key-switching key; call
 // backend.require_automorphisms(plan.automorphisms()) at setup, before timing.
+//
+// Hoisting: when the backend has automorph_many (backend.h, optional) and a plan has two
+// or more k != 1, apply() moves the input once through automorph_many (BGV decomposes
+// the ciphertext for key switching once for all k). apply() is const and uses only const
+// backend operations, so one plan may serve several threads.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -114,6 +120,14 @@ struct PermutationCost {
   long total() const { return automorphisms + masks; }
 };
 
+// Whether B has the optional hoisted automorph_many(const Ctxt&, const std::vector<long>&).
+template <class B, class = void>
+struct has_automorph_many : std::false_type {};
+template <class B>
+struct has_automorph_many<B, std::void_t<decltype(std::declval<const B&>().automorph_many(
+                                 std::declval<const typename B::Ctxt&>(), std::declval<const std::vector<long>&>()))>>
+    : std::true_type {};
+
 // A SlotPermutation compiled for one backend: the automorphisms and encoded masks.
 template <class B>
 class PermutationPlan {
@@ -148,6 +162,27 @@ class PermutationPlan {
   // c <- pi(c).
   void apply(const B& backend, Ctxt& c) const {
     if (terms_.empty()) return;
+    if constexpr (has_automorph_many<B>::value) {
+      const std::vector<long> ks = automorphisms();
+      if (ks.size() >= 2) {
+        std::vector<Ctxt> moved = backend.automorph_many(c, ks);
+        std::optional<Ctxt> acc;
+        size_t next = 0;
+        for (const auto& t : terms_) {
+          if (t.k == 1) {
+            Ctxt x = c;
+            if (t.mask) backend.mul_plain(x, *t.mask);
+            accumulate(backend, acc, std::move(x));
+          } else {
+            Ctxt& x = moved[next++];
+            if (t.mask) backend.mul_plain(x, *t.mask);
+            accumulate(backend, acc, std::move(x));
+          }
+        }
+        c = std::move(*acc);
+        return;
+      }
+    }
     std::optional<Ctxt> acc;
     for (size_t i = 0; i + 1 < terms_.size(); ++i) {
       Ctxt t = c;
@@ -185,6 +220,14 @@ class PermutationPlan {
     long k;
     std::optional<Ptxt> mask;
   };
+
+  static void accumulate(const B& backend, std::optional<Ctxt>& acc, Ctxt&& x) {
+    if (acc) {
+      backend.add(*acc, x);
+    } else {
+      acc.emplace(std::move(x));
+    }
+  }
 
   static void apply_term(const B& backend, const Term& t, Ctxt& c) {
     if (t.k != 1) backend.automorph(c, t.k);

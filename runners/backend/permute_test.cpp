@@ -96,6 +96,7 @@ PermutationCost check(ClearBackend& be, const SlotPermutation& perm, std::mt1993
   EXPECT_EQ(ops.automorph, cost.automorphisms);
   EXPECT_EQ(ops.mul_plain, cost.masks);
   EXPECT_EQ(ops.add, cost.additions);
+  EXPECT_EQ(ops.automorph_many, cost.automorphisms >= 2 ? 1 : 0);  // hoisted when it helps
   return cost;
 }
 
@@ -277,6 +278,39 @@ TEST(Permute, SubfieldCoverSavesTheSecondAutomorphism) {
     EXPECT_EQ(std::string(e.what()),
               "n=3 does not divide d=16 (m=4369): slot values must lie in GF(2^n) inside GF(2^d)");
   }
+}
+
+// A backend without automorph_many (the hook is optional): the plan falls back to one
+// automorph per k, with the same result.
+struct NoHoistBackend {
+  using Ctxt = ClearBackend::Ctxt;
+  using Ptxt = ClearBackend::Ptxt;
+  const ClearBackend& be;
+  const ZmStar& zmstar() const { return be.zmstar(); }
+  const GF2n& field() const { return be.field(); }
+  Ptxt encode(const std::vector<uint64_t>& v) const { return be.encode(v); }
+  void add(Ctxt& a, const Ctxt& b) const { be.add(a, b); }
+  void mul_plain(Ctxt& a, const Ptxt& p) const { be.mul_plain(a, p); }
+  void automorph(Ctxt& a, long k) const { be.automorph(a, k); }
+};
+static_assert(has_automorph_many<ClearBackend>::value);
+static_assert(!has_automorph_many<NoHoistBackend>::value);
+
+TEST(Permute, WorksWithoutHoisting) {
+  ClearBackend be(255, 8, 0x1b);
+  const NoHoistBackend nb{be};
+  const auto perm = SlotPermutation::rotate(be.zmstar(), 3);
+  const PermutationPlan<NoHoistBackend> plan(nb, perm);
+  ASSERT_GE(plan.cost().automorphisms, 2);
+  be.require_automorphisms(plan.automorphisms());
+  std::mt19937_64 rng(9);
+  const auto v = random_slots(rng, be.slot_count(), 8);
+  auto c = be.encrypt(v);
+  be.reset_op_counts();
+  plan.apply(nb, c);
+  EXPECT_EQ(be.decrypt(c), perm.apply_clear(v));
+  EXPECT_EQ(be.op_counts().automorph_many, 0);
+  EXPECT_EQ(be.op_counts().automorph, plan.cost().automorphisms);
 }
 
 TEST(Permute, PlanNeedsItsKeys) {
