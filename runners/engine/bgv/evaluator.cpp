@@ -137,10 +137,11 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
     uint64_t* o0 = acc0.limb(r);
     uint64_t* o1 = acc1.limb(r);
     std::vector<const uint64_t*> dj(nd), bj(nd), aj(nd);
+    std::vector<std::vector<uint64_t>> scratch(key.seeded() ? nd : 0, std::vector<uint64_t>(phi));
     for (long j = 0; j < nd; ++j) {
       dj[j] = dg.d[j].limb(r);
       bj[j] = key.b[dg.which[j]].limb(p);
-      aj[j] = key.a[dg.which[j]].limb(p);
+      aj[j] = key.a_limb(dg.which[j], p, key.seeded() ? scratch[j].data() : nullptr, ctx_);
     }
     for (long t = 0; t < phi; ++t) {
       const long src = perm ? (*perm)[t] : t;

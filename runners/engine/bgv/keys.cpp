@@ -48,8 +48,13 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
   const auto all = all_primes(ctx_);
   KeySwitchKey key;
   key.log2_e = -INFINITY;
-  for (const auto& digit : ctx_.digits()) {
-    DCRTPoly a = rng_.uniform(ctx_, all);
+  const size_t a_bytes = ctx_.digits().size() * all.size() * size_t(ctx_.phi()) * sizeof(uint64_t);
+  const bool seeded = a_bytes > keep_uniform_bytes_;
+  key.a_seed = rng_.next_u64() | 1;
+  for (long j = 0; j < long(ctx_.digits().size()); ++j) {
+    const auto& digit = ctx_.digits()[j];
+    DCRTPoly a(ctx_, all);
+    for (int p : all) Sampler::uniform_limb(key.a_seed, KeySwitchKey::tag(j, p), ctx_.q(p), a.limb(p), ctx_.phi());
     std::vector<long> e = rng_.gaussian(ctx_.phi());
     key.log2_e = std::max(key.log2_e, log2_canonical(e, ctx_.m()));
     for (long& x : e) x *= 2;
@@ -69,9 +74,15 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
         bi[t] = util::add_mod(bi[t], util::mul_shoup(si[t], w.w, w.wp, q), q);
     }
     key.b.push_back(std::move(b));
-    key.a.push_back(std::move(a));
+    if (!seeded) key.a.push_back(std::move(a));
   }
   return key;
+}
+
+const uint64_t* KeySwitchKey::a_limb(long j, int p, uint64_t* scratch, const Context& ctx) const {
+  if (!a.empty()) return a[j].limb(p);
+  Sampler::uniform_limb(a_seed, tag(j, p), ctx.q(p), scratch, ctx.phi());
+  return scratch;
 }
 
 KeySwitchKey KeyGenerator::relin_key(const SecretKey& sk) {

@@ -33,15 +33,28 @@ struct PublicKey {
   double log2_e = 0;         // log2 |e|_can, exact
 };
 
+// The a_j are uniform, so a large key keeps only their seed and regenerates a limb when
+// it is used (Sampler::uniform_limb, tag j * 2^16 + prime index): half the memory, for a
+// few percent of a key switch. Keys up to kKeepUniformBytes keep a_j in memory.
 struct KeySwitchKey {
-  long k = 0;                // 0: relinearization (s' = s^2); else s' = s(X^k)
-  std::vector<DCRTPoly> b, a;  // per digit, over all primes
-  double log2_e = 0;         // log2 max_j |e_j|_can, exact
+  static constexpr size_t kKeepUniformBytes = size_t(64) << 20;
+  long k = 0;                  // 0: relinearization (s' = s^2); else s' = s(X^k)
+  std::vector<DCRTPoly> b;     // per digit, over all primes
+  std::vector<DCRTPoly> a;     // per digit, over all primes; empty when seeded
+  uint64_t a_seed = 0;         // seed of the a_j when `a` is empty
+  double log2_e = 0;           // log2 max_j |e_j|_can, exact
+  bool seeded() const { return a.empty(); }
+  static uint64_t tag(long j, int p) { return uint64_t(j) * 65536 + uint64_t(p); }
+  // a_j modulo prime index p, into out (phi values); points into `a` or regenerates.
+  const uint64_t* a_limb(long j, int p, uint64_t* scratch, const Context& ctx) const;
 };
 
 class KeyGenerator {
  public:
-  KeyGenerator(const Context& ctx, Sampler& sampler) : ctx_(ctx), rng_(sampler) {}
+  // Key-switching keys whose a_j take more than keep_uniform_bytes are stored seeded.
+  KeyGenerator(const Context& ctx, Sampler& sampler,
+               size_t keep_uniform_bytes = KeySwitchKey::kKeepUniformBytes)
+      : ctx_(ctx), rng_(sampler), keep_uniform_bytes_(keep_uniform_bytes) {}
 
   SecretKey secret_key(long hwt);
   PublicKey public_key(const SecretKey& sk);
@@ -52,6 +65,7 @@ class KeyGenerator {
   KeySwitchKey switch_key(const SecretKey& sk, const DCRTPoly& s_prime);
   const Context& ctx_;
   Sampler& rng_;
+  size_t keep_uniform_bytes_;
 };
 
 }  // namespace cb::bgv

@@ -6,6 +6,44 @@
 
 namespace cb::bgv {
 
+namespace {
+// Spreads a 64-bit seed over a stream key with splitmix64, so nearby seeds give
+// unrelated keys.
+void expand_seed(uint64_t x, unsigned char* key) {
+  for (int i = 0; i < NTL_PRG_KEYLEN; i += 8) {
+    x += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    std::memcpy(key + i, &z, 8);
+  }
+}
+
+void fill_uniform(NTL::RandomStream& stream, uint64_t q, uint64_t* x, long n, std::vector<uint64_t>& buf) {
+  const int bits = 64 - __builtin_clzll(q);
+  const uint64_t mask = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
+  buf.resize(n);
+  long t = 0;
+  while (t < n) {
+    const long want = n - t;
+    stream.get(reinterpret_cast<unsigned char*>(buf.data()), long(sizeof(uint64_t)) * want);
+    for (long k = 0; k < want; ++k) {
+      const uint64_t v = buf[k] & mask;  // rejection sampling: uniform in [0, q)
+      if (v < q) x[t++] = v;
+    }
+  }
+}
+}  // namespace
+
+void Sampler::uniform_limb(uint64_t seed, uint64_t tag, uint64_t q, uint64_t* out, long n) {
+  unsigned char key[NTL_PRG_KEYLEN];
+  expand_seed(seed ^ (tag * 0xd1b54a32d192ed03ULL), key);
+  NTL::RandomStream stream(key);
+  thread_local std::vector<uint64_t> buf;
+  fill_uniform(stream, q, out, n, buf);
+}
+
 Sampler::Sampler(uint64_t seed) {
   unsigned char key[NTL_PRG_KEYLEN] = {0};
   if (seed == 0) {
@@ -15,16 +53,7 @@ Sampler::Sampler(uint64_t seed) {
       std::memcpy(key + i, &w, 4);
     }
   } else {
-    // Spread the seed over the key with splitmix64 so nearby seeds give unrelated keys.
-    uint64_t x = seed;
-    for (int i = 0; i < NTL_PRG_KEYLEN; i += 8) {
-      x += 0x9e3779b97f4a7c15ULL;
-      uint64_t z = x;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      z ^= z >> 31;
-      std::memcpy(key + i, &z, 8);
-    }
+    expand_seed(seed, key);
   }
   stream_ = std::make_unique<NTL::RandomStream>(key);
 }
@@ -39,23 +68,8 @@ double Sampler::next_unit() { return (double(next_u64() >> 11) + 0.5) * 0x1.0p-5
 
 DCRTPoly Sampler::uniform(const Context& ctx, const std::vector<int>& primes) {
   DCRTPoly r(ctx, primes);
-  const long phi = ctx.phi();
-  std::vector<uint64_t> buf(phi);
-  for (long i = 0; i < r.num_limbs(); ++i) {
-    const uint64_t q = r.modulus(i);
-    const int bits = 64 - __builtin_clzll(q);
-    const uint64_t mask = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
-    uint64_t* x = r.limb(i);
-    long t = 0;
-    while (t < phi) {
-      const long want = phi - t;
-      stream_->get(reinterpret_cast<unsigned char*>(buf.data()), long(sizeof(uint64_t)) * want);
-      for (long k = 0; k < want; ++k) {
-        const uint64_t v = buf[k] & mask;  // rejection sampling: uniform in [0, q)
-        if (v < q) x[t++] = v;
-      }
-    }
-  }
+  std::vector<uint64_t> buf;
+  for (long i = 0; i < r.num_limbs(); ++i) fill_uniform(*stream_, r.modulus(i), r.limb(i), ctx.phi(), buf);
   return r;
 }
 

@@ -27,6 +27,9 @@ class Sampler {
   double next_unit();  // uniform in (0, 1)
 
   DCRTPoly uniform(const Context& ctx, const std::vector<int>& primes);
+  // n uniform residues modulo q from the stream keyed by (seed, tag): the same arguments
+  // always give the same values, so a uniform polynomial can be stored as its seed.
+  static void uniform_limb(uint64_t seed, uint64_t tag, uint64_t q, uint64_t* out, long n);
   std::vector<long> ternary(long n);               // n coefficients
   std::vector<long> hamming(long n, long h);       // exactly h non-zero, +-1
   std::vector<long> gaussian(long n, double sigma = 3.2);
