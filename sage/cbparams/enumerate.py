@@ -75,8 +75,9 @@ def _check_degrees(degrees):
 
 
 def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None = None,
-          progress=None) -> list[dict]:
-    """Rows for every odd m in [m_min, m_max] and every n in degrees with n | ord_m(2)."""
+          progress=None, stats: dict | None = None) -> list[dict]:
+    """Rows for every odd m in [m_min, m_max] and every n in degrees with n | ord_m(2).
+    `stats`, when given, receives the number of structures computed and taken from the cache."""
     _check_degrees(degrees)
     if m_min > m_max:
         raise RingError(f"m_min={m_min} > m_max={m_max}: the range of m is empty")
@@ -102,6 +103,8 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
             os.replace(tmp, cache)
 
     jobs = [(m, basics[m][2]) for m in todo]
+    if stats is not None:
+        stats.update(computed=len(jobs), cached=len(basics) - len(jobs))
     if workers > 1 and len(jobs) > 1:
         with mp.get_context("fork").Pool(workers) as pool:
             for m, st in pool.imap_unordered(_structure, jobs, chunksize=8):
@@ -161,17 +164,19 @@ def main(argv=None) -> int:
         out = Path(a.out)
         cache = out.parent / "cache" / "zmstar.pkl"
         t0 = time.time()
+        stats = {}
         rows = sweep(p["m_min"], p["m_max"], p["field_degrees"], p["workers"], cache,
-                     progress=lambda s: print(s, file=sys.stderr, flush=True))
+                     progress=lambda s: print(s, file=sys.stderr, flush=True), stats=stats)
         secs = time.time() - t0
         write_csv(rows, out)
         meta = {"m_min": p["m_min"], "m_max": p["m_max"], "field_degrees": p["field_degrees"],
                 "workers": p["workers"], "rows": len(rows),
                 "rings": len({r["m"] for r in rows}), "seconds": round(secs, 2),
+                "structures_computed": stats.get("computed"), "structures_cached": stats.get("cached"),
                 "per_degree": {str(n): sum(1 for r in rows if r["n"] == n) for n in p["field_degrees"]}}
         Path(a.meta or str(out.with_suffix("")) + ".meta.json").write_text(json.dumps(meta, indent=1) + "\n")
-        print(f"{out}: {len(rows)} rows, {meta['rings']} rings, {secs:.1f} s with {p['workers']} workers",
-              file=sys.stderr)
+        print(f"{out}: {len(rows)} rows, {meta['rings']} rings ({stats.get('computed')} computed, "
+              f"{stats.get('cached')} from {cache}), {secs:.1f} s with {p['workers']} workers", file=sys.stderr)
         bad = unsupported_degrees(rows, p["field_degrees"])
         if bad:
             raise RingError(
