@@ -43,12 +43,14 @@ class CyclotomicTransform {
   CyclotomicTransform(long m, uint64_t q);
 
   // values[t] = a(zeta^j_t) for t < phi, j_t = zmstar()[t], where a has the ncoeffs
-  // coefficients coeffs[0..ncoeffs) in [0, q), 0 <= ncoeffs <= m. Outputs in [0, q).
-  // values must not alias coeffs.
+  // coefficients coeffs[0..ncoeffs), 0 <= ncoeffs <= m. Outputs in [0, q). Inputs may be
+  // any words (e.g. residues in [0, 2q) left lazy): the first step is a Shoup product,
+  // which reduces them. values must not alias coeffs.
   void forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const;
 
   // coeffs[0..m) = b with b(zeta^j_t) = values[t] on Z_m^* and b(zeta^j) = 0 for the
-  // other j (so b = the element mod Phi_m). Inputs and outputs in [0, q). No aliasing.
+  // other j (so b = the element mod Phi_m). Outputs in [0, q); inputs may be any words,
+  // as for forward. No aliasing.
   void inverse(const uint64_t* values, uint64_t* coeffs) const;
 
   uint64_t q() const { return q_; }

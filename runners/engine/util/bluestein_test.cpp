@@ -92,6 +92,26 @@ TEST_P(Bluestein, ForwardMatchesNaiveEvaluation) {
   EXPECT_EQ(v, std::vector<uint64_t>(t.phi(), 0));
 }
 
+TEST_P(Bluestein, UnreducedInputsAreReducedOnTheFly) {
+  const long m = GetParam().m;
+  const uint64_t q = prime_for(m);
+  const CyclotomicTransform t(m, q);
+  const auto a = random_vec(m, q, 31);
+  auto lazy = a;
+  for (long i = 0; i < m; ++i) lazy[i] += (i % 4) * q;  // up to 4q: still < 2^64
+  lazy[0] = ~uint64_t(0);                             // any word
+  auto ref = a;
+  ref[0] = uint64_t(~uint64_t(0) % q);
+  std::vector<uint64_t> v(t.phi()), w(t.phi()), b(m), c(m);
+  t.forward(ref.data(), m, v.data());
+  t.forward(lazy.data(), m, w.data());
+  EXPECT_EQ(v, w);
+  t.inverse(v.data(), b.data());
+  for (long i = 0; i < t.phi(); ++i) w[i] = v[i] + (i % 3) * q;
+  t.inverse(w.data(), c.data());
+  EXPECT_EQ(b, c);
+}
+
 TEST_P(Bluestein, InverseInterpolatesAndVanishesOffZmStar) {
   const long m = GetParam().m;
   const uint64_t q = prime_for(m);

@@ -57,8 +57,7 @@ Ntt::Ntt(int log_n, uint64_t q, uint64_t omega) : n_(0), log_n_(log_n), q_(q), o
       itwp_[blocks + b] = shoup(ipw[e], q);
     }
   }
-  n_inv_ = inv_mod(uint64_t(n_) % q, q);
-  n_inv_p_ = shoup(n_inv_, q);
+  n_inv_ = ShoupMul(inv_mod(uint64_t(n_) % q, q), q);
 }
 
 namespace {
@@ -521,7 +520,7 @@ void Ntt::forward(uint64_t* a) const {
 
 void Ntt::inverse(uint64_t* a) const {
   inverse_levels(a, 0);
-  mul_scalar_array(a, a, ShoupMul(n_inv_, q_), n_, q_);
+  mul_scalar_array(a, a, n_inv_, n_, q_);
 }
 
 }  // namespace cb::util

@@ -42,6 +42,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/util/modarith.h"
+
 namespace cb::util {
 
 class Ntt {
@@ -86,7 +88,7 @@ class Ntt {
   uint64_t q_, omega_;
   std::vector<uint64_t> tw_, twp_;    // tw[2^l + b] = omega^(bitrev_l(b) * N/2^(l+1)), Shoup
   std::vector<uint64_t> itw_, itwp_;  // itw[j] = tw[j]^-1, Shoup
-  uint64_t n_inv_, n_inv_p_;          // N^-1 mod q, Shoup
+  ShoupMul n_inv_;                    // N^-1 mod q
 };
 
 }  // namespace cb::util
