@@ -34,6 +34,9 @@ from .errors import ParamError, RingError
 #: AES-128 is 16 bytes). Used for the `state` and `blocks` columns.
 STATE_SIZE = {8: 16, 16: 8, 32: 4, 64: 2}
 
+#: Bump when zmstar_structure changes what it returns: older caches are then ignored.
+CACHE_VERSION = 1
+
 COLUMNS = ["m", "factors", "phi", "d", "slots", "n", "state", "blocks", "aes_blocks",
            "dims", "gens", "ords", "good_dims", "twists", "ghs16"]
 
@@ -85,7 +88,9 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
     cached = {}
     if cache is not None and Path(cache).exists():
         with open(cache, "rb") as f:
-            cached = pickle.load(f)
+            doc = pickle.load(f)
+        if isinstance(doc, dict) and doc.get("version") == CACHE_VERSION:
+            cached = doc["structures"]
     basics = {}
     for m in range(max(3, m_min | 1), m_max + 1, 2):
         f, phi, d = basic_facts(m)
@@ -99,7 +104,7 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
             Path(cache).parent.mkdir(parents=True, exist_ok=True)
             tmp = Path(str(cache) + ".tmp")
             with open(tmp, "wb") as f:
-                pickle.dump(cached, f)
+                pickle.dump({"version": CACHE_VERSION, "structures": cached}, f)
             os.replace(tmp, cache)
 
     jobs = [(m, basics[m][2]) for m in todo]
