@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "randomness seed, 0 = fresh")->capture_default_str();
   app.add_option("--json", json_path, "output file")->required();
   app.add_flag("--quiet", quiet, "no progress on stderr");
+  bool info_only = false;
+  app.add_flag("--info-only", info_only,
+               "only build the chain and report it (primes, log2 of the moduli, security): no keys");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -73,6 +76,28 @@ int main(int argc, char** argv) {
     auto log = [&](const std::string& s) {
       if (!quiet) std::cerr << "[bench_ops] " << s << std::endl;
     };
+
+    if (info_only) {
+      const cb::bgv::Context ctx(cb::bgv::ContextParams{m, bits, c, hwt});
+      nlohmann::json j;
+      j["m"] = m;
+      j["phi"] = ctx.phi();
+      j["d"] = ctx.zmstar().d();
+      j["slots"] = ctx.zmstar().ell();
+      j["bits"] = bits;
+      j["c"] = c;
+      j["hwt"] = hwt;
+      j["log2_q_ct"] = ctx.log2_Q(ctx.L());
+      j["log2_p"] = ctx.log2_P();
+      j["log2_q"] = ctx.log2_Q(ctx.L()) + ctx.log2_P();
+      j["security"] = ctx.security();
+      for (long i = 0; i < ctx.num_primes(); ++i)
+        j[i < ctx.L() ? "ciphertext_primes" : "special_primes"].push_back(ctx.q(i));
+      j["digits"] = ctx.digits();
+      std::ofstream(json_path) << j.dump(2) << "\n";
+      if (!quiet) std::cout << j.dump(2) << std::endl;
+      return 0;
+    }
 
     const auto t_setup = Clock::now();
     cb::BgvBackend be(cb::BgvParams{m, bits, c, hwt, seed}, n, kFieldPoly.at(n));
