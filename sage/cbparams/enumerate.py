@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from .cyclotomic import RingFacts, basic_facts, check_m, zmstar_structure
+from .cyclotomic import M_LIMIT, RingFacts, basic_facts, zmstar_structure
 from .errors import ParamError, RingError
 
 #: State size (field elements per block) for each slot-field degree n (VISION_SPEC.md;
@@ -84,7 +84,9 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
     _check_degrees(degrees)
     if m_min > m_max:
         raise RingError(f"m_min={m_min} > m_max={m_max}: the range of m is empty")
-    check_m(m_max | 1 if m_max > 3 else 3)
+    if m_max > M_LIMIT:
+        raise RingError(f"m_max={m_max} exceeds {M_LIMIT} = 2^20, the largest m the engine accepts: "
+                        f"lower params.m_max")
     cached = {}
     if cache is not None and Path(cache).exists():
         with open(cache, "rb") as f:
