@@ -289,3 +289,40 @@ def apply_measured(profiles: dict[str, Profile], measured: dict[str, float]) -> 
             out[name] = Profile(cipher=p.cipher, n=p.n, state=p.state, rounds=p.rounds,
                                 bits_per_round=bpr, source="measured: results/runs (mean capacity drop per round)")
     return out
+
+
+def main(argv=None) -> int:
+    """`python -m cbparams.chains --m M --bits B [--c C] [--hwt H]`: the engine's chain and its security."""
+    import argparse
+    import sys
+
+    from .cyclotomic import basic_facts
+    from .errors import ParamError
+    from .security import coresvp_bits, helib_security
+
+    ap = argparse.ArgumentParser(prog="python -m cbparams.chains", description=main.__doc__)
+    ap.add_argument("--m", type=int, required=True)
+    ap.add_argument("--bits", type=int, required=True)
+    ap.add_argument("--c", type=int, default=3)
+    ap.add_argument("--hwt", type=int, default=120)
+    ap.add_argument("--primes", action="store_true", help="list the primes")
+    a = ap.parse_args(argv)
+    try:
+        _, phi, _ = basic_facts(a.m)
+        ch = build_chain(a.m, a.bits, a.c)
+        print(f"m={a.m} phi={phi} bits={a.bits} c={a.c}: L={ch.L} x {ch.b_ct} bits, digits {ch.digits}, "
+              f"K={ch.K} x {ch.b_sp} bits; log2 Q_L={ch.log2_q_ct:.3f} log2 P={ch.log2_q_sp:.3f} "
+              f"log2 Q={ch.log2_Q:.3f}")
+        print(f"HElib formula: hwt={a.hwt}: {helib_security(a.m, ch.log2_Q, a.hwt, phi):.3f}, "
+              f"dense: {helib_security(a.m, ch.log2_Q, 0, phi):.3f}; core-SVP uSVP: "
+              f"{coresvp_bits(phi, ch.log2_Q, a.hwt):.1f}")
+        if a.primes:
+            print(" ".join(map(str, ch.primes)))
+    except ParamError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

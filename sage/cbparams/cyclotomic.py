@@ -341,3 +341,29 @@ def zmstar_structure(m: int, d: int):
         if int(inH.sum()) * q != ell:
             raise RuntimeError(f"m={m}: subgroup bookkeeping failed at generator {g}")
     return tuple(gens), tuple(ords), tuple(twists), ghs16
+
+
+def main(argv=None) -> int:
+    """`python -m cbparams.cyclotomic M [M ...]`: the facts of single rings."""
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(prog="python -m cbparams.cyclotomic", description="Facts of cyclotomic rings (p = 2).")
+    ap.add_argument("m", nargs="+", help="odd cyclotomic indices")
+    a = ap.parse_args(argv)
+    try:
+        for m in a.m:
+            r = ring_facts(int(m) if m.lstrip("-").isdigit() else m)
+            fac = "*".join(f"{p}^{e}" if e > 1 else str(p) for p, e in r.factors)
+            dims = ", ".join(f"g={g} ord={o} {'good' if gd else f'bad (g^ord = 2^{t})'}"
+                             for g, o, gd, t in zip(r.gens, r.ords, r.good, r.twists))
+            print(f"m={r.m} = {fac}: phi={r.phi} d={r.d} slots={r.ell} dims: {dims or 'none'}; "
+                  f"ghs16={r.ghs16}")
+    except RingError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

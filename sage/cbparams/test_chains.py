@@ -108,3 +108,10 @@ def test_measured_bits_per_round(tmp_path):
     assert got == {"aes": 70.0, "vision16": 300.0}
     prof = C.apply_measured({"aes": C.Profile("aes", 8, 16, 10, 76, "x")}, got)
     assert prof["aes"].bits_per_round == 70 and prof["aes"].source.startswith("measured")
+
+
+def test_cli(capsys):
+    assert C.main(["--m", "53261", "--bits", "820"]) == 0
+    assert "log2 Q=1144.000" in capsys.readouterr().out
+    assert C.main(["--m", "53261", "--bits", "100"]) == 2
+    assert "c=3 exceeds the 2 ciphertext primes" in capsys.readouterr().err

@@ -99,3 +99,11 @@ def test_orders_against_sage_unit_group():
 def test_bad_m(bad, text):
     with pytest.raises(RingError, match=text.replace("(", r"\(").replace(")", r"\)")):
         check_m(bad)
+
+
+def test_cli(capsys):
+    from cbparams.cyclotomic import main
+    assert main(["53261"]) == 0
+    assert "phi=46080 d=24 slots=1920" in capsys.readouterr().out
+    assert main(["53262"]) == 2
+    assert "m=53262 is even: the ring needs odd m" in capsys.readouterr().err
