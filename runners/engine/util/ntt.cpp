@@ -404,9 +404,11 @@ bool Ntt::vectorized() { return kVectorized; }
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 namespace {
 
-// Cache blocking: levels whose blocks are larger than 2^kLogTile words run breadth-first
-// over the whole array; below that, each tile of 2^kLogTile words (32 KiB, within L1)
-// runs through all its remaining levels before the next tile is touched.
+// Cache blocking, depth first: a block larger than 2^kLogTile words does two levels
+// (radix 4) over itself, then recurses into its four sub-blocks, and on the way back
+// does the two inverse levels. Each sub-block is finished while it is still in cache
+// (L2 for the large ones), and a tile of 2^kLogTile words (32 KiB) runs all its
+// remaining levels in L1. Only the top pass streams the whole array.
 constexpr int kLogTile = 12;
 
 // Chunks c0..c0+K-1: forward inner levels, pointwise product, inverse inner levels (each
@@ -435,37 +437,58 @@ inline void inner_chunks(uint64_t* a, long c0, const InnerLevels& fl, const Inne
   }
 }
 
-// The vector schedule for levels [from, k) forward, optionally followed by the pointwise
-// product with (kk, kkp) and the inverse levels back down to `to` (when kk != nullptr).
+struct Schedule {
+  uint64_t* a;
+  long n;
+  int inner;  // first of the three in-register levels, k - 3
+  const uint64_t *tw, *twp, *itw, *itwp;
+  const uint64_t *kk, *kkp;  // pointwise kernel or nullptr
+  bool do_forward, do_inverse;
+  __m512i q, four_q;
+  InnerLevels fl, il;
+};
+
+// Block b of level l (the words [b, b+1) * N/2^l): forward levels l..k-1, pointwise
+// product, inverse levels k-1..l, as enabled.
+void run_block(const Schedule& S, int l, long b) {
+  const long size = S.n >> l;
+  if (size <= (long(1) << kLogTile) || l + 2 > S.inner) {
+    if (S.do_forward) fwd_wide_range(S.a, S.n, l, S.inner, b, b + 1, S.tw, S.twp, S.q, S.four_q);
+    const long c_begin = b * (size / 16), c_end = (b + 1) * (size / 16);
+    if ((size / 16) % 4 == 0) {
+      for (long c = c_begin; c < c_end; c += 4)
+        inner_chunks<4>(S.a, c, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.q,
+                        S.four_q);
+    } else {
+      for (long c = c_begin; c < c_end; ++c)
+        inner_chunks<1>(S.a, c, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.q,
+                        S.four_q);
+    }
+    if (S.do_inverse) inv_wide_range(S.a, S.n, l, S.inner, b, b + 1, S.itw, S.itwp, S.q, S.four_q);
+    return;
+  }
+  if (S.do_forward) fwd_wide2(S.a, S.n, l, b, b + 1, S.tw, S.twp, S.q, S.four_q);
+  for (long c = 4 * b; c < 4 * b + 4; ++c) run_block(S, l + 2, c);
+  if (S.do_inverse) inv_wide2(S.a, S.n, l, b, b + 1, S.itw, S.itwp, S.q, S.four_q);
+}
+
+// The vector schedule: forward levels [from, k), then the pointwise product with
+// (kk, kkp) if kk != nullptr, then inverse levels k-1 down to `to`, each part optional.
 // Requires k >= 4 and from, to <= k - 3.
 void vector_schedule(uint64_t* a, long n, int log_n, int from, int to, const uint64_t* tw,
                      const uint64_t* twp, const uint64_t* itw, const uint64_t* itwp,
                      const uint64_t* kk, const uint64_t* kkp, bool do_forward, bool do_inverse,
                      uint64_t q64) {
   const __m512i q = _mm512_set1_epi64(q64), four_q = _mm512_set1_epi64(4 * q64);
-  const int inner = log_n - 3;  // first of the three in-register levels
-  int split = std::max(log_n - kLogTile, 0);
-  if (do_forward) split = std::max(split, from);
-  if (do_inverse) split = std::max(split, to);
-  split = std::min(split, inner);
-  if (do_forward) fwd_wide_range(a, n, from, split, 0, long(1) << from, tw, twp, q, four_q);
-  const InnerLevels fl = inner_levels(n, tw, twp);
-  const InnerLevels il = inner_levels(n, itw, itwp);
-  const long tiles = long(1) << split;
-  const long chunks_per_tile = (n >> split) / 16;
-  for (long s = 0; s < tiles; ++s) {
-    if (do_forward) fwd_wide_range(a, n, split, inner, s, s + 1, tw, twp, q, four_q);
-    const long c_begin = s * chunks_per_tile, c_end = (s + 1) * chunks_per_tile;
-    if (chunks_per_tile % 4 == 0) {
-      for (long c = c_begin; c < c_end; c += 4)
-        inner_chunks<4>(a, c, fl, il, kk, kkp, do_forward, do_inverse, q, four_q);
-    } else {
-      for (long c = c_begin; c < c_end; ++c)
-        inner_chunks<1>(a, c, fl, il, kk, kkp, do_forward, do_inverse, q, four_q);
-    }
-    if (do_inverse) inv_wide_range(a, n, split, inner, s, s + 1, itw, itwp, q, four_q);
-  }
-  if (do_inverse) inv_wide_range(a, n, to, split, 0, long(1) << to, itw, itwp, q, four_q);
+  const int inner = log_n - 3;
+  const Schedule S{a, n, inner, tw, twp, itw, itwp, kk, kkp, do_forward, do_inverse, q, four_q,
+                   inner_levels(n, tw, twp), inner_levels(n, itw, itwp)};
+  // The recursion starts at the deeper of the two end levels; the levels between them
+  // run breadth-first (in practice from == to).
+  const int start = std::max(do_forward ? from : 0, do_inverse ? to : 0);
+  if (do_forward) fwd_wide_range(a, n, from, start, 0, long(1) << from, tw, twp, q, four_q);
+  for (long b = 0; b < (long(1) << start); ++b) run_block(S, start, b);
+  if (do_inverse) inv_wide_range(a, n, to, start, 0, long(1) << to, itw, itwp, q, four_q);
 }
 
 }  // namespace
