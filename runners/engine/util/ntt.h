@@ -32,8 +32,9 @@
 //    (ntt.cpp explains the bound), so a vector twiddle product costs ~15 operations;
 //  - levels are taken in pairs (radix 4) so each pass loads and stores data once per
 //    two levels;
-//  - levels with blocks larger than 4096 words run breadth-first; below that each
-//    32 KiB tile runs through all its remaining levels while it sits in L1;
+//  - depth first: a block does its two levels, then its four sub-blocks are finished
+//    one by one while they sit in cache (the inverse levels follow on the way back);
+//    blocks of 4096 words (32 KiB) run all their remaining levels in L1;
 //  - the last three levels (half-blocks 4, 2, 1) are done inside registers on 16-word
 //    chunks, and convolve_levels also does the pointwise product and the first three
 //    inverse levels there, so the data makes one trip for six levels.
