@@ -292,7 +292,9 @@ def apply_measured(profiles: dict[str, Profile], measured: dict[str, float]) -> 
 
 
 def main(argv=None) -> int:
-    """`python -m cbparams.chains --m M --bits B [--c C] [--hwt H]`: the engine's chain and its security."""
+    """`python -m cbparams.chains --m M (--bits B | --cipher NAME) [--c C] [--hwt H]`: the
+    engine's chain and its security; with --cipher the bits come from the depth profile
+    (rounds * bits_per_round + --margin)."""
     import argparse
     import sys
 
@@ -302,12 +304,25 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m cbparams.chains", description=main.__doc__)
     ap.add_argument("--m", type=int, required=True)
-    ap.add_argument("--bits", type=int, required=True)
+    ap.add_argument("--bits", type=int)
+    ap.add_argument("--cipher", help="size the chain for this instance of config/depth_profiles.yaml")
+    ap.add_argument("--rounds", type=int, help="with --cipher: rounds (default: the profile's)")
+    ap.add_argument("--margin", type=int, default=60, help="with --cipher: bits added (default 60)")
     ap.add_argument("--c", type=int, default=3)
     ap.add_argument("--hwt", type=int, default=120)
     ap.add_argument("--primes", action="store_true", help="list the primes")
     a = ap.parse_args(argv)
     try:
+        if (a.bits is None) == (a.cipher is None):
+            raise ChainError("give either --bits or --cipher")
+        if a.cipher:
+            from .config import ROOT
+            prof = load_profiles(ROOT / "config" / "depth_profiles.yaml", a.hwt)
+            if a.cipher not in prof:
+                raise ChainError(f"--cipher {a.cipher!r} is not in config/depth_profiles.yaml: use one of {sorted(prof)}")
+            a.bits = prof[a.cipher].bits_needed(a.margin, a.rounds)
+            print(f"{a.cipher}: {a.rounds or prof[a.cipher].rounds} rounds x {prof[a.cipher].bits_per_round:g} "
+                  f"bits + {a.margin} = {a.bits} bits ({prof[a.cipher].source})")
         _, phi, _ = basic_facts(a.m)
         ch = build_chain(a.m, a.bits, a.c)
         print(f"m={a.m} phi={phi} bits={a.bits} c={a.c}: L={ch.L} x {ch.b_ct} bits, digits {ch.digits}, "

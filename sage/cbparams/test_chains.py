@@ -115,3 +115,7 @@ def test_cli(capsys):
     assert "log2 Q=1144.000" in capsys.readouterr().out
     assert C.main(["--m", "53261", "--bits", "100"]) == 2
     assert "c=3 exceeds the 2 ciphertext primes" in capsys.readouterr().err
+    assert C.main(["--m", "53261", "--cipher", "aes", "--rounds", "5"]) == 0
+    assert "aes: 5 rounds x 76 bits + 60 = 440 bits" in capsys.readouterr().out
+    assert C.main(["--m", "53261", "--cipher", "des"]) == 2
+    assert "--cipher 'des' is not in config/depth_profiles.yaml" in capsys.readouterr().err
