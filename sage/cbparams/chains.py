@@ -249,10 +249,12 @@ def instance_name(run: dict) -> str | None:
     return None
 
 
-def measured_bits_per_round(runs_glob: str = "results/runs/**/*.json") -> dict[str, float]:
+def measured_bits_per_round(runs_glob: str = "results/runs/**/*.json", min_phi: int = 0) -> dict[str, float]:
     """Mean capacity drop per round from engine runs (run_cipher JSON), per cipher instance.
 
-    Uses packed, correct runs only (the chains here are for the packed circuits). The
+    Uses packed, correct runs only (the chains here are for the packed circuits), on rings
+    with phi >= min_phi: noise grows with the ring dimension, so toy rings consume fewer
+    bits per round than the rings a selection is about. The
     capacities are fresh_capacity_bits (after encryption, when reported) followed by
     per_round[].capacity_bits; the mean of the successive drops is the run's bits per
     round, and the largest mean over the runs of an instance is returned. Files that do
@@ -265,6 +267,8 @@ def measured_bits_per_round(runs_glob: str = "results/runs/**/*.json") -> dict[s
                 run = json.load(f)
             name = instance_name(run)
             if run.get("correct") is False or run.get("packing", "packed") != "packed":
+                continue
+            if min_phi and int(run.get("params", {}).get("phi", 0)) < min_phi:
                 continue
             caps = [run.get("fresh_capacity_bits")]
             caps += [r["capacity_bits"] for r in sorted(run["per_round"], key=lambda r: r["round"])]

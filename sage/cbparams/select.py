@@ -74,7 +74,7 @@ def profiles_for(p: dict, runs_glob: str | None = None) -> dict[str, chains.Prof
     prof = chains.load_profiles(path, p["hwt"])
     if p["use_measured"]:
         prof = chains.apply_measured(prof, chains.measured_bits_per_round(
-            runs_glob or str(ROOT / "results/runs/**/*.json")))
+            runs_glob or str(ROOT / "results/runs/**/*.json"), p["measured_min_phi"]))
     missing = [c for c in p["ciphers"] if c not in prof]
     if missing:
         raise ParamError(f"params.ciphers names {missing[0]!r}, which {path} does not describe: "

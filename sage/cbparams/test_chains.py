@@ -106,6 +106,8 @@ def test_measured_bits_per_round(tmp_path):
     (tmp_path / "a" / "s.json").write_text(json.dumps(sliced))
     got = C.measured_bits_per_round(str(tmp_path / "**" / "*.json"))
     assert got == {"aes": 70.0, "vision16": 300.0}
+    # toy rings do not count when a minimum phi is asked for
+    assert C.measured_bits_per_round(str(tmp_path / "**" / "*.json"), min_phi=1000) == {}
     prof = C.apply_measured({"aes": C.Profile("aes", 8, 16, 10, 76, "x")}, got)
     assert prof["aes"].bits_per_round == 70 and prof["aes"].source.startswith("measured")
 
