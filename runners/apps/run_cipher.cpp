@@ -21,6 +21,7 @@
 // the cipher key (FNV-1a, 64 bits) to tell runs apart.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <omp.h>
 
 #include <cmath>
 #include <cstdio>
@@ -33,6 +34,7 @@
 
 #include "backend/bgv_backend.h"
 #include "backend/clear_backend.h"
+#include "engine/bgv/context.h"
 #include "ciphers/aes/aes_circuit.h"
 #include "ciphers/common/noise_budget.h"
 #include "ciphers/reference/aes128.h"
@@ -49,7 +51,7 @@ using json = nlohmann::json;
 
 struct Options {
   std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
-  long n = 0, s = 0, rounds = 0, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0;
+  long n = 0, s = 0, rounds = 0, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 1;
   uint64_t seed = 1;
   bool decrypt = false, force = false;
 };
@@ -239,6 +241,14 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
     throw CapacityError(msg(display(in), " ran out of modulus capacity during the rounds (", e.what(), "): use more --bits"));
   }
   const double total_s = eval_watch.seconds();
+  // BGV: the estimated capacity left against the one measured by decrypting (diagnostic).
+  json noise = nullptr;
+  if constexpr (std::is_same_v<B, BgvBackend>) {
+    const auto& c0 = st[0];
+    const double measured = b.context().log2_Q(c0.level()) - 1 - b.measured_noise_bits(c0);
+    noise = {{"estimated_capacity_bits", circ->capacity(st)}, {"measured_capacity_bits", measured},
+             {"level", c0.level()}};
+  }
 
   Stopwatch dec_watch;
   std::vector<std::vector<uint8_t>> got;
@@ -269,6 +279,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["layout"] = circ->describe();
   out["automorphism_keys"] = autos.size();
   out["seed"] = o.seed;
+  out["threads"] = o.threads;
   out["key_fingerprint"] = msg(std::hex, fnv1a(w.key));
   out["plaintext_hex"] = to_hex(w.plain[0]);
   out["input_hex"] = to_hex(inputs[0]);
@@ -277,6 +288,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["wrong_blocks"] = wrong;
   out["fresh_capacity_bits"] = std::isfinite(fresh_capacity) ? json(fresh_capacity) : json(nullptr);
   out["ops"] = ev.counts().as_map();
+  out["output_noise"] = noise;
   json timings = {{"setup_s", setup_s},
                   {"keygen_s", keygen_seconds(b)},
                   {"encrypt_keys_s", encrypt_keys_s},
@@ -316,7 +328,7 @@ int run(const Options& o_in) {
   const ZmStar zm(o.m);
   check_ring(o, in, zm);
   if (o.backend == "bgv") {
-    const NoiseBudget nb = noise_budget(in.cipher, in.n, o.packing != "packed");
+    const NoiseBudget nb = noise_budget(in.cipher, in.n, zm.phi());
     if (!o.force && o.bits < nb.bits_needed(in.rounds))
       throw ParameterError(msg("chain of ", o.bits, " bits holds about ", nb.rounds_held(o.bits), " rounds of ",
                                display(in), "; ", in.rounds, " rounds need about ", nb.bits_needed(in.rounds),
@@ -368,6 +380,8 @@ int main(int argc, char** argv) {
   app.add_flag("--decrypt", o.decrypt, "run the inverse cipher on the blocks' ciphertexts (transciphering)");
   app.add_option("--backend", o.backend, "bgv (default) or clear (slot simulator, no noise)")
       ->check(CLI::IsMember({"bgv", "clear"}));
+  app.add_option("--threads", o.threads, "OpenMP threads of the engine (default 1: single-threaded, as the papers' timings)")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--force", o.force, "run even when the chain looks too short for the rounds");
   app.add_option("--json", o.json_path, "output JSON file")->required();
   try {
@@ -380,6 +394,7 @@ int main(int argc, char** argv) {
     std::cerr << "run_cipher: --bits is required with --backend bgv\n";
     return 1;
   }
+  omp_set_num_threads(int(o.threads));
   try {
     return cb::run(o);
   } catch (const std::exception& e) {

@@ -112,7 +112,7 @@ def test_errors(tmp_path, args, message):
 def test_chain_too_short_is_refused_before_running(tmp_path):
     proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 300)
     assert proc.returncode == 1 and d is None
-    assert "chain of 300 bits holds about 3 rounds of AES-128 GF(2^8)^16; 10 rounds need about" in proc.stderr
+    assert "chain of 300 bits holds about 1 rounds of AES-128 GF(2^8)^16; 10 rounds need about" in proc.stderr
     assert "(--bits " in proc.stderr
     proc, d = run(tmp_path, "--cipher", "vision", "--field-bits", 64, "--m", 641, "--bits", 1000, "--rounds", 13)
     assert proc.returncode == 1 and "rounds of Vision GF(2^64)^2; 13 rounds need about" in proc.stderr
@@ -121,3 +121,24 @@ def test_chain_too_short_is_refused_before_running(tmp_path):
 def test_bits_required_with_bgv(tmp_path):
     proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257)
     assert proc.returncode == 1 and "--bits is required" in proc.stderr
+
+
+def test_bgv_aes_full_rounds(tmp_path):
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 1500,
+                  "--key", AES_C1["key_bytes"], "--plaintext", AES_C1["plaintext_bytes"])
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] and d["ciphertext_hex"] == AES_C1["ciphertext_bytes"]
+    assert d["backend"] == "bgv" and d["params"]["bits"] == 1500 and d["params"]["security"] > 0
+    caps = [r["capacity_bits"] for r in d["per_round"]]
+    assert caps == sorted(caps, reverse=True) and caps[-1] > 0
+    assert d["timings"]["keygen_s"] > 0
+
+
+@pytest.mark.parametrize("packing", ["packed", "sliced"])
+def test_bgv_vision_one_round(tmp_path, packing):
+    v = vector("vision_gf2_32_m4.json", 1)
+    proc, d = run(tmp_path, "--cipher", "vision", "--field-bits", 32, "--m", 641, "--bits", 520, "--rounds", 1,
+                  "--packing", packing, "--key", v["key_bytes"], "--plaintext", v["plaintext_bytes"], "--decrypt")
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] and d["ciphertext_hex"] == v["plaintext_bytes"]
+    assert d["input_hex"] == "".join(x[2:] for x in v["round_states"][0])

@@ -93,7 +93,8 @@ TEST(AesCircuit, LinearLayerCostsAreReported) {
   AesCircuit<ClearBackend, PackedRep> circ(b, 10, false);
   EXPECT_EQ(circ.max_blocks(), 16);
   EXPECT_GT(circ.rep().map_automorphisms(0), 0);
-  EXPECT_LE(circ.rep().map_automorphisms(0), 30);  // 64 terms per block, few automorphisms
+  // 64 terms per block, 16 diagonals: baby-step giant-step keeps it near 2 * sqrt(16).
+  EXPECT_LE(circ.rep().map_automorphisms(0), 10);
   AesCircuit<ClearBackend, SlicedRep> sliced(b, 10, false);
   EXPECT_EQ(sliced.max_blocks(), 256);
   EXPECT_TRUE(sliced.rep().automorphisms().empty());

@@ -110,7 +110,7 @@ TEST_P(SlotMapTest, RandomSparseMapEqualsDirectProduct) {
   std::vector<SlotTerm> terms;
   for (long p = 0; p < ell; ++p)
     for (int t = 0; t < 3; ++t) terms.push_back({p, long(rng() % ell), 1 + rng() % 255});
-  const auto plan = plan_slot_map(b.zmstar(), terms);
+  const auto plan = plan_slot_map(b.zmstar(), b.field(), terms);
   SlotMapCircuit<ClearBackend> circ(b, plan);
   b.require_automorphisms(circ.automorphisms());
   Evaluator<ClearBackend> ev(b);
@@ -127,7 +127,7 @@ TEST_P(SlotMapTest, RandomSparseMapEqualsDirectProduct) {
 TEST_P(SlotMapTest, PermutationAlongTheLayoutRoundTrips) {
   const long m = GetParam();
   const ZmStar zm(m);
-  BlockLayout L = choose_layout(zm, 4, {}, {{{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 0, 1}}});
+  BlockLayout L = choose_layout(zm, GF2n(8, 0x1b), 4, {}, {{{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 0, 1}}});
   EXPECT_EQ(L.blocks(), zm.ell() / 4);
   std::vector<std::vector<uint64_t>> blocks;
   for (long b = 0; b < L.blocks(); ++b) blocks.push_back({uint64_t(4 * b), uint64_t(4 * b + 1), uint64_t(4 * b + 2), 7});
@@ -139,7 +139,7 @@ INSTANTIATE_TEST_SUITE_P(Rings, SlotMapTest, ::testing::Values(257, 595, 771, 43
 TEST(Layout, RefusesRingWithTooFewSlots) {
   const ZmStar zm(641);  // 10 slots
   try {
-    choose_layout(zm, 16, {}, {});
+    choose_layout(zm, GF2n(8, 0x1b), 16, {}, {});
     FAIL() << "expected ParameterError";
   } catch (const ParameterError& e) {
     EXPECT_STREQ(e.what(), "m=641 has 10 slots: a block of 16 elements needs 16");

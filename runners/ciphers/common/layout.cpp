@@ -79,7 +79,7 @@ BlockLayout make_layout(const std::vector<long>& order, long s, const std::vecto
 
 }  // namespace
 
-BlockLayout choose_layout(const ZmStar& zm, long s, const std::vector<std::vector<long>>& orders_in,
+BlockLayout choose_layout(const ZmStar& zm, const GF2n& F, long s, const std::vector<std::vector<long>>& orders_in,
                           const std::vector<std::vector<SlotTerm>>& maps) {
   const long ell = zm.ell();
   if (ell < s)
@@ -97,7 +97,7 @@ BlockLayout choose_layout(const ZmStar& zm, long s, const std::vector<std::vecto
     for (size_t o = 0; o < orders.size(); ++o) {
       const BlockLayout L = make_layout(order, s, orders[o], probe, "");
       long cost = 0;
-      for (auto& mp : maps) cost += plan_slot_map(zm, L.terms(mp)).automorphisms();
+      for (auto& mp : maps) cost += plan_slot_map(zm, F, L.terms(mp)).automorphisms();
       if (best_cost < 0 || cost < best_cost) best_cost = cost, best_fast = fast, best_order = long(o);
     }
   }

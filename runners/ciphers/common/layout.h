@@ -36,8 +36,9 @@ struct BlockLayout {
 // Throws ParameterError when ell < s.
 // orders: candidate element orders within a block (order[i] = position of element i in the
 // block's run of s slots); empty = identity only.
-// maps: the block maps that must be cheap (their automorphism counts add up).
-BlockLayout choose_layout(const ZmStar& zm, long s, const std::vector<std::vector<long>>& orders,
+// maps: the block maps that must be cheap (their automorphism counts add up); F: the
+// field of the slot values (slot_map.h).
+BlockLayout choose_layout(const ZmStar& zm, const GF2n& F, long s, const std::vector<std::vector<long>>& orders,
                           const std::vector<std::vector<SlotTerm>>& maps);
 
 }  // namespace cb

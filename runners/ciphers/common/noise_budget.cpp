@@ -1,22 +1,28 @@
 #include "ciphers/common/noise_budget.h"
 
+#include <cmath>
+
 #include "engine/errors.h"
 
 namespace cb {
 
-NoiseBudget noise_budget(const std::string& cipher, long n, bool sliced) {
-  // Bits per round, from the papers' chains (see the header); same depth packed and sliced.
-  (void)sliced;
-  if (cipher == "aes128") return {60, 76};
-  if (cipher == "vision") {
+NoiseBudget noise_budget(const std::string& cipher, long n, long phi) {
+  constexpr double kPerLevel = 1.15;  // bits per level and per doubling of phi
+  long levels = 0;
+  double measured = 0, log2_phi_measured = 0;  // bits per round at a measured ring
+  if (cipher == "aes128") {
+    levels = 5, measured = 143, log2_phi_measured = 8;  // m=257
+  } else if (cipher == "vision") {
     switch (n) {
-      case 8: return {60, 149};   // 1550 bits, 10 rounds
-      case 16: return {60, 194};  // 2000 bits, 10 rounds
-      case 32: return {60, 224};  // 2300 bits, 10 rounds
-      case 64: return {60, 238};  // 3150 bits, 13 rounds
+      case 8: levels = 10, measured = 320, log2_phi_measured = 8; break;                // m=257
+      case 16: levels = 12, measured = 405, log2_phi_measured = 8; break;               // m=257
+      case 32: levels = 14, measured = 432, log2_phi_measured = std::log2(640); break;  // m=641
+      case 64: levels = 16, measured = 560, log2_phi_measured = std::log2(640); break;  // m=641
     }
   }
-  throw ParameterError(msg("no noise budget for cipher ", cipher, " over GF(2^", n, ")"));
+  if (!levels) throw ParameterError(msg("no noise budget for cipher ", cipher, " over GF(2^", n, ")"));
+  const double b = kPerLevel * levels;
+  return {40, measured + b * (std::log2(double(phi)) - log2_phi_measured)};
 }
 
 }  // namespace cb

@@ -1,16 +1,25 @@
-// noise_budget.h: how many modulus bits a number of cipher rounds needs (BGV), so that
-// run_cipher refuses a chain that is too short before spending minutes on it.
+// noise_budget.h: how many modulus bits a number of cipher rounds needs on the project's
+// BGV engine, so that run_cipher refuses a chain that is too short before spending
+// minutes on it.
 //
-// needed(R) = base + R * per_round. A round's depth is fixed by the cipher: AES 3
-// multiplications (x^254) + 2 constant products (affine map, linear layer); Vision two
-// steps of ceil(log2(n-1)) multiplications + 2 constant products each. per_round is the
-// capacity a round consumes. Source of the numbers, per cipher:
-//   - initial values: the papers' chains, (chain - 60) / rounds (REFERENCE.md §1 Table 2
-//     and §4: HElib AES consumed about 76 bits per round at m=53261);
-//   - see the table in noise_budget.cpp for which entries were re-measured on this
-//     project's BGV engine (capacity after each round in run_cipher's JSON).
-// The estimate is a guard against hopeless runs, not a proof: a run whose capacity reaches
-// zero still fails cleanly (CapacityError), never with a wrong result.
+//     needed(R) = base + R * per_round,   per_round = a + b * log2(phi).
+//
+// A round's depth is fixed by the cipher: AES 3 multiplications (x^254) and 2 constant
+// products (affine map, linear layer), 5 levels; a Vision round two steps of
+// ceil(log2(n-1)) multiplications and 2 constant products, 2 * (ceil(log2(n-1)) + 2)
+// levels. Each level's cost grows with the ring (noise terms scale with sqrt(phi), constant
+// norms with phi), hence b = 1.15 bits per level and per doubling of phi, measured on AES
+// between m=257 (phi 256) and m=4369 (phi 4096). a is fitted to the capacity the
+// engine reported per round (run_cipher JSON and the BGV circuit tests, OMP_NUM_THREADS=1,
+// 2026-11-22), the largest seen over encryption and decryption, packed and sliced, plus
+// about 7%:
+//     AES-128 m=257: 119 to 133 bits per round (m=4369: 142) -> 143;
+//     Vision at m=257 GF(2^8)^16: 241 to 300 -> 320, GF(2^16)^8: 352 to 377 -> 405;
+//     at m=641 GF(2^32)^4: 328 to 404 -> 432, GF(2^64)^2: 506 to 521 -> 560.
+// (HElib consumes about 76 bits per AES round at m=53261, REFERENCE.md §4: the engine's
+// noise bounds are more conservative.) This is a guard against hopeless runs, not a
+// proof: a run whose capacity reaches zero still fails cleanly (CapacityError), never
+// with a wrong result.
 #pragma once
 
 #include <string>
@@ -18,13 +27,13 @@
 namespace cb {
 
 struct NoiseBudget {
-  long base = 60;       // fresh-encryption noise plus the margin decryption needs
-  long per_round = 0;   // capacity one round consumes
-  long bits_needed(long rounds) const { return base + rounds * per_round; }
-  long rounds_held(long bits) const { return bits <= base ? 0 : (bits - base) / per_round; }
+  double base = 40;       // fresh-encryption noise plus the margin decryption needs
+  double per_round = 0;   // capacity one round consumes
+  long bits_needed(long rounds) const { return long(base + rounds * per_round + 0.999); }
+  long rounds_held(long bits) const { return bits <= base ? 0 : long((bits - base) / per_round); }
 };
 
-// cipher: "aes128" or "vision"; n the field degree; sliced: one ciphertext per element.
-NoiseBudget noise_budget(const std::string& cipher, long n, bool sliced);
+// cipher: "aes128" or "vision"; n the field degree; phi = phi(m) of the ring.
+NoiseBudget noise_budget(const std::string& cipher, long n, long phi);
 
 }  // namespace cb

@@ -41,9 +41,9 @@ class PackedRep {
 
   // orders: candidate element orders inside a block (layout.h); maps: the linear layers.
   PackedRep(const B& b, long s, const std::vector<std::vector<long>>& orders, const std::vector<BlockMap>& maps)
-      : b_(b), s_(s), layout_(choose_layout(b.zmstar(), s, orders, maps)) {
+      : b_(b), s_(s), layout_(choose_layout(b.zmstar(), b.field(), s, orders, maps)) {
     for (auto& mp : maps) {
-      plans_.push_back(plan_slot_map(b.zmstar(), layout_.terms(mp)));
+      plans_.push_back(plan_slot_map(b.zmstar(), b.field(), layout_.terms(mp)));
       circuits_.emplace_back(b, plans_.back());
     }
   }

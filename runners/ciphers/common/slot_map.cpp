@@ -10,14 +10,98 @@
 
 namespace cb {
 
-long SlotMapPlan::automorphisms() const {
-  long a = 0;
-  for (auto& s : steps) a += s.k != 1;
-  return a;
+std::vector<long> SlotMapPlan::babies() const {
+  std::vector<long> ks;
+  for (auto& g : groups)
+    for (auto& st : g.steps)
+      if (st.k != 1) ks.push_back(st.k);
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  return ks;
 }
 
-SlotMapPlan plan_slot_map(const ZmStar& zm, const std::vector<SlotTerm>& terms) {
-  const long ell = zm.ell(), m = zm.m();
+std::vector<long> SlotMapPlan::giants() const {
+  std::vector<long> ks;
+  for (auto& g : groups)
+    if (g.a != 1) ks.push_back(g.a);
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  return ks;
+}
+
+namespace {
+
+long mulmod(long a, long b, long m) { return long((__int128)a * b % m); }
+
+// r with sigma_a(r) = v, in the clear: sigma_a(r)[s] = frob^f(r[src]) for (src, f) =
+// automorphism_action(a)[s].
+std::vector<uint64_t> unmove(const ZmStar& zm, const GF2n& F, long a, const std::vector<uint64_t>& v) {
+  const auto act = zm.automorphism_action(a);
+  std::vector<uint64_t> r(v.size());
+  for (size_t s = 0; s < v.size(); ++s) r[act[s].src] = F.frob(v[s], -act[s].frob);
+  return r;
+}
+
+// Regroups the steps k -> (giant a, baby g^b) along the dimension and baby count that
+// minimize the automorphisms, when that beats the plain form.
+SlotMapPlan factor(const ZmStar& zm, const GF2n& F, std::vector<SlotMapPlan::Step> steps) {
+  const long m = zm.m(), n = F.n();
+  const auto one = zm.locate(1);
+  // The action of k on GF(2^n) values: (slot of k, f mod n); classes that act alike.
+  auto cls = [&](long k) {
+    const auto [s, f] = zm.locate(k);
+    return std::pair<long, long>(s, f % n);
+  };
+  std::vector<std::pair<long, long>> plain;
+  for (auto& st : steps)
+    if (cls(st.k) != cls(1)) plain.push_back(cls(st.k));
+  std::sort(plain.begin(), plain.end());
+  plain.erase(std::unique(plain.begin(), plain.end()), plain.end());
+  long best = long(plain.size()), best_dim = -1, best_t = 0;
+  for (long i = 0; i < zm.dims(); ++i) {
+    for (long t = 2; t < zm.ord(i); ++t) {
+      std::vector<long> bs;
+      std::vector<std::pair<long, long>> as;
+      for (auto& st : steps) {
+        const long e = zm.coords(zm.locate(st.k).first)[i], b = e % t;
+        if (b) bs.push_back(b);
+        const long a = mulmod(st.k, zm.inverse(zm.power(zm.gen(i), b)), m);
+        if (cls(a) != cls(1)) as.push_back(cls(a));
+      }
+      std::sort(bs.begin(), bs.end()), std::sort(as.begin(), as.end());
+      const long cost = long(std::unique(bs.begin(), bs.end()) - bs.begin()) +
+                        long(std::unique(as.begin(), as.end()) - as.begin());
+      if (cost < best) best = cost, best_dim = i, best_t = t;
+    }
+  }
+  (void)one;
+  SlotMapPlan plan;
+  if (best_dim < 0) {
+    plan.groups.push_back({1, std::move(steps)});
+    return plan;
+  }
+  const long g = zm.gen(best_dim);
+  std::vector<std::pair<std::pair<long, long>, long>> reps;  // class -> canonical giant
+  for (auto& st : steps) {
+    const long b = zm.coords(zm.locate(st.k).first)[best_dim] % best_t;
+    const long kb = zm.power(g, b);
+    long a = mulmod(st.k, zm.inverse(kb), m);
+    const auto c = cls(a);
+    if (c == cls(1)) a = 1;
+    for (auto& [rc, ra] : reps)
+      if (rc == c) a = ra;
+    if (std::none_of(reps.begin(), reps.end(), [&](auto& r) { return r.first == c; })) reps.push_back({c, a});
+    auto it = std::find_if(plan.groups.begin(), plan.groups.end(), [&](auto& gr) { return gr.a == a; });
+    if (it == plan.groups.end()) it = plan.groups.insert(plan.groups.end(), {a, {}});
+    it->steps.push_back({kb, a == 1 ? st.coeff : unmove(zm, F, a, st.coeff)});
+  }
+  return plan;
+}
+
+}  // namespace
+
+SlotMapPlan plan_slot_map(const ZmStar& zm, const GF2n& F, const std::vector<SlotTerm>& terms) {
+  const long ell = zm.ell(), m = zm.m(), n = F.n();
   std::map<std::pair<long, long>, uint64_t> merged;
   for (auto& t : terms) {
     if (t.out < 0 || t.out >= ell || t.in < 0 || t.in >= ell)
@@ -28,9 +112,9 @@ SlotMapPlan plan_slot_map(const ZmStar& zm, const std::vector<SlotTerm>& terms) 
   for (auto& [pq, c] : merged)
     if (c) T.push_back({pq.first, pq.second, c});
 
-  SlotMapPlan plan;
   if (T.empty()) {
-    plan.steps.push_back({1, std::vector<uint64_t>(ell, 0)});
+    SlotMapPlan plan;
+    plan.groups.push_back({1, {{1, std::vector<uint64_t>(ell, 0)}}});
     return plan;
   }
   // Candidates: for each term the k with k * t_p = t_q exactly.
@@ -49,7 +133,7 @@ SlotMapPlan plan_slot_map(const ZmStar& zm, const std::vector<SlotTerm>& terms) 
     const auto act = zm.automorphism_action(cand[c]);
     for (size_t i = 0; i < T.size(); ++i) {
       const auto& mv = act[T[i].out];
-      if (mv.src == T[i].in && mv.frob == 0) covers[c].push_back(long(i));
+      if (mv.src == T[i].in && mv.frob % n == 0) covers[c].push_back(long(i));
     }
   }
   // Lazy greedy set cover; ties go to k = 1 (no key switch), then to the smaller k.
@@ -83,8 +167,7 @@ SlotMapPlan plan_slot_map(const ZmStar& zm, const std::vector<SlotTerm>& terms) 
   }
   std::stable_sort(chosen.begin(), chosen.end(),
                    [](const SlotMapPlan::Step& a, const SlotMapPlan::Step& b) { return (a.k == 1) > (b.k == 1); });
-  plan.steps = std::move(chosen);
-  return plan;
+  return factor(zm, F, std::move(chosen));
 }
 
 }  // namespace cb

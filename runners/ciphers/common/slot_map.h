@@ -4,23 +4,35 @@
 // (p, q, M[p][q]) is evaluated as
 //     out = sum_k  mask_k * sigma_k(in),
 // where sigma_k is the automorphism X -> X^k and mask_k is a per-slot constant vector.
-// sigma_k delivers the old value of slot q into slot p untwisted exactly when
-// automorphism_action(k)[p] = {q, 0}; then mask_k[p] = M[p][q] carries the term. For
-// every term there is such a k, namely t_q * t_p^-1 mod m (t = slot representatives), so
-// the map is always realizable; the planner picks a small set of k covering all terms
-// greedily (set cover: the k covering the most uncovered terms first). k = 1 (no
-// automorphism) covers the diagonal. ShiftRows∘MixColumns of AES and the MDS product of
-// Vision are such maps; their cost is the number of automorphisms, one key switch each.
+// sigma_k delivers the old value of slot q into slot p unchanged exactly when
+// automorphism_action(k)[p] = {q, f} with f a multiple of n: the slot values lie in
+// GF(2^n), on which x -> x^(2^f) is then the identity (so a bad dimension whose twist is
+// a multiple of n rotates with one automorphism, like a good one). Then mask_k[p] =
+// M[p][q] carries the term. For every term k = t_q * t_p^-1 mod m (t = slot
+// representatives) works, so the map is always realizable; the planner picks a small set
+// of k covering all terms greedily (set cover: the k carrying the most uncovered terms
+// first; k = 1, no automorphism, carries the diagonal).
 //
-// This generalizes a slot permutation (all coefficients 1, one term per output) to
-// several sources per output with constants, so one set of automorphisms serves the
-// whole linear layer instead of one permutation per summand.
+// Baby-step giant-step (Halevi-Shoup's trick for the diagonal method): when the chosen
+// k factor as k = a * g^b over a few giants a and baby steps g^b (g a hypercube generator,
+// b < t), then
+//     sum_k mask_k sigma_k(x) = sum_a sigma_a( sum_b sigma_a^-1(mask_(a g^b)) sigma_(g^b)(x) ),
+// since sigma_a(c y) = sigma_a(c) sigma_a(y) and sigma_a sigma_b = sigma_ab. The masks are
+// moved by sigma_a^-1 in the clear. That costs (#babies - 1) + (#giants - 1) automorphisms
+// instead of #k - 1; the planner uses it when it is cheaper (for the 16 diagonals of
+// AES's ShiftRows∘MixColumns along a cyclic dimension: 3 + 3 instead of 15).
+//
+// ShiftRows∘MixColumns of AES and the MDS product of Vision are such maps; this
+// generalizes a slot permutation (one source per output, coefficient 1) to several
+// sources with constants, so one set of automorphisms serves the whole linear layer.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ciphers/common/evaluator.h"
+#include "engine/algebra/subfield.h"
 #include "engine/algebra/zmstar.h"
 
 namespace cb {
@@ -32,15 +44,23 @@ struct SlotTerm {
 
 struct SlotMapPlan {
   struct Step {
-    long k;                       // automorphism X -> X^k (1 = none)
-    std::vector<uint64_t> coeff;  // mask_k, one GF(2^n) element per slot
+    long k;                       // baby step: automorphism X -> X^k (1 = none)
+    std::vector<uint64_t> coeff;  // one GF(2^n) element per slot
   };
-  std::vector<Step> steps;
-  long automorphisms() const;     // steps with k != 1
+  struct Group {
+    long a;                       // giant step applied to the group's sum (1 = none)
+    std::vector<Step> steps;
+  };
+  // out = sum over groups of sigma_a( sum over steps of coeff * sigma_k(in) ).
+  std::vector<Group> groups;
+  std::vector<long> babies() const;  // distinct k != 1
+  std::vector<long> giants() const;  // distinct a != 1
+  long automorphisms() const { return long(babies().size() + giants().size()); }
 };
 
-// Plans the map on a ring with zm.ell() slots. Terms with the same (out, in) add up.
-SlotMapPlan plan_slot_map(const ZmStar& zm, const std::vector<SlotTerm>& terms);
+// Plans the map on a ring with zm.ell() slots, values in the field F. Terms with the same
+// (out, in) add up.
+SlotMapPlan plan_slot_map(const ZmStar& zm, const GF2n& F, const std::vector<SlotTerm>& terms);
 
 // Encoded plan, evaluated on ciphertexts.
 template <class B>
@@ -49,37 +69,63 @@ class SlotMapCircuit {
   using Ctxt = typename B::Ctxt;
   using Ptxt = typename B::Ptxt;
 
-  SlotMapCircuit(const B& b, const SlotMapPlan& plan) {
-    for (auto& s : plan.steps) steps_.push_back({s.k, b.encode(s.coeff)});
+  SlotMapCircuit(const B& b, const SlotMapPlan& plan) : babies_(plan.babies()), giants_(plan.giants()) {
+    for (auto& g : plan.groups) {
+      Group eg{g.a, {}};
+      for (auto& s : g.steps) eg.steps.push_back({s.k, b.encode(s.coeff)});
+      groups_.push_back(std::move(eg));
+    }
   }
   std::vector<long> automorphisms() const {
-    std::vector<long> ks;
-    for (auto& s : steps_)
-      if (s.k != 1) ks.push_back(s.k);
+    std::vector<long> ks = babies_;
+    ks.insert(ks.end(), giants_.begin(), giants_.end());
     return ks;
   }
-  long size() const { return long(steps_.size()); }
 
-  // x <- sum_k mask_k * sigma_k(x).
   void apply(Evaluator<B>& ev, Ctxt& x) const {
-    Ctxt acc = x;
-    ev.automorph(acc, steps_[0].k);
-    ev.mul_plain(acc, steps_[0].mask);
-    for (size_t i = 1; i < steps_.size(); ++i) {
-      Ctxt y = x;
-      ev.automorph(y, steps_[i].k);
-      ev.mul_plain(y, steps_[i].mask);
-      ev.add(acc, y);
+    std::vector<Ctxt> moved;  // sigma_k(x) for k in babies_
+    moved.reserve(babies_.size());
+    for (long k : babies_) {
+      moved.push_back(x);
+      ev.automorph(moved.back(), k);
     }
-    x = std::move(acc);
+    auto baby = [&](long k) -> const Ctxt& {
+      if (k == 1) return x;
+      for (size_t i = 0; i < babies_.size(); ++i)
+        if (babies_[i] == k) return moved[i];
+      return x;  // unreachable: every k != 1 is a baby
+    };
+    std::optional<Ctxt> out;
+    for (auto& g : groups_) {
+      std::optional<Ctxt> inner;
+      for (auto& s : g.steps) {
+        Ctxt y = baby(s.k);
+        ev.mul_plain(y, s.coeff);
+        if (inner)
+          ev.add(*inner, y);
+        else
+          inner = std::move(y);
+      }
+      ev.automorph(*inner, g.a);
+      if (out)
+        ev.add(*out, *inner);
+      else
+        out = std::move(inner);
+    }
+    x = std::move(*out);
   }
 
  private:
   struct Step {
     long k;
-    Ptxt mask;
+    Ptxt coeff;
   };
-  std::vector<Step> steps_;
+  struct Group {
+    long a;
+    std::vector<Step> steps;
+  };
+  std::vector<long> babies_, giants_;
+  std::vector<Group> groups_;
 };
 
 }  // namespace cb
