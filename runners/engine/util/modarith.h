@@ -12,9 +12,8 @@
 // high multiply, no division. Requires q < 2^63; the lazy butterflies of ntt.h keep values
 // in [0, 8q) and so need q < 2^61, the engine-wide bound (RNS primes have <= 61 bits).
 //
-// Barrett reduction. Products a*b of residues use the classic one-word form (three
-// multiplies, see Barrett::mul). A general 128-bit value x (e.g. an accumulated dot
-// product of residues) uses the 128-bit constant R = floor(2^128 / q): the estimate
+// Barrett reduction of a 128-bit value x (a product of residues, or an accumulated dot
+// product) uses the 128-bit constant R = floor(2^128 / q): the estimate
 // Q = floor(x * R / 2^128) satisfies floor(x/q) - 2 <= Q <= floor(x/q), so x - Q*q
 // lies in [0, 3q) and two conditional subtractions finish. Only the low word of x - Q*q
 // is needed.
@@ -112,22 +111,11 @@ class Barrett {
     u128 r = ~u128(0) / q;
     r_hi_ = uint64_t(r >> 64);
     r_lo_ = uint64_t(r);
-    while ((uint64_t(1) << bits_) <= q) ++bits_;
-    mu_ = uint64_t((u128(1) << (2 * bits_)) / q);
   }
   uint64_t q() const { return q_; }
 
-  // a * b mod q in [0, q) for a, b in [0, q): the classic Barrett step with
-  // mu = floor(2^(2b) / q), b = bit length of q. For x = a b < 2^(2b) the quotient
-  // estimate ((x >> (b-1)) * mu) >> (b+1) is at most 2 below floor(x/q). Three multiplies.
-  uint64_t mul(uint64_t a, uint64_t b) const {
-    const u128 x = u128(a) * b;
-    const uint64_t quot = uint64_t((u128(uint64_t(x >> (bits_ - 1))) * mu_) >> (bits_ + 1));
-    uint64_t r = uint64_t(x) - quot * q_;
-    if (r >= q_) r -= q_;
-    if (r >= q_) r -= q_;
-    return r;
-  }
+  // a * b mod q in [0, q) for any words a, b (one 64x64 product, then reduce()).
+  uint64_t mul(uint64_t a, uint64_t b) const { return reduce(u128(a) * b); }
 
   // x mod q in [0, q) for any x < 2^128.
   uint64_t reduce(u128 x) const {
@@ -146,8 +134,6 @@ class Barrett {
  private:
   uint64_t q_ = 0;
   uint64_t r_hi_ = 0, r_lo_ = 0;  // R = floor(2^128 / q) = r_hi * 2^64 + r_lo
-  int bits_ = 1;                  // b: 2^(b-1) <= q < 2^b
-  uint64_t mu_ = 0;               // floor(2^(2b) / q) < 2^(b+1)
 };
 
 }  // namespace cb::util
