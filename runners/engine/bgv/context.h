@@ -47,6 +47,9 @@ class Context {
   const SlotRing& slots() const;  // built on first use (factoring Phi_m mod 2 takes time)
   long m() const { return params_.m; }
   long phi() const { return zm_->phi(); }
+  // Whether per-limb loops should run on several threads: below a few thousand
+  // coefficients per limb a parallel region costs more than it saves.
+  bool parallel() const { return zm_->phi() >= 4096; }
 
   long L() const { return L_; }  // number of ciphertext primes
   long K() const { return K_; }  // number of special primes

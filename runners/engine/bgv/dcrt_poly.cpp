@@ -19,7 +19,7 @@ DCRTPoly DCRTPoly::from_coeffs(const Context& ctx, std::vector<int> primes,
   DCRTPoly r(ctx, std::move(primes));
   const long n = long(coeffs.size());
   if (n > ctx.m()) throw ParameterError(msg("from_coeffs: ", n, " coefficients exceed m=", ctx.m()));
-#pragma omp parallel
+#pragma omp parallel if(ctx.parallel())
   {
     std::vector<uint64_t> tmp(n);
 #pragma omp for schedule(static)
@@ -44,7 +44,7 @@ void DCRTPoly::check_same(const DCRTPoly& b, const char* op) const {
 
 DCRTPoly& DCRTPoly::operator+=(const DCRTPoly& b) {
   check_same(b, "+=");
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_->parallel())
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t q = modulus(i);
     uint64_t* x = limb(i);
@@ -56,7 +56,7 @@ DCRTPoly& DCRTPoly::operator+=(const DCRTPoly& b) {
 
 DCRTPoly& DCRTPoly::operator-=(const DCRTPoly& b) {
   check_same(b, "-=");
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_->parallel())
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t q = modulus(i);
     uint64_t* x = limb(i);
@@ -68,7 +68,7 @@ DCRTPoly& DCRTPoly::operator-=(const DCRTPoly& b) {
 
 DCRTPoly& DCRTPoly::operator*=(const DCRTPoly& b) {
   check_same(b, "*=");
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_->parallel())
   for (long i = 0; i < num_limbs(); ++i) {
     const Barrett br(modulus(i));
     uint64_t* x = limb(i);
@@ -79,7 +79,7 @@ DCRTPoly& DCRTPoly::operator*=(const DCRTPoly& b) {
 }
 
 void DCRTPoly::negate() {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_->parallel())
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t q = modulus(i);
     uint64_t* x = limb(i);
@@ -90,7 +90,7 @@ void DCRTPoly::negate() {
 void DCRTPoly::add_product(const DCRTPoly& a, const DCRTPoly& b) {
   check_same(a, "add_product");
   check_same(b, "add_product");
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_->parallel())
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t q = modulus(i);
     const Barrett br(q);
@@ -102,7 +102,7 @@ void DCRTPoly::add_product(const DCRTPoly& a, const DCRTPoly& b) {
 }
 
 void DCRTPoly::mul_scalars(const std::vector<uint64_t>& scalars) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_->parallel())
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t q = modulus(i);
     const util::ShoupMul w(scalars[i] % q, q);
@@ -113,7 +113,7 @@ void DCRTPoly::mul_scalars(const std::vector<uint64_t>& scalars) {
 
 DCRTPoly DCRTPoly::permuted(const std::vector<int>& perm) const {
   DCRTPoly r(*ctx_, primes_);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_->parallel())
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t* x = limb(i);
     uint64_t* y = r.limb(i);

@@ -102,7 +102,7 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
   const long l = c.level(), phi = ctx_.phi(), m = ctx_.m();
   std::vector<std::vector<uint64_t>> y(l, std::vector<uint64_t>(phi, 0));
   for (long i = 0; i < l; ++i) phi_modulus(i);  // build serially, use in parallel
-#pragma omp parallel
+#pragma omp parallel if(ctx_.parallel())
   {
     std::vector<uint64_t> w(phi), b(m);
 #pragma omp for schedule(dynamic)

@@ -67,7 +67,7 @@ void Evaluator::add_plain(Ciphertext& a, const Plaintext& mu) const {
   check_context(ctx_, a, "add_plain");
   if (mu.is_zero()) return;
   const auto p = mu.dcrt(a.level());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_.parallel())
   for (long i = 0; i < a.level(); ++i) {
     const uint64_t q = ctx_.q(i);
     uint64_t* x = a.c0.limb(i);
@@ -88,7 +88,7 @@ void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
     return;
   }
   const auto p = mu.dcrt(a.level());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_.parallel())
   for (long i = 0; i < a.level(); ++i) {
     const util::Barrett br(ctx_.q(i));
     uint64_t* x0 = a.c0.limb(i);
@@ -130,7 +130,7 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
   DCRTPoly acc0(ctx_, dg.targets), acc1(ctx_, dg.targets);
   const long phi = ctx_.phi();
   const long nd = long(dg.d.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx_.parallel())
   for (long r = 0; r < long(dg.targets.size()); ++r) {
     const int p = dg.targets[r];
     const util::Barrett br(ctx_.q(p));

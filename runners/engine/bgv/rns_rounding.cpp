@@ -39,7 +39,7 @@ Lift crt_lift(const DCRTPoly& x, const std::vector<int>& drop, bool even_fix) {
   const long kT = long(drop.size());
   L.y.assign(kT, std::vector<uint64_t>(L.m));
   // y_k = [b_k * (T/t_k)^-1]_{t_k}, b_k the coefficients of x modulo t_k.
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) if(ctx.parallel())
   for (long k = 0; k < kT; ++k) {
     const uint64_t t = ctx.q(drop[k]);
     uint64_t hat = 1;  // T/t_k mod t_k
@@ -53,7 +53,7 @@ Lift crt_lift(const DCRTPoly& x, const std::vector<int>& drop, bool even_fix) {
   std::vector<double> inv_t(kT);
   for (long k = 0; k < kT; ++k) inv_t[k] = 1.0 / double(ctx.q(drop[k]));
   L.v.assign(L.m, 0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if(ctx.parallel())
   for (long i = 0; i < L.m; ++i) {
     double f = 0;
     uint64_t parity = 0;
@@ -101,7 +101,7 @@ DCRTPoly lift_digit(const DCRTPoly& x, const std::vector<int>& digit,
   const Context& ctx = x.context();
   const Lift L = crt_lift(x, digit, /*even_fix=*/false);
   DCRTPoly r(ctx, targets);
-#pragma omp parallel
+#pragma omp parallel if(ctx.parallel())
   {
     std::vector<uint64_t> z;
 #pragma omp for schedule(dynamic)
@@ -124,7 +124,7 @@ DCRTPoly divide_round(const DCRTPoly& x, const std::vector<int>& keep,
   const Lift L = crt_lift(x, drop, /*even_fix=*/true);
   DCRTPoly r(ctx, keep);
   const long phi = ctx.phi();
-#pragma omp parallel
+#pragma omp parallel if(ctx.parallel())
   {
     std::vector<uint64_t> z;
     std::vector<uint64_t> dv(phi);

@@ -3,6 +3,7 @@
 // depth until the chain is exhausted, and the failure cases with their messages.
 #include <NTL/GF2XFactoring.h>
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <map>
 #include <ostream>
@@ -266,6 +267,27 @@ TEST(SchemeKeys, SeededKeysWork) {
   for (size_t i = 0; i < v.size(); ++i) {
     GF2X x = NTL::MulMod(v[i], v[i], ctx.slots().G());  // squared by mul, again by X -> X^2
     EXPECT_EQ(d[i], NTL::MulMod(x, x, ctx.slots().G())) << "slot " << i;
+  }
+}
+
+// The engine's per-limb loops on two threads give the same results (ctest runs the
+// other tests single-threaded).
+TEST(SchemeThreads, TwoThreadsAgree) {
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(2);
+  Scheme s(kMedium);
+  s.add_key(2);
+  std::mt19937_64 g(11);
+  const auto a = s.random_slots(g), b = s.random_slots(g);
+  Ciphertext c = s.encrypt(a);
+  const Evaluator ev = s.evaluator();
+  ev.mul(c, s.encrypt(b));
+  ev.automorph(c, 2);
+  const auto d = s.decrypt(c);
+  omp_set_num_threads(saved);
+  for (size_t i = 0; i < a.size(); ++i) {
+    const GF2X p = s.mul(a[i], b[i]);
+    EXPECT_EQ(d[i], s.mul(p, p)) << "slot " << i;
   }
 }
 
