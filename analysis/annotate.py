@@ -1,8 +1,9 @@
 """Turn one raw run_cipher result into the pipeline's result record.
 
 Input: the JSON run_cipher wrote, the provenance the run job recorded on its node
-(host, date, threads, git revision) and Snakemake's benchmark TSV for the job (wall time,
-peak resident memory). Output: the raw JSON with three more keys, `experiment` (what the
+(workflow/scripts/measure.py: host, date, threads, git revision, run_cipher's exact peak
+resident memory) and Snakemake's benchmark TSV for the job (wall time; its sampled peak
+memory is kept as sampled_max_rss_mb). Output: the raw JSON with three more keys, `experiment` (what the
 config asked for), `provenance` and `benchmark`.
 
 A result is refused (RunRejected, the job fails and nothing is aggregated) when it says
@@ -56,6 +57,10 @@ def annotate(raw_path, env_path, benchmark_path, experiment, out_path):
     record["experiment"] = dict(experiment)
     record["provenance"] = provenance
     record["benchmark"] = read_benchmark(benchmark_path)
+    if "max_rss_mb" in provenance:  # measure.py's exact peak of run_cipher itself
+        record["benchmark"]["sampled_max_rss_mb"] = record["benchmark"]["max_rss_mb"]
+        record["benchmark"]["max_rss_mb"] = provenance.pop("max_rss_mb")
+    provenance.pop("exit_status", None)
     with open(out_path, "w") as f:
         json.dump(record, f, indent=1)
         f.write("\n")

@@ -21,9 +21,18 @@ import pandas as pd
 
 from published import VISION_OPS
 
-# The parameter explorer's security models (plain Python, sage/cbparams/security.py).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sage"))
-from cbparams.security import coresvp_bits  # noqa: E402
+# Where the parameter explorer's package lives (sage/cbparams; its security module is plain
+# Python). The pipeline passes the path, as Snakemake runs copies of these scripts.
+SAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sage")
+
+
+def coresvp_bits(n, log2_q, hwt):
+    """Core-SVP cost of primal uSVP [ADPS16], from the explorer's security module."""
+    if SAGE_DIR not in sys.path:
+        sys.path.insert(0, SAGE_DIR)
+    from cbparams.security import coresvp_bits as model
+
+    return model(n, log2_q, hwt)
 
 GROUP = ["instance", "field_bits", "state_size", "packing", "m", "bits"]
 
@@ -166,7 +175,9 @@ def write_table(df, csv_path, md_path, title):
         f.write(to_markdown(df))
 
 
-def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md):
+def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md, sage_dir=None):
+    global SAGE_DIR
+    SAGE_DIR = sage_dir or SAGE_DIR
     runs = pd.read_csv(runs_csv)
     rounds = pd.read_csv(rounds_csv)
     ops = pd.read_csv(ops_csv)
@@ -186,4 +197,5 @@ if "snakemake" in globals():
         snakemake.input.runs, snakemake.input.rounds, snakemake.input.ops,
         list(snakemake.input.estimates),
         snakemake.output.t1_csv, snakemake.output.t1_md, snakemake.output.t2_csv, snakemake.output.t2_md,
+        snakemake.params.sage_dir,
     )

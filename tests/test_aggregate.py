@@ -75,7 +75,9 @@ def test_annotate_adds_provenance_and_benchmark(tmp_path):
     annotate.annotate(RAW + ".json", RAW + ".env.json", RAW + ".benchmark.tsv", experiment, out)
     record = load(out)
     assert record["provenance"]["threads"] == 2 and record["provenance"]["git_revision"] == "abc123"
-    assert record["benchmark"] == {"wall_s": 6.0, "max_rss_mb": 30.0}
+    # the exact peak from measure.py wins over the benchmark's sampled one
+    assert record["benchmark"] == {"wall_s": 6.0, "max_rss_mb": 31.5, "sampled_max_rss_mb": 30.0}
+    assert set(record["provenance"]) == {"host", "date", "threads", "git_revision"}
     assert record["experiment"] == experiment
     assert record["per_round"] == load(RAW + ".json")["per_round"]
 

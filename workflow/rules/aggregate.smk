@@ -37,6 +37,8 @@ rule tables:
         t2_md=os.path.join(R, "tables", "table2_totals.md"),
     log:
         os.path.join(R, "logs", "tables.log"),
+    params:
+        sage_dir=os.path.join(workflow.basedir, "sage"),
     conda:
         "../envs/python.yaml"
     script:

@@ -1,43 +1,36 @@
 # build.smk: the C++ runners (run_cipher, bench_ops) with CMake.
 #
-# The output is a flag file, not the binaries: when a build fails Snakemake deletes the
-# failed job's outputs, and it must never delete binaries that `make build` made.
-# The flag is redone whenever a source under runners/ is newer; the run jobs depend on it
-# as ancient(), so rebuilding never by itself reruns finished experiments (each result
-# records the git revision it ran at).
-
-
-RUNNERS_DIR = os.path.join(workflow.basedir, "runners")
-RUNNER_SOURCES = sorted(
-    os.path.join(root, f)
-    for root, _, files in os.walk(RUNNERS_DIR)
-    for f in files
-    if f.endswith((".h", ".cpp", ".txt"))
-)
+# The rule's output is a flag file in the results folder, not the binaries: Snakemake
+# deletes a job's outputs before running it and after a failure, and must never delete
+# binaries that `make build` made. The flag says "this results folder's runs were made with
+# a build this pipeline checked"; the build runs when it is missing (a new results folder),
+# and rebuilding later (`make build`, which `make run` does first) never by itself reruns
+# finished experiments: each result records the git revision it ran at. (Snakemake's
+# ancient() cannot express this: when the producer of an ancient input must run, 9.27
+# drops or reruns the jobs downstream.)
 
 
 rule build_runners:
-    input:
-        sources=RUNNER_SOURCES,
     output:
         stamp=BUILD_STAMP,
     log:
         os.path.join(R, "logs", "build.log"),
     params:
-        src=lambda wildcards, input: os.path.commonpath(input.sources),
-        build_dir=lambda wildcards, output: os.path.dirname(output.stamp),
+        src=RUNNERS_DIR,
+        build_dir=BUILD_DIR,
         build_type=config["build_type"],
         targets="run_cipher bench_ops",  # only what the pipeline runs (not the C++ tests)
         binaries=f"{RUN_CIPHER} {BENCH_OPS}",
+        repo=workflow.basedir,
     threads: workflow.cores
     conda:
         "../envs/runners.yaml"
     shell:
         """
-        (cmake -S {params.src} -B {params.build_dir} -DCMAKE_BUILD_TYPE={params.build_type} \
-          && cmake --build {params.build_dir} -j {threads} --target {params.targets}) > {log} 2>&1
+        (cmake -S {params.src:q} -B {params.build_dir:q} -DCMAKE_BUILD_TYPE={params.build_type} \
+          && cmake --build {params.build_dir:q} -j {threads} --target {params.targets}) > {log:q} 2>&1
         for b in {params.binaries}; do
-          test -x "$b" || {{ echo "build finished but $b is missing" >> {log}; exit 1; }}
+          test -x "$b" || {{ echo "build finished but $b is missing" >> {log:q}; exit 1; }}
         done
-        touch {output.stamp}
+        echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) at $(git -C {params.repo:q} describe --always --dirty 2>/dev/null || echo unknown)" > {output.stamp:q}
         """

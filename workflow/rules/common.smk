@@ -6,6 +6,7 @@
 
 import math
 import os
+import sys
 
 
 class ConfigError(ValueError):
@@ -16,10 +17,31 @@ R = config["results_dir"]
 BUILD_DIR = config["build_dir"]
 RUN_CIPHER = os.path.join(BUILD_DIR, "bin", "run_cipher")
 BENCH_OPS = os.path.join(BUILD_DIR, "bin", "bench_ops")
-# The build rule's output: a flag file, so that a failed build never makes Snakemake delete
-# binaries that `make build` made.
-BUILD_STAMP = os.path.join(BUILD_DIR, ".cipherbench-build.stamp")
+# The build rule's output: a flag file in the results folder (see build.smk).
+BUILD_STAMP = os.path.join(R, "build", "runners.done")
 RUN_ID = "{name}/m{m}_bits{bits}_rep{rep}"
+
+RUNNERS_DIR = os.path.join(workflow.basedir, "runners")
+
+
+def newest_runner_source():
+    """(mtime, path) of the newest non-test source under runners/, to warn about a stale build."""
+    newest = (0.0, None)
+    for root, _, files in os.walk(RUNNERS_DIR):
+        for f in files:
+            if f.endswith((".h", ".cpp", ".txt")) and not f.endswith(("_test.cpp", "_bench.cpp")):
+                path = os.path.join(root, f)
+                newest = max(newest, (os.path.getmtime(path), path))
+    return newest
+
+
+if os.path.exists(RUN_CIPHER) and os.path.exists(BUILD_STAMP):
+    _mtime, _source = newest_runner_source()
+    if _mtime > os.path.getmtime(RUN_CIPHER):
+        logger.warning(
+            f"{RUN_CIPHER} is older than {_source}: run `make build` to rebuild it "
+            "(finished results are kept; new runs use whatever binary is there)"
+        )
 
 wildcard_constraints:
     name="[a-z0-9][a-z0-9-]*",

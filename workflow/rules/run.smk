@@ -1,8 +1,9 @@
 # run.smk: one job per experiment x ring x chain x repetition.
 #
-# run_experiment runs build/bin/run_cipher under a benchmark: directive (wall time and peak
-# memory of the job) and records, from inside the job (on the node that ran it), the host,
-# start date, thread count and git revision. run_cipher exits non-zero when its decryption
+# run_experiment runs build/bin/run_cipher under a benchmark: directive (wall time of the
+# job) through workflow/scripts/measure.py, which records from inside the job (on the node
+# that ran it) the host, start date, thread count, git revision and the exact peak memory
+# of run_cipher (the benchmark's sampling misses runs shorter than its interval). run_cipher exits non-zero when its decryption
 # disagrees with the reference cipher, so an incorrect run fails its job and leaves no
 # output. annotate_run merges the raw JSON, that provenance and the benchmark into
 # <results_dir>/runs/<id>.json (the raw output stays under raw/), and refuses a result
@@ -11,7 +12,7 @@
 
 rule run_experiment:
     input:
-        build=ancient(BUILD_STAMP),
+        build=BUILD_STAMP,
     output:
         raw=run_path("raw", ".json"),
         env=run_path("raw", ".env.json"),
@@ -23,6 +24,8 @@ rule run_experiment:
         binary=RUN_CIPHER,
         args=run_cipher_args,
         repo=workflow.basedir,
+        python=sys.executable,
+        measure=os.path.join(workflow.basedir, "workflow", "scripts", "measure.py"),
     threads: run_threads
     conda:
         "../envs/runners.yaml"
@@ -30,13 +33,9 @@ rule run_experiment:
         mem_mb=run_mem_mb,
         runtime=run_runtime_min,
     shell:
-        """
-        printf '{{"host": "%s", "date": "%s", "threads": %s, "git_revision": "%s"}}\\n' \
-          "$(hostname)" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" {threads} \
-          "$(git -C {params.repo:q} describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)" \
-          > {output.env:q}
-        OMP_NUM_THREADS={threads} {params.binary:q} {params.args} --json {output.raw:q} > {log:q} 2>&1
-        """
+        "OMP_NUM_THREADS={threads} {params.python:q} {params.measure:q} --record {output.env:q}"
+        " --threads {threads} --repo {params.repo:q} --"
+        " {params.binary:q} {params.args} --json {output.raw:q} > {log:q} 2>&1"
 
 
 rule annotate_run:
