@@ -29,7 +29,8 @@ plt.rcParams.update({"font.size": 10, "axes.grid": True, "grid.alpha": 0.3, "fig
 
 
 def _label(row, with_ring=True):
-    text = f"{row['instance']}\n{row['packing']}"
+    instance = row["instance"].replace("Vision ", "Vision\n")
+    text = f"{instance}\n{row['packing']}"
     if with_ring:
         text += f"\nm={int(row['m'])}, {int(row['bits'])} bits"
     return text
@@ -46,7 +47,7 @@ def plot_round_by_op(round_ops, rounds, png, pdf):
     """Stacked bars: mean seconds of one round, split by operation."""
     one_round = tables.round_curves(rounds).groupby(["cipher", *tables.GROUP], dropna=False)["seconds"].mean()
     bars = one_round.reset_index().pipe(tables._sort).reset_index(drop=True)
-    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(bars)), 4.8))
+    fig, ax = plt.subplots(figsize=(3.5 + 1.5 * len(bars), 5))
     bottoms = [0.0] * len(bars)
     for op in AES_OPS + published.VISION_OPS + ["other"]:
         heights = []
@@ -64,6 +65,7 @@ def plot_round_by_op(round_ops, rounds, png, pdf):
             bottoms = [b + h for b, h in zip(bottoms, heights)]
     for i, total in enumerate(bars["seconds"]):
         ax.annotate(f"{total:.3g} s", (i, total), ha="center", va="bottom", fontsize=9)
+    ax.margins(y=0.1)
     ax.set_xticks(range(len(bars)), [_label(r) for _, r in bars.iterrows()], fontsize=8)
     ax.set_ylabel("seconds per round (mean)")
     ax.set_title("AES vs Vision: one round, 128-bit state")
