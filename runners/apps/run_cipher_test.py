@@ -142,3 +142,18 @@ def test_bgv_vision_one_round(tmp_path, packing):
     assert proc.returncode == 0, proc.stderr
     assert d["correct"] and d["ciphertext_hex"] == v["plaintext_bytes"]
     assert d["input_hex"] == "".join(x[2:] for x in v["round_states"][0])
+
+
+def test_wrong_result_exits_2_with_invalid_timings(tmp_path):
+    proc, d = run(tmp_path, "--cipher", "aes128", "--backend", "clear", "--m", 771, "--corrupt-output")
+    assert proc.returncode == 2
+    assert "WRONG RESULT" in proc.stderr
+    assert d["correct"] is False and d["wrong_blocks"] == 1
+    assert "timings" not in d and "per_round" not in d
+    assert set(d["invalid_timings"]) == {"timings", "per_round"}
+
+
+def test_capacity_exhausted_fails_cleanly(tmp_path):
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 300, "--force")
+    assert proc.returncode == 1 and d is None
+    assert "AES-128 GF(2^8)^16" in proc.stderr and "use more --bits" in proc.stderr

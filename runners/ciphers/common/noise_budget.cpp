@@ -16,8 +16,8 @@ NoiseBudget noise_budget(const std::string& cipher, long n, long phi) {
     switch (n) {
       case 8: levels = 10, measured = 320, log2_phi_measured = 8; break;                // m=257
       case 16: levels = 12, measured = 405, log2_phi_measured = 8; break;               // m=257
-      case 32: levels = 14, measured = 432, log2_phi_measured = std::log2(640); break;  // m=641
-      case 64: levels = 16, measured = 560, log2_phi_measured = std::log2(640); break;  // m=641
+      case 32: levels = 14, measured = 470, log2_phi_measured = std::log2(640); break;  // m=641
+      case 64: levels = 16, measured = 580, log2_phi_measured = std::log2(640); break;  // m=641
     }
   }
   if (!levels) throw ParameterError(msg("no noise budget for cipher ", cipher, " over GF(2^", n, ")"));

@@ -14,8 +14,9 @@
 // 2026-11-22), the largest seen over encryption and decryption, packed and sliced, plus
 // about 7%:
 //     AES-128 m=257: 119 to 133 bits per round (m=4369: 142) -> 143;
-//     Vision at m=257 GF(2^8)^16: 241 to 300 -> 320, GF(2^16)^8: 352 to 377 -> 405;
-//     at m=641 GF(2^32)^4: 328 to 404 -> 432, GF(2^64)^2: 506 to 521 -> 560.
+//     Vision at m=257 GF(2^8)^16: 237 to 300 -> 320, GF(2^16)^8: 336 to 377 -> 405;
+//     at m=641 GF(2^32)^4: 328 to 444 -> 470, GF(2^64)^2: 506 to 541 -> 580
+//     (full-round runs: average over the rounds; one- and two-round runs: per round).
 // (HElib consumes about 76 bits per AES round at m=53261, REFERENCE.md §4: the engine's
 // noise bounds are more conservative.) This is a guard against hopeless runs, not a
 // proof: a run whose capacity reaches zero still fails cleanly (CapacityError), never
