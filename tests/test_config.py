@@ -2,6 +2,7 @@
 the key, the workflow lints clean and the SLURM profile dry-runs."""
 
 import copy
+import math
 import os
 import re
 import subprocess
@@ -41,7 +42,11 @@ def test_shipped_config_dry_runs(name, tmp_path):
 def test_default_config_is_used_without_configfile(tmp_path):
     result = snakemake(results_dir=tmp_path)
     assert result.returncode == 0, result.stderr + result.stdout
-    assert "aes-byte-sliced/m257_bits1000_rep0" in result.stdout
+    with open(os.path.join(ROOT, "config", "config.yaml")) as f:
+        cfg = yaml.safe_load(f)
+    for e in cfg["experiments"]:
+        ring = e["rings"][0]
+        assert f"{e['name']}/m{ring['m']}_bits{ring['bits']}_rep0" in result.stdout
 
 
 def _set(cfg, path, value):
@@ -96,6 +101,13 @@ def test_slurm_profile_dry_run(tmp_path):
         "--profile", "workflow/profiles/slurm", "--configfile", "config/paper.yaml", "-p", results_dir=tmp_path
     )
     assert result.returncode == 0, result.stderr + result.stdout
-    # Resources follow the ring: AES at m=53261 (phi 46080, 820 bits) asks for
-    # ceil(46080 * 820 * 100 / 1e6) = 3779 MB; Vision GF(2^64)^2 (phi 163840, 3150 bits) for 51610 MB.
-    assert "mem_mb=3779" in result.stdout and "mem_mb=51610" in result.stdout
+    # Resources follow the ring: mem_mb = phi(m) x bits x mem_bytes_per_phi_bit / 10^6.
+    with open(os.path.join(ROOT, "config", "paper.yaml")) as f:
+        cfg = yaml.safe_load(f)
+    per_bit = cfg["resources"]["mem_bytes_per_phi_bit"]
+    aes = next(e for e in cfg["experiments"] if e["name"] == "aes-packed")["rings"][0]
+    v64 = next(e for e in cfg["experiments"] if e["name"] == "vision64")["rings"][0]
+    assert (aes["m"], v64["m"]) == (53261, 164737)
+    for phi, bits in ((46080, aes["bits"]), (163840, v64["bits"])):
+        assert f"mem_mb={math.ceil(phi * bits * per_bit / 1e6)}," in result.stdout
+    assert re.search(r"runtime=\d+", result.stdout)
