@@ -4,8 +4,15 @@
 #include <numeric>
 
 #include "engine/errors.h"
+#include "engine/util/ifma.h"
 #include "engine/util/primes.h"
 #include "engine/util/vecmod.h"
+
+#ifdef CB_UTIL_IFMA
+// GCC 12 reports its own _mm512_undefined_* placeholders as maybe-uninitialized.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 
 namespace cb::util {
 
@@ -59,9 +66,9 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
     pre_[j] = chirp(j);
     post_[j] = mul_mod(pre_[j], n_inv, q);
     ipost_[j] = mul_mod(pre_[j], mn_inv, q);
-    pre_p_[j] = shoup(pre_[j], q);
-    post_p_[j] = shoup(post_[j], q);
-    ipost_p_[j] = shoup(ipost_[j], q);
+    pre_p_[j] = ntt_.companion(pre_[j]);
+    post_p_[j] = ntt_.companion(post_[j]);
+    ipost_p_[j] = ntt_.companion(ipost_[j]);
   }
 
   // c_k = h^(-k^2) at k and N - k for 0 <= k < m (no overlap since N >= 2m).
@@ -73,7 +80,7 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
   }
   ntt_.forward(kernel_.data());
   kernel_p_.resize(n);
-  for (long i = 0; i < n; ++i) kernel_p_[i] = shoup(kernel_[i], q);
+  for (long i = 0; i < n; ++i) kernel_p_[i] = ntt_.companion(kernel_[i]);
 }
 
 namespace {
@@ -85,6 +92,53 @@ uint64_t* scratch(long n) {
   return buf.data();
 }
 
+#ifdef CB_UTIL_IFMA
+// ---- Fast moduli (q < 2^50, IFMA): the chirp products as 52-bit Shoup products. ----
+
+// out[i] = x[i] * w[i] mod q in [0, 2q) for any words x[i] (wp = shoup52 companions).
+// The hardware reads 52 bits per lane, so a lane with x >= 2^52 is first reduced by a
+// division; residues, even lazy ones in [0, 4q), never take that branch.
+void pre_mul52(uint64_t* out, const uint64_t* x, const uint64_t* w, const uint64_t* wp, long n,
+               uint64_t q) {
+  const Ifma52 ar(q);
+  const __m512i high = _mm512_set1_epi64(~((uint64_t(1) << 52) - 1));
+  long i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m512i xv = _mm512_loadu_si512(x + i);
+    if (_mm512_test_epi64_mask(xv, high)) {
+      alignas(64) uint64_t lanes[8];
+      _mm512_store_si512(lanes, xv);
+      for (uint64_t& l : lanes) l %= q;
+      xv = _mm512_load_si512(lanes);
+    }
+    _mm512_storeu_si512(out + i,
+                        ar.mul_lazy(xv, _mm512_loadu_si512(w + i), _mm512_loadu_si512(wp + i)));
+  }
+  for (; i < n; ++i) {
+    const uint64_t xi = x[i] >> 52 ? x[i] % q : x[i];
+    out[i] = mul_shoup52_lazy(xi, w[i], wp[i], q);
+  }
+}
+
+// out[j] = (x[j] + x[j + half]) * w[j] mod q in [0, q) for j < n, with x[.] in [0, 2q)
+// (the sum is < 4q < 2^52). Finishes level 0 of the inverse NTT and applies the chirp.
+void post_mul52(uint64_t* out, const uint64_t* x, long half, const uint64_t* w,
+                const uint64_t* wp, long n, uint64_t q) {
+  const Ifma52 ar(q);
+  const __m512i qv = _mm512_set1_epi64(q);
+  long j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const __m512i s = _mm512_add_epi64(_mm512_loadu_si512(x + j), _mm512_loadu_si512(x + j + half));
+    const __m512i r = ar.mul_lazy(s, _mm512_loadu_si512(w + j), _mm512_loadu_si512(wp + j));
+    _mm512_storeu_si512(out + j, reduce_once52(r, qv));
+  }
+  for (; j < n; ++j) {
+    const uint64_t r = mul_shoup52_lazy(x[j] + x[j + half], w[j], wp[j], q);
+    out[j] = r >= q ? r - q : r;
+  }
+}
+#endif
+
 }  // namespace
 
 void CyclotomicTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const {
@@ -94,6 +148,18 @@ void CyclotomicTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t
   const uint64_t q = q_;
   const long n = ntt_.n(), half = n / 2;
   uint64_t* x = scratch(n);
+#ifdef CB_UTIL_IFMA
+  if (ntt_.fast()) {  // the same steps with 52-bit products; lazy [0, 2q) between them
+    pre_mul52(x, coeffs, pre_.data(), pre_p_.data(), ncoeffs, q);
+    std::fill(x + ncoeffs, x + half, 0);
+    std::copy(x, x + half, x + half);
+    ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);
+    post_mul52(x, x, half, post_.data(), post_p_.data(), m_, q);
+    const long* js = zmstar_.data();
+    for (long t = 0; t < phi_; ++t) values[t] = x[js[t]];
+    return;
+  }
+#endif
   // x = (a_i h^(i^2)) padded to N; level 0 of the NTT maps (lo, 0) to (lo, lo).
   mul_shoup_array(x, coeffs, pre_.data(), pre_p_.data(), ncoeffs, q);
   std::fill(x + ncoeffs, x + half, 0);
@@ -113,6 +179,17 @@ void CyclotomicTransform::inverse(const uint64_t* values, uint64_t* coeffs) cons
   std::fill(x, x + half, 0);
   const long* js = zmstar_.data();
   for (long t = 0; t < phi_; ++t) x[js[t]] = values[t];
+#ifdef CB_UTIL_IFMA
+  if (ntt_.fast()) {
+    pre_mul52(x, x, pre_.data(), pre_p_.data(), m_, q);
+    std::copy(x, x + half, x + half);
+    ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);
+    post_mul52(x, x, half, ipost_.data(), ipost_p_.data(), m_, q);
+    coeffs[0] = x[0];
+    for (long i = 1; i < m_; ++i) coeffs[i] = x[m_ - i];
+    return;
+  }
+#endif
   mul_shoup_array(x, x, pre_.data(), pre_p_.data(), m_, q);
   std::copy(x, x + half, x + half);
   ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);

@@ -25,6 +25,15 @@
 // Cost per transform: two length-N NTTs (levels 1..k-1 only: in the forward NTT the
 // upper half of the input is zero, and only the lower half of the output is read) and
 // about N + 2m Shoup products. Memory per prime: 16N + 48m bytes (2.9 MB at m = 53261).
+//
+// Fast moduli. For q < 2^50 in a build with AVX-512 IFMA (fast(), see ifma.h and
+// max_fast_prime_bits() in primes.h) every product above is a 52-bit Shoup product:
+// the Ntt's twiddles and the kernel, and the chirp multipliers here, all carry
+// shoup52 companions. Values stay lazy in [0, 2q) between the steps: the pre-chirp gives
+// [0, 2q) (level 0 of the forward NTT keeps that, inside the [0, 4q) the NTT accepts),
+// the convolution returns [0, 2q), level 0 of the inverse NTT adds two of them (< 4q, a
+// valid 52-bit multiplicand), and the post-chirp reduces once to [0, q). Input words of
+// 2^52 or more (never residues, even lazy ones) are reduced by a division first.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +67,7 @@ class CyclotomicTransform {
   long m() const { return m_; }
   long phi() const { return phi_; }        // phi = |Z_m^*|
   long n() const { return ntt_.n(); }      // N = bluestein_length(m)
+  bool fast() const { return ntt_.fast(); }  // the IFMA kernels (q < 2^50, IFMA compiled)
   // Z_m^* = {j in [1, m) : gcd(j, m) = 1}, increasing: the order of the values.
   const std::vector<long>& zmstar() const { return zmstar_; }
 

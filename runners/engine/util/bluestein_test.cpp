@@ -11,6 +11,7 @@
 #include <random>
 
 #include "engine/errors.h"
+#include "engine/util/ifma.h"
 #include "engine/util/modarith.h"
 #include "engine/util/primes.h"
 
@@ -20,7 +21,10 @@ namespace {
 struct RingCase {
   long m;
   const char* why;
-  friend std::ostream& operator<<(std::ostream& os, const RingCase& c) { return os << "m" << c.m; }
+  int bits;  // bit length of q: 60 (64-bit kernels) or 50 (IFMA kernels where compiled)
+  friend std::ostream& operator<<(std::ostream& os, const RingCase& c) {
+    return os << "m" << c.m << "_q" << c.bits << "bit";
+  }
 };
 
 // Phi_n over Z as (X^n - 1) / prod_{d | n, d < n} Phi_d.
@@ -40,7 +44,7 @@ NTL::ZZX cyclotomic(long n) {
 class Bluestein : public ::testing::TestWithParam<RingCase> {
  protected:
   static uint64_t prime_for(long m) {
-    return ntt_primes(1, 60, uint64_t(m) * uint64_t(bluestein_length(m)))[0];
+    return ntt_primes(1, GetParam().bits, uint64_t(m) * uint64_t(bluestein_length(m)))[0];
   }
   static std::vector<uint64_t> random_vec(long len, uint64_t q, uint64_t seed) {
     std::mt19937_64 rng(seed);
@@ -176,13 +180,48 @@ TEST_P(Bluestein, ProductsOfValuesAreRingProducts) {
   EXPECT_EQ((bq % phi_q), NTL::MulMod(aq, cq, phi_q));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Rings, Bluestein,
-    ::testing::Values(RingCase{3, "smallest ring"}, RingCase{257, "prime m, GF(2^16) slots"},
-                      RingCase{243, "prime power 3^5"}, RingCase{343, "prime power 7^3"},
-                      RingCase{771, "3*257"}, RingCase{1155, "four primes 3*5*7*11"},
-                      RingCase{4369, "17*257, a test ring of the engine"}),
-    ::testing::PrintToStringParamName());
+// The same rings with 60-bit primes (64-bit Shoup kernels) and 50-bit primes (the IFMA
+// kernels when compiled in, else again the 64-bit ones).
+std::vector<RingCase> rings() {
+  const RingCase base[] = {{3, "smallest ring", 0},
+                           {7, "N = 16: the shortest vector NTT, from level 1", 0},
+                           {257, "prime m, GF(2^16) slots", 0},
+                           {243, "prime power 3^5", 0},
+                           {343, "prime power 7^3", 0},
+                           {771, "3*257", 0},
+                           {1155, "four primes 3*5*7*11", 0},
+                           {4369, "17*257, a test ring of the engine", 0}};
+  std::vector<RingCase> out;
+  for (int bits : {60, 50})
+    for (RingCase c : base) out.push_back({c.m, c.why, bits});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rings, Bluestein, ::testing::ValuesIn(rings()),
+                         ::testing::PrintToStringParamName());
+
+TEST(BluesteinFast, FiftyBitPrimesTakeTheIfmaPathWhenCompiled) {
+  const long m = 771;
+  const uint64_t step = uint64_t(m) * uint64_t(bluestein_length(m));
+  const CyclotomicTransform t50(m, ntt_primes(1, 50, step)[0]);
+  const CyclotomicTransform t60(m, ntt_primes(1, 60, step)[0]);
+  EXPECT_EQ(max_fast_prime_bits(), kIfmaCompiled ? 50 : 60);
+  // Both agree with the definition on a lazy input at the top of [0, 4q) and any words.
+  for (const CyclotomicTransform* t : {&t50, &t60}) {
+    const uint64_t q = t->q();
+    std::vector<uint64_t> a(m), lazy(m), v(t->phi()), w(t->phi()), b(m), c(m);
+    for (long i = 0; i < m; ++i) a[i] = q - 1 - uint64_t(i);
+    for (long i = 0; i < m; ++i) lazy[i] = a[i] + 3 * q;
+    for (long i = 0; i < m; i += 97) lazy[i] = a[i] + (~uint64_t(0) / q - 1) * q;  // >= 2^52
+    t->forward(a.data(), m, v.data());
+    t->forward(lazy.data(), m, w.data());
+    ASSERT_EQ(v, w) << "q=" << q;
+    t->inverse(v.data(), b.data());
+    for (long i = 0; i < t->phi(); ++i) w[i] = v[i] + 3 * q;
+    t->inverse(w.data(), c.data());
+    EXPECT_EQ(b, c) << "q=" << q;
+  }
+}
 
 TEST(BluesteinErrors, NameTheBrokenConstraint) {
   try {
@@ -204,9 +243,11 @@ TEST(BluesteinErrors, NameTheBrokenConstraint) {
   EXPECT_THROW(t.forward(a.data(), 258, v.data()), ParameterError);
 }
 
-TEST(BluesteinThreads, ConcurrentCallsAgree) {
+class BluesteinThreads : public ::testing::TestWithParam<int> {};
+
+TEST_P(BluesteinThreads, ConcurrentCallsAgree) {
   const long m = 771;
-  const uint64_t q = ntt_primes(1, 60, uint64_t(m) * bluestein_length(m))[0];
+  const uint64_t q = ntt_primes(1, GetParam(), uint64_t(m) * bluestein_length(m))[0];
   const CyclotomicTransform t(m, q);
   std::vector<std::vector<uint64_t>> in(8), out(8), ref(8);
   for (int k = 0; k < 8; ++k) {
@@ -222,6 +263,8 @@ TEST(BluesteinThreads, ConcurrentCallsAgree) {
     for (int rep = 0; rep < 20; ++rep) t.forward(in[k].data(), m, out[k].data());
   EXPECT_EQ(out, ref);
 }
+
+INSTANTIATE_TEST_SUITE_P(Bits, BluesteinThreads, ::testing::Values(60, 50));
 
 }  // namespace
 }  // namespace cb::util

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "engine/errors.h"
+#include "engine/util/ifma.h"
 #include "engine/util/modarith.h"
 #include "engine/util/primes.h"
 #include "engine/util/vecmod.h"
@@ -26,7 +27,8 @@ long bitrev(long x, int bits) {
 
 }  // namespace
 
-Ntt::Ntt(int log_n, uint64_t q, uint64_t omega) : n_(0), log_n_(log_n), q_(q), omega_(omega) {
+Ntt::Ntt(int log_n, uint64_t q, uint64_t omega)
+    : n_(0), log_n_(log_n), q_(q), omega_(omega), fast_(kIfmaCompiled && q < kMaxIfmaModulus) {
   if (log_n < 1 || log_n > 30) throw ParameterError(msg("Ntt: log_n=", log_n, " is outside [1, 30]"));
   n_ = long(1) << log_n;
   if (q >= kMaxModulus || !is_prime(q))
@@ -52,9 +54,9 @@ Ntt::Ntt(int log_n, uint64_t q, uint64_t omega) : n_(0), log_n_(log_n), q_(q), o
     for (long b = 0; b < blocks; ++b) {
       const long e = bitrev(b, l) * (n_ >> (l + 1));
       tw_[blocks + b] = pw[e];
-      twp_[blocks + b] = shoup(pw[e], q);
+      twp_[blocks + b] = companion(pw[e]);
       itw_[blocks + b] = ipw[e];
-      itwp_[blocks + b] = shoup(ipw[e], q);
+      itwp_[blocks + b] = companion(ipw[e]);
     }
   }
   n_inv_ = ShoupMul(inv_mod(uint64_t(n_) % q, q), q);
@@ -63,11 +65,21 @@ Ntt::Ntt(int log_n, uint64_t q, uint64_t omega) : n_(0), log_n_(log_n), q_(q), o
 namespace {
 
 // ---- Portable scalar levels (also the fallback for tiny N). ----
+// Fast = the modulus takes the 52-bit kernels (q < 2^50, companions from shoup52, ranges
+// of ifma.h); otherwise the 64-bit Shoup product and the ranges of ntt.h. Both forms keep
+// the ranges the vector kernels of the same modulus promise.
 
+template <bool Fast>
+inline uint64_t mul_lazy(uint64_t x, uint64_t w, uint64_t wp, uint64_t q) {
+  return Fast ? mul_shoup52_lazy(x, w, wp, q) : mul_shoup_lazy(x, w, wp, q);
+}
+
+template <bool Fast>
 void forward_levels_scalar(uint64_t* a, long n, int log_n, int from_level, const uint64_t* tw,
                            const uint64_t* twp, uint64_t q) {
-  // x in [0, 8q) is reduced to [0, 4q); W y in [0, 2q); outputs in [0, 6q).
-  const uint64_t two_q = 2 * q, four_q = 4 * q;
+  // 64-bit: x in [0, 8q) is reduced to [0, 4q); W y in [0, 2q); outputs in [0, 6q).
+  // Fast: x in [0, 4q) is reduced to [0, 2q); W y in [0, 2q); outputs in [0, 4q).
+  const uint64_t two_q = 2 * q, red = Fast ? 2 * q : 4 * q;
   for (int l = from_level; l < log_n; ++l) {
     const long blocks = long(1) << l;
     const long t = n >> (l + 1);
@@ -79,8 +91,8 @@ void forward_levels_scalar(uint64_t* a, long n, int log_n, int from_level, const
       const uint64_t W = w[b], Wp = wp[b];
       for (long i = 0; i < t; ++i) {
         uint64_t u = x[i];
-        u = u >= four_q ? u - four_q : u;
-        const uint64_t v = mul_shoup_lazy(y[i], W, Wp, q);
+        u = u >= red ? u - red : u;
+        const uint64_t v = mul_lazy<Fast>(y[i], W, Wp, q);
         x[i] = u + v;
         y[i] = u - v + two_q;
       }
@@ -88,10 +100,12 @@ void forward_levels_scalar(uint64_t* a, long n, int log_n, int from_level, const
   }
 }
 
+template <bool Fast>
 void inverse_levels_scalar(uint64_t* a, long n, int log_n, int to_level, const uint64_t* itw,
                            const uint64_t* itwp, uint64_t q) {
-  // Inputs in [0, 4q): x + y reduced to [0, 4q), (x - y + 4q) W^-1 in [0, 2q).
-  const uint64_t four_q = 4 * q;
+  // Inputs in [0, c) with c = 4q (64-bit) or 2q (fast): x + y reduced to [0, c),
+  // (x - y + c) W^-1 in [0, 2q).
+  const uint64_t red = Fast ? 2 * q : 4 * q;
   for (int l = log_n - 1; l >= to_level; --l) {
     const long blocks = long(1) << l;
     const long t = n >> (l + 1);
@@ -104,23 +118,30 @@ void inverse_levels_scalar(uint64_t* a, long n, int log_n, int to_level, const u
       for (long i = 0; i < t; ++i) {
         const uint64_t u = x[i], v = y[i];
         const uint64_t s = u + v;
-        x[i] = s >= four_q ? s - four_q : s;
-        y[i] = mul_shoup_lazy(u - v + four_q, W, Wp, q);
+        x[i] = s >= red ? s - red : s;
+        y[i] = mul_lazy<Fast>(u - v + red, W, Wp, q);
       }
     }
   }
 }
 
+template <bool Fast>
 void pointwise_scalar(uint64_t* a, long n, const uint64_t* k, const uint64_t* kp, uint64_t q) {
-  for (long i = 0; i < n; ++i) a[i] = mul_shoup_lazy(a[i], k[i], kp[i], q);
+  for (long i = 0; i < n; ++i) a[i] = mul_lazy<Fast>(a[i], k[i], kp[i], q);
 }
 
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 constexpr bool kVectorized = true;
 
 // ---- AVX-512: eight residues per register. ----
-// There is no 64x64 -> 128 vector multiply, so the Shoup quotient floor(x w' / 2^64) is
-// assembled from 32x32 -> 64 products; the low words use vpmullq. With
+// The kernels below are written once against an arithmetic policy A with
+//     A::fwd(x, y, w, wp), A::inv(x, y, w, wp), A::mul(x, w, wp),
+// and instantiated for the 64-bit Shoup product (Arith64) and, when compiled with IFMA,
+// for the 52-bit one (Arith52, ifma.h).
+//
+// Arith64: there is no 64x64 -> 128 vector multiply, so the Shoup quotient
+// floor(x w' / 2^64) is assembled from 32x32 -> 64 products; the low words use vpmullq.
+// With
 //     x = x1 2^32 + x0,  w' = w1 2^32 + w0,
 //     floor(x w' / 2^64) = x1 w1 + (x0 w1 >> 32) + (x1 w0 >> 32) + c,  c in {0, 1, 2},
 // where c collects the carries of the low halves and of x0 w0. We drop c (saving one
@@ -145,27 +166,63 @@ inline __m512i reduce_once(__m512i u, __m512i c) {
   return _mm512_min_epu64(u, _mm512_sub_epi64(u, c));
 }
 
-// Forward butterfly: x, y in [0, 8q) -> x + W y, x - W y in [0, 8q)
-// (x reduced to [0, 4q), W y in [0, 4q)).
-inline void fwd_bfly(__m512i& x, __m512i& y, __m512i w, __m512i wp, __m512i q, __m512i four_q) {
-  const __m512i u = reduce_once(x, four_q);
-  const __m512i v = shoup_lazy(y, w, wp, _mm512_srli_epi64(wp, 32), q);
-  x = _mm512_add_epi64(u, v);
-  y = _mm512_add_epi64(_mm512_sub_epi64(u, v), four_q);
-}
+struct Arith64 {
+  __m512i q, four_q;
+  explicit Arith64(uint64_t q64) : q(_mm512_set1_epi64(q64)), four_q(_mm512_set1_epi64(4 * q64)) {}
 
-// Inverse butterfly: x, y in [0, 4q) -> x + y, (x - y) W^-1 in [0, 4q).
-inline void inv_bfly(__m512i& x, __m512i& y, __m512i w, __m512i wp, __m512i q, __m512i four_q) {
-  const __m512i s = reduce_once(_mm512_add_epi64(x, y), four_q);
-  const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), four_q);
-  x = s;
-  y = shoup_lazy(d, w, wp, _mm512_srli_epi64(wp, 32), q);
-}
+  // Forward butterfly: x, y in [0, 8q) -> x + W y, x - W y in [0, 8q)
+  // (x reduced to [0, 4q), W y in [0, 4q)).
+  void fwd(__m512i& x, __m512i& y, __m512i w, __m512i wp) const {
+    const __m512i u = reduce_once(x, four_q);
+    const __m512i v = shoup_lazy(y, w, wp, _mm512_srli_epi64(wp, 32), q);
+    x = _mm512_add_epi64(u, v);
+    y = _mm512_add_epi64(_mm512_sub_epi64(u, v), four_q);
+  }
+  // Inverse butterfly: x, y in [0, 4q) -> x + y, (x - y) W^-1 in [0, 4q).
+  void inv(__m512i& x, __m512i& y, __m512i w, __m512i wp) const {
+    const __m512i s = reduce_once(_mm512_add_epi64(x, y), four_q);
+    const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), four_q);
+    x = s;
+    y = shoup_lazy(d, w, wp, _mm512_srli_epi64(wp, 32), q);
+  }
+  // x * K mod q in [0, 4q), any x.
+  __m512i mul(__m512i x, __m512i w, __m512i wp) const {
+    return shoup_lazy(x, w, wp, _mm512_srli_epi64(wp, 32), q);
+  }
+};
+
+#ifdef CB_UTIL_IFMA
+struct Arith52 {
+  Ifma52 ifma;
+  __m512i two_q;
+  explicit Arith52(uint64_t q64) : ifma(q64), two_q(_mm512_set1_epi64(2 * q64)) {}
+
+  // Forward butterfly: x, y in [0, 4q) -> x + W y, x - W y + 2q in [0, 4q)
+  // (x reduced to [0, 2q), W y in [0, 2q)).
+  void fwd(__m512i& x, __m512i& y, __m512i w, __m512i wp) const {
+    const __m512i u = reduce_once(x, two_q);
+    const __m512i v = ifma.mul_lazy(y, w, wp);
+    x = _mm512_add_epi64(u, v);
+    y = _mm512_add_epi64(_mm512_sub_epi64(u, v), two_q);
+  }
+  // Inverse butterfly: x, y in [0, 2q) -> x + y reduced to [0, 2q), (x - y + 2q) W^-1 in
+  // [0, 2q).
+  void inv(__m512i& x, __m512i& y, __m512i w, __m512i wp) const {
+    const __m512i s = reduce_once(_mm512_add_epi64(x, y), two_q);
+    const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), two_q);
+    x = s;
+    y = ifma.mul_lazy(d, w, wp);
+  }
+  // x * K mod q in [0, 2q), x < 2^52.
+  __m512i mul(__m512i x, __m512i w, __m512i wp) const { return ifma.mul_lazy(x, w, wp); }
+};
+#endif
 
 // One level with half-block t >= 8 on the blocks [b_begin, b_end) of level l: one
 // twiddle per block, broadcast over the lanes.
+template <class A>
 void fwd_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* tw,
-              const uint64_t* twp, __m512i q, __m512i four_q) {
+              const uint64_t* twp, const A& ar) {
   const long blocks = long(1) << l;
   const long t = n >> (l + 1);
   for (long b = b_begin; b < b_end; ++b) {
@@ -175,15 +232,16 @@ void fwd_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64
     const __m512i wp = _mm512_set1_epi64(twp[blocks + b]);
     for (long i = 0; i < t; i += 8) {
       __m512i xv = _mm512_loadu_si512(x + i), yv = _mm512_loadu_si512(y + i);
-      fwd_bfly(xv, yv, w, wp, q, four_q);
+      ar.fwd(xv, yv, w, wp);
       _mm512_storeu_si512(x + i, xv);
       _mm512_storeu_si512(y + i, yv);
     }
   }
 }
 
+template <class A>
 void inv_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* itw,
-              const uint64_t* itwp, __m512i q, __m512i four_q) {
+              const uint64_t* itwp, const A& ar) {
   const long blocks = long(1) << l;
   const long t = n >> (l + 1);
   for (long b = b_begin; b < b_end; ++b) {
@@ -193,7 +251,7 @@ void inv_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64
     const __m512i wp = _mm512_set1_epi64(itwp[blocks + b]);
     for (long i = 0; i < t; i += 8) {
       __m512i xv = _mm512_loadu_si512(x + i), yv = _mm512_loadu_si512(y + i);
-      inv_bfly(xv, yv, w, wp, q, four_q);
+      ar.inv(xv, yv, w, wp);
       _mm512_storeu_si512(x + i, xv);
       _mm512_storeu_si512(y + i, yv);
     }
@@ -203,8 +261,9 @@ void inv_wide(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64
 // Two levels at once (radix 4): levels l and l+1 on the blocks [b_begin, b_end) of level
 // l, whose half-block t must be >= 16. Block b splits with W_b into children 2b and 2b+1,
 // which split with W_2b and W_2b+1; the four quarters are loaded and stored once.
+template <class A>
 void fwd_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* tw,
-               const uint64_t* twp, __m512i q, __m512i four_q) {
+               const uint64_t* twp, const A& ar) {
   const long blocks = long(1) << l;
   const long t = n >> (l + 1), h = t / 2;
   for (long b = b_begin; b < b_end; ++b) {
@@ -219,10 +278,10 @@ void fwd_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint6
     for (long i = 0; i < h; i += 8) {
       __m512i v0 = _mm512_loadu_si512(x0 + i), v1 = _mm512_loadu_si512(x1 + i);
       __m512i v2 = _mm512_loadu_si512(x2 + i), v3 = _mm512_loadu_si512(x3 + i);
-      fwd_bfly(v0, v2, w, wp, q, four_q);
-      fwd_bfly(v1, v3, w, wp, q, four_q);
-      fwd_bfly(v0, v1, w0, wp0, q, four_q);
-      fwd_bfly(v2, v3, w1, wp1, q, four_q);
+      ar.fwd(v0, v2, w, wp);
+      ar.fwd(v1, v3, w, wp);
+      ar.fwd(v0, v1, w0, wp0);
+      ar.fwd(v2, v3, w1, wp1);
       _mm512_storeu_si512(x0 + i, v0);
       _mm512_storeu_si512(x1 + i, v1);
       _mm512_storeu_si512(x2 + i, v2);
@@ -232,8 +291,9 @@ void fwd_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint6
 }
 
 // Inverse of fwd_wide2: levels l+1 then l on the blocks [b_begin, b_end) of level l.
+template <class A>
 void inv_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint64_t* itw,
-               const uint64_t* itwp, __m512i q, __m512i four_q) {
+               const uint64_t* itwp, const A& ar) {
   const long blocks = long(1) << l;
   const long t = n >> (l + 1), h = t / 2;
   for (long b = b_begin; b < b_end; ++b) {
@@ -248,10 +308,10 @@ void inv_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint6
     for (long i = 0; i < h; i += 8) {
       __m512i v0 = _mm512_loadu_si512(x0 + i), v1 = _mm512_loadu_si512(x1 + i);
       __m512i v2 = _mm512_loadu_si512(x2 + i), v3 = _mm512_loadu_si512(x3 + i);
-      inv_bfly(v0, v1, w0, wp0, q, four_q);
-      inv_bfly(v2, v3, w1, wp1, q, four_q);
-      inv_bfly(v0, v2, w, wp, q, four_q);
-      inv_bfly(v1, v3, w, wp, q, four_q);
+      ar.inv(v0, v1, w0, wp0);
+      ar.inv(v2, v3, w1, wp1);
+      ar.inv(v0, v2, w, wp);
+      ar.inv(v1, v3, w, wp);
       _mm512_storeu_si512(x0 + i, v0);
       _mm512_storeu_si512(x1 + i, v1);
       _mm512_storeu_si512(x2 + i, v2);
@@ -262,30 +322,32 @@ void inv_wide2(uint64_t* a, long n, int l, long b_begin, long b_end, const uint6
 
 // Forward levels [l_begin, l_end) (all with t >= 8) on the part of the array covered by
 // the blocks [b_begin, b_end) of level l_begin; pairs of levels go through fwd_wide2.
+template <class A>
 void fwd_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, long b_end,
-                    const uint64_t* tw, const uint64_t* twp, __m512i q, __m512i four_q) {
+                    const uint64_t* tw, const uint64_t* twp, const A& ar) {
   int l = l_begin;
   for (; l + 1 < l_end; l += 2) {
-    fwd_wide2(a, n, l, b_begin, b_end, tw, twp, q, four_q);
+    fwd_wide2(a, n, l, b_begin, b_end, tw, twp, ar);
     b_begin <<= 2, b_end <<= 2;
   }
-  if (l < l_end) fwd_wide(a, n, l, b_begin, b_end, tw, twp, q, four_q);
+  if (l < l_end) fwd_wide(a, n, l, b_begin, b_end, tw, twp, ar);
 }
 
 // Inverse levels l_end-1 down to l_begin (all with t >= 8) on the block range
 // [b_begin, b_end) of level l_begin.
+template <class A>
 void inv_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, long b_end,
-                    const uint64_t* itw, const uint64_t* itwp, __m512i q, __m512i four_q) {
+                    const uint64_t* itw, const uint64_t* itwp, const A& ar) {
   int l = l_end - 1;
   const int shift = l - l_begin;
   long bb = b_begin << shift, be = b_end << shift;  // block range at level l
   if ((l_end - l_begin) % 2 == 1) {
-    inv_wide(a, n, l, bb, be, itw, itwp, q, four_q);
+    inv_wide(a, n, l, bb, be, itw, itwp, ar);
     --l, bb >>= 1, be >>= 1;
   }
   for (; l > l_begin; l -= 2) {
     bb >>= 1, be >>= 1;  // level l-1
-    inv_wide2(a, n, l - 1, bb, be, itw, itwp, q, four_q);
+    inv_wide2(a, n, l - 1, bb, be, itw, itwp, ar);
     bb >>= 1, be >>= 1;
   }
 }
@@ -345,9 +407,8 @@ inline InnerLevels inner_levels(long n, const uint64_t* tw, const uint64_t* twp)
 // The three in-register levels on K consecutive chunks c0..c0+K-1 (v0[k], v1[k] hold
 // chunk c0+k). Working on several independent chunks per stage hides the latency of the
 // multiply chains.
-template <int K>
-inline void fwd_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, __m512i q,
-                      __m512i four_q) {
+template <int K, class A>
+inline void fwd_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, const A& ar) {
   const Perm* ps[3] = {&il.p4, &il.p2, &il.p1};
   const uint64_t* ws[3] = {il.w4, il.w2, il.w1};
   const uint64_t* wps[3] = {il.wp4, il.wp2, il.wp1};
@@ -359,16 +420,15 @@ inline void fwd_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, 
       __m512i y = _mm512_permutex2var_epi64(v0[k], p.y, v1[k]);
       __m512i w, wp;
       chunk_twiddles(p, ws[s], wps[s], c0 + k, ts[s], w, wp);
-      fwd_bfly(x, y, w, wp, q, four_q);
+      ar.fwd(x, y, w, wp);
       v0[k] = _mm512_permutex2var_epi64(x, p.b0, y);
       v1[k] = _mm512_permutex2var_epi64(x, p.b1, y);
     }
   }
 }
 
-template <int K>
-inline void inv_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, __m512i q,
-                      __m512i four_q) {
+template <int K, class A>
+inline void inv_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, const A& ar) {
   const Perm* ps[3] = {&il.p1, &il.p2, &il.p4};
   const uint64_t* ws[3] = {il.w1, il.w2, il.w4};
   const uint64_t* wps[3] = {il.wp1, il.wp2, il.wp4};
@@ -380,17 +440,17 @@ inline void inv_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, 
       __m512i y = _mm512_permutex2var_epi64(v0[k], p.y, v1[k]);
       __m512i w, wp;
       chunk_twiddles(p, ws[s], wps[s], c0 + k, ts[s], w, wp);
-      inv_bfly(x, y, w, wp, q, four_q);
+      ar.inv(x, y, w, wp);
       v0[k] = _mm512_permutex2var_epi64(x, p.b0, y);
       v1[k] = _mm512_permutex2var_epi64(x, p.b1, y);
     }
   }
 }
 
-// x * K mod q in [0, 4q) for the fixed kernel values K (and Shoup companions).
-inline __m512i pointwise(__m512i x, const uint64_t* k, const uint64_t* kp, __m512i q) {
-  const __m512i kv = _mm512_loadu_si512(k), kpv = _mm512_loadu_si512(kp);
-  return shoup_lazy(x, kv, kpv, _mm512_srli_epi64(kpv, 32), q);
+// x * K mod q, lazy, for the fixed kernel values K (and Shoup companions).
+template <class A>
+inline __m512i pointwise(__m512i x, const uint64_t* k, const uint64_t* kp, const A& ar) {
+  return ar.mul(x, _mm512_loadu_si512(k), _mm512_loadu_si512(kp));
 }
 
 #else
@@ -413,30 +473,31 @@ constexpr int kLogTile = 12;
 
 // Chunks c0..c0+K-1: forward inner levels, pointwise product, inverse inner levels (each
 // step optional), loaded and stored once.
-template <int K>
+template <int K, class A>
 inline void inner_chunks(uint64_t* a, long c0, const InnerLevels& fl, const InnerLevels& il,
                          const uint64_t* kk, const uint64_t* kkp, bool do_forward,
-                         bool do_inverse, __m512i q, __m512i four_q) {
+                         bool do_inverse, const A& ar) {
   __m512i v0[K], v1[K];
   for (int k = 0; k < K; ++k) {
     v0[k] = _mm512_loadu_si512(a + 16 * (c0 + k));
     v1[k] = _mm512_loadu_si512(a + 16 * (c0 + k) + 8);
   }
-  if (do_forward) fwd_inner<K>(v0, v1, fl, c0, q, four_q);
+  if (do_forward) fwd_inner<K>(v0, v1, fl, c0, ar);
   if (kk) {
     for (int k = 0; k < K; ++k) {
       const long c = c0 + k;
-      v0[k] = pointwise(v0[k], kk + 16 * c, kkp + 16 * c, q);
-      v1[k] = pointwise(v1[k], kk + 16 * c + 8, kkp + 16 * c + 8, q);
+      v0[k] = pointwise(v0[k], kk + 16 * c, kkp + 16 * c, ar);
+      v1[k] = pointwise(v1[k], kk + 16 * c + 8, kkp + 16 * c + 8, ar);
     }
   }
-  if (do_inverse) inv_inner<K>(v0, v1, il, c0, q, four_q);
+  if (do_inverse) inv_inner<K>(v0, v1, il, c0, ar);
   for (int k = 0; k < K; ++k) {
     _mm512_storeu_si512(a + 16 * (c0 + k), v0[k]);
     _mm512_storeu_si512(a + 16 * (c0 + k) + 8, v1[k]);
   }
 }
 
+template <class A>
 struct Schedule {
   uint64_t* a;
   long n;
@@ -444,90 +505,95 @@ struct Schedule {
   const uint64_t *tw, *twp, *itw, *itwp;
   const uint64_t *kk, *kkp;  // pointwise kernel or nullptr
   bool do_forward, do_inverse;
-  __m512i q, four_q;
+  A ar;
   InnerLevels fl, il;
 };
 
 // Block b of level l (the words [b, b+1) * N/2^l): forward levels l..k-1, pointwise
 // product, inverse levels k-1..l, as enabled.
-void run_block(const Schedule& S, int l, long b) {
+template <class A>
+void run_block(const Schedule<A>& S, int l, long b) {
   const long size = S.n >> l;
   if (size <= (long(1) << kLogTile) || l + 2 > S.inner) {
-    if (S.do_forward) fwd_wide_range(S.a, S.n, l, S.inner, b, b + 1, S.tw, S.twp, S.q, S.four_q);
+    if (S.do_forward) fwd_wide_range(S.a, S.n, l, S.inner, b, b + 1, S.tw, S.twp, S.ar);
     const long c_begin = b * (size / 16), c_end = (b + 1) * (size / 16);
     if ((size / 16) % 4 == 0) {
       for (long c = c_begin; c < c_end; c += 4)
-        inner_chunks<4>(S.a, c, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.q,
-                        S.four_q);
+        inner_chunks<4>(S.a, c, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.ar);
     } else {
       for (long c = c_begin; c < c_end; ++c)
-        inner_chunks<1>(S.a, c, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.q,
-                        S.four_q);
+        inner_chunks<1>(S.a, c, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.ar);
     }
-    if (S.do_inverse) inv_wide_range(S.a, S.n, l, S.inner, b, b + 1, S.itw, S.itwp, S.q, S.four_q);
+    if (S.do_inverse) inv_wide_range(S.a, S.n, l, S.inner, b, b + 1, S.itw, S.itwp, S.ar);
     return;
   }
-  if (S.do_forward) fwd_wide2(S.a, S.n, l, b, b + 1, S.tw, S.twp, S.q, S.four_q);
+  if (S.do_forward) fwd_wide2(S.a, S.n, l, b, b + 1, S.tw, S.twp, S.ar);
   for (long c = 4 * b; c < 4 * b + 4; ++c) run_block(S, l + 2, c);
-  if (S.do_inverse) inv_wide2(S.a, S.n, l, b, b + 1, S.itw, S.itwp, S.q, S.four_q);
+  if (S.do_inverse) inv_wide2(S.a, S.n, l, b, b + 1, S.itw, S.itwp, S.ar);
 }
 
 // The vector schedule: forward levels [from, k), then the pointwise product with
 // (kk, kkp) if kk != nullptr, then inverse levels k-1 down to `to`, each part optional.
-// Requires k >= 4 and from, to <= k - 3.
+// Requires k >= 4 and from, to <= k - 4 (the start level's blocks hold whole chunks).
+template <class A>
 void vector_schedule(uint64_t* a, long n, int log_n, int from, int to, const uint64_t* tw,
                      const uint64_t* twp, const uint64_t* itw, const uint64_t* itwp,
                      const uint64_t* kk, const uint64_t* kkp, bool do_forward, bool do_inverse,
                      uint64_t q64) {
-  const __m512i q = _mm512_set1_epi64(q64), four_q = _mm512_set1_epi64(4 * q64);
+  const A ar(q64);
   const int inner = log_n - 3;
-  const Schedule S{a, n, inner, tw, twp, itw, itwp, kk, kkp, do_forward, do_inverse, q, four_q,
-                   inner_levels(n, tw, twp), inner_levels(n, itw, itwp)};
+  const Schedule<A> S{a, n, inner, tw, twp, itw, itwp, kk, kkp, do_forward, do_inverse, ar,
+                      inner_levels(n, tw, twp), inner_levels(n, itw, itwp)};
   // The recursion starts at the deeper of the two end levels; the levels between them
   // run breadth-first (in practice from == to).
   const int start = std::max(do_forward ? from : 0, do_inverse ? to : 0);
-  if (do_forward) fwd_wide_range(a, n, from, start, 0, long(1) << from, tw, twp, q, four_q);
+  if (do_forward) fwd_wide_range(a, n, from, start, 0, long(1) << from, tw, twp, ar);
   for (long b = 0; b < (long(1) << start); ++b) run_block(S, start, b);
-  if (do_inverse) inv_wide_range(a, n, to, start, 0, long(1) << to, itw, itwp, q, four_q);
+  if (do_inverse) inv_wide_range(a, n, to, start, 0, long(1) << to, itw, itwp, ar);
 }
 
 }  // namespace
 #endif
 
-void Ntt::forward_levels(uint64_t* a, int from_level) const {
+void Ntt::run(uint64_t* a, int from, int to, const uint64_t* k, const uint64_t* kp,
+              bool do_forward, bool do_inverse) const {
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
-  if (log_n_ >= 4 && from_level <= log_n_ - 3) {
-    vector_schedule(a, n_, log_n_, from_level, 0, tw_.data(), twp_.data(), itw_.data(),
-                    itwp_.data(), nullptr, nullptr, true, false, q_);
+  // The recursion needs blocks of >= 16 words (one in-register chunk) at its start level.
+  if (log_n_ >= 4 && (!do_forward || from <= log_n_ - 4) && (!do_inverse || to <= log_n_ - 4)) {
+#ifdef CB_UTIL_IFMA
+    if (fast_) {
+      vector_schedule<Arith52>(a, n_, log_n_, from, to, tw_.data(), twp_.data(), itw_.data(),
+                               itwp_.data(), k, kp, do_forward, do_inverse, q_);
+      return;
+    }
+#endif
+    vector_schedule<Arith64>(a, n_, log_n_, from, to, tw_.data(), twp_.data(), itw_.data(),
+                             itwp_.data(), k, kp, do_forward, do_inverse, q_);
     return;
   }
 #endif
-  forward_levels_scalar(a, n_, log_n_, from_level, tw_.data(), twp_.data(), q_);
+  if (fast_) {
+    if (do_forward) forward_levels_scalar<true>(a, n_, log_n_, from, tw_.data(), twp_.data(), q_);
+    if (k) pointwise_scalar<true>(a, n_, k, kp, q_);
+    if (do_inverse) inverse_levels_scalar<true>(a, n_, log_n_, to, itw_.data(), itwp_.data(), q_);
+  } else {
+    if (do_forward) forward_levels_scalar<false>(a, n_, log_n_, from, tw_.data(), twp_.data(), q_);
+    if (k) pointwise_scalar<false>(a, n_, k, kp, q_);
+    if (do_inverse) inverse_levels_scalar<false>(a, n_, log_n_, to, itw_.data(), itwp_.data(), q_);
+  }
+}
+
+void Ntt::forward_levels(uint64_t* a, int from_level) const {
+  run(a, from_level, 0, nullptr, nullptr, true, false);
 }
 
 void Ntt::inverse_levels(uint64_t* a, int to_level) const {
-#if defined(__AVX512F__) && defined(__AVX512DQ__)
-  if (log_n_ >= 4 && to_level <= log_n_ - 3) {
-    vector_schedule(a, n_, log_n_, 0, to_level, tw_.data(), twp_.data(), itw_.data(),
-                    itwp_.data(), nullptr, nullptr, false, true, q_);
-    return;
-  }
-#endif
-  inverse_levels_scalar(a, n_, log_n_, to_level, itw_.data(), itwp_.data(), q_);
+  run(a, 0, to_level, nullptr, nullptr, false, true);
 }
 
 void Ntt::convolve_levels(uint64_t* a, const uint64_t* k, const uint64_t* kp, int from_level,
                           int to_level) const {
-#if defined(__AVX512F__) && defined(__AVX512DQ__)
-  if (log_n_ >= 4 && from_level <= log_n_ - 3 && to_level <= log_n_ - 3) {
-    vector_schedule(a, n_, log_n_, from_level, to_level, tw_.data(), twp_.data(), itw_.data(),
-                    itwp_.data(), k, kp, true, true, q_);
-    return;
-  }
-#endif
-  forward_levels(a, from_level);
-  pointwise_scalar(a, n_, k, kp, q_);
-  inverse_levels(a, to_level);
+  run(a, from_level, to_level, k, kp, true, true);
 }
 
 void Ntt::forward(uint64_t* a) const {
@@ -545,5 +611,7 @@ void Ntt::inverse(uint64_t* a) const {
   inverse_levels(a, 0);
   mul_scalar_array(a, a, n_inv_, n_, q_);
 }
+
+uint64_t Ntt::companion(uint64_t w) const { return fast_ ? shoup52(w, q_) : shoup(w, q_); }
 
 }  // namespace cb::util

@@ -23,13 +23,22 @@
 // inverse butterfly keeps them in [0, 4q). Full reduction happens once at the end. This
 // needs 8q < 2^64, hence q < 2^61.
 //
+// Fast moduli. When the build has AVX-512 IFMA (ifma.h) and q < 2^50, the twiddle products
+// are 52-bit Shoup products (vpmadd52luq/huq, companions floor(w 2^52 / q)), whose inputs
+// must stay below 2^52. The butterflies then run one notch tighter: forward values in
+// [0, 4q), inverse values in [0, 2q) (4q < 2^52 is what needs q < 2^50). fast() tells
+// which arithmetic a modulus uses; forward_bound() and inverse_bound() give the lazy ranges
+// [0, F q) and [0, I q) of the *_levels entry points: (F, I) = (8, 4) for the 64-bit
+// arithmetic and (4, 2) for fast moduli. The scalar fallback keeps the same ranges.
+//
 // Level 0 has the trivial twiddle s = 1. The *_levels entry points let Bluestein's
 // algorithm skip it when half the input is known to be zero (forward) or half the
 // output is not needed (inverse).
 //
 // Schedule (AVX-512 build; a portable scalar version computes the same values):
 //  - eight lanes per register; the Shoup quotient is built from 32-bit partial products
-//    (ntt.cpp explains the bound), so a vector twiddle product costs ~15 operations;
+//    (ntt.cpp explains the bound), so a vector twiddle product costs ~15 operations, or
+//    four (three IFMA multiplies and an AND) for fast moduli;
 //  - levels are taken in pairs (radix 4) so each pass loads and stores data once per
 //    two levels;
 //  - depth first: a block does its two levels, then its four sub-blocks are finished
@@ -64,19 +73,29 @@ class Ntt {
   // In place: the inverse of forward, including the factor 1/N; in and out in [0, q).
   void inverse(uint64_t* a) const;
 
-  // Forward levels from_level..k-1 only, input in [0, 8q), output in [0, 8q), unreduced.
+  // The lazy ranges below are [0, F q) and [0, I q), F = forward_bound(), I = inverse_bound():
+  // F = 8, I = 4 in general, F = 4, I = 2 for fast moduli (see the header comment).
+  int forward_bound() const { return fast_ ? 4 : 8; }
+  int inverse_bound() const { return fast_ ? 2 : 4; }
+  // True when q takes the IFMA (52-bit) kernels: IFMA compiled in and q < 2^50.
+  bool fast() const { return fast_; }
+  // The Shoup companion the kernels of this modulus expect for a fixed multiplier w in
+  // [0, q): shoup52(w, q) for fast moduli, else shoup(w, q) (kernels for convolve_levels).
+  uint64_t companion(uint64_t w) const;
+
+  // Forward levels from_level..k-1 only, input in [0, F q), output in [0, F q), unreduced.
   // With from_level = 1 the caller has done level 0 itself, i.e. written
   // (lo + hi, lo - hi) into the two halves.
   void forward_levels(uint64_t* a, int from_level = 0) const;
-  // Inverse levels k-1 down to to_level only, WITHOUT the factor 1/N; input in [0, 4q),
-  // output in [0, 4q). With to_level = 1 the caller finishes level 0 itself: the result
+  // Inverse levels k-1 down to to_level only, WITHOUT the factor 1/N; input in [0, I q),
+  // output in [0, I q). With to_level = 1 the caller finishes level 0 itself: the result
   // is N * a[i] = x[i] + x[i + N/2] for i < N/2 (and x[i] - x[i + N/2] above).
   void inverse_levels(uint64_t* a, int to_level = 0) const;
 
   // Cyclic convolution with a fixed, already transformed kernel K (entries in [0, q),
-  // Shoup companions kp): forward_levels(a, from_level), then a[i] *= K[i], then
-  // inverse_levels(a, to_level), fused so the innermost levels stay in registers.
-  // Input in [0, 8q), output in [0, 4q), without the factor 1/N.
+  // companions kp[i] = companion(K[i])): forward_levels(a, from_level), then
+  // a[i] *= K[i], then inverse_levels(a, to_level), fused so the innermost levels stay in
+  // registers. Input in [0, F q), output in [0, I q), without the factor 1/N.
   void convolve_levels(uint64_t* a, const uint64_t* k, const uint64_t* kp, int from_level,
                        int to_level) const;
 
@@ -90,6 +109,11 @@ class Ntt {
   std::vector<uint64_t> tw_, twp_;    // tw[2^l + b] = omega^(bitrev_l(b) * N/2^(l+1)), Shoup
   std::vector<uint64_t> itw_, itwp_;  // itw[j] = tw[j]^-1, Shoup
   ShoupMul n_inv_;                    // N^-1 mod q
+  bool fast_;                         // IFMA kernels (q < 2^50, IFMA compiled in)
+  // Forward levels [from, k), the pointwise product by (k, kp) if k != nullptr, inverse
+  // levels k-1 down to `to`, each part optional; vector kernels where they apply.
+  void run(uint64_t* a, int from, int to, const uint64_t* k, const uint64_t* kp,
+           bool do_forward, bool do_inverse) const;
 };
 
 }  // namespace cb::util

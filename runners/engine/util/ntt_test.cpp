@@ -5,6 +5,7 @@
 #include <random>
 
 #include "engine/errors.h"
+#include "engine/util/ifma.h"
 #include "engine/util/modarith.h"
 #include "engine/util/primes.h"
 
@@ -81,7 +82,7 @@ TEST_P(NttTest, ConvolveLevelsMatchesSeparateSteps) {
   auto a = random_poly(n, q, 18);
   const auto k = random_poly(n, q, 19);
   std::vector<uint64_t> kp(n);
-  for (long i = 0; i < n; ++i) kp[i] = shoup(k[i], q);
+  for (long i = 0; i < n; ++i) kp[i] = ntt.companion(k[i]);
   for (int from : {0, 1}) {
     auto want = a, got = a;
     ntt.forward(want.data());
@@ -94,14 +95,16 @@ TEST_P(NttTest, ConvolveLevelsMatchesSeparateSteps) {
         got[i + n / 2] = lo + q - hi;
       }
     }
-    for (long i = 0; i < n; i += 3) got[i] += 4 * q;  // inputs may be up to 8q
+    const uint64_t F = ntt.forward_bound(), I = ntt.inverse_bound();
+    // Inputs may be up to F q (from == 1 wrote [0, 2q) above).
+    for (long i = 0; i < n; i += 3) got[i] += (F - 2) * q;
     ntt.convolve_levels(got.data(), k.data(), kp.data(), from, from);
-    for (long i = 0; i < n; ++i) ASSERT_LT(got[i], 4 * q);
+    for (long i = 0; i < n; ++i) ASSERT_LT(got[i], I * q);
     if (from == 1) {
       for (long i = 0; i < n / 2; ++i) {
         const uint64_t lo = got[i], hi = got[i + n / 2];
         got[i] = lo + hi;
-        got[i + n / 2] = lo + 4 * q - hi;  // convolve_levels returns [0, 4q)
+        got[i + n / 2] = lo + I * q - hi;  // convolve_levels returns [0, I q)
       }
     }
     const uint64_t n_inv = inv_mod(uint64_t(n) % q, q);
@@ -141,32 +144,44 @@ TEST_P(NttTest, PointwiseProductIsCyclicConvolution) {
 }
 
 TEST_P(NttTest, LazyLevelsAcceptUnreducedInputs) {
-  // forward_levels takes and gives [0, 8q); inverse_levels takes and gives [0, 4q), no 1/N.
+  // forward_levels takes and gives [0, F q); inverse_levels takes and gives [0, I q), no
+  // 1/N; (F, I) = (8, 4), or (4, 2) for the IFMA moduli. Spread inputs over the whole
+  // range, then put every input at the top of it (the largest multiplicands).
   const Ntt ntt = make();
   const long n = ntt.n();
-  const uint64_t q = ntt.q();
-  const auto a = random_poly(n, q, 15);
+  const uint64_t q = ntt.q(), F = ntt.forward_bound(), I = ntt.inverse_bound();
+  EXPECT_EQ(ntt.fast(), kIfmaCompiled && q < kMaxIfmaModulus);
+  EXPECT_EQ(F, ntt.fast() ? 4u : 8u);
+  EXPECT_EQ(I, ntt.fast() ? 2u : 4u);
+  auto a = random_poly(n, q, 15);
+  for (long i = 0; i < n; i += 5) a[i] = q - 1;
   auto ref = a;
   ntt.forward(ref.data());
-  auto lazy = a;
-  for (long i = 0; i < n; ++i) lazy[i] += (i % 8) * q;  // same residues, up to 8q
-  ntt.forward_levels(lazy.data(), 0);
-  for (long i = 0; i < n; ++i) {
-    ASSERT_LT(lazy[i], 8 * q);
-    ASSERT_EQ(lazy[i] % q, ref[i]);
-  }
-  for (long i = 0; i < n; ++i) lazy[i] = ref[i] + (i % 4) * q;
-  ntt.inverse_levels(lazy.data(), 0);
-  for (long i = 0; i < n; ++i) {
-    ASSERT_LT(lazy[i], 4 * q);
-    ASSERT_EQ(lazy[i] % q, mul_mod(a[i], uint64_t(n) % q, q));
+  for (bool top : {false, true}) {
+    auto lazy = a;
+    for (long i = 0; i < n; ++i) lazy[i] += (top ? F - 1 : i % F) * q;  // same residues
+    ntt.forward_levels(lazy.data(), 0);
+    for (long i = 0; i < n; ++i) {
+      ASSERT_LT(lazy[i], F * q) << "top=" << top << " i=" << i;
+      ASSERT_EQ(lazy[i] % q, ref[i]) << "top=" << top << " i=" << i;
+    }
+    for (long i = 0; i < n; ++i) lazy[i] = ref[i] + (top ? I - 1 : i % I) * q;
+    ntt.inverse_levels(lazy.data(), 0);
+    for (long i = 0; i < n; ++i) {
+      ASSERT_LT(lazy[i], I * q) << "top=" << top << " i=" << i;
+      ASSERT_EQ(lazy[i] % q, mul_mod(a[i], uint64_t(n) % q, q)) << "top=" << top << " i=" << i;
+    }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Lengths, NttTest,
                          ::testing::Values(NttCase{1, 20}, NttCase{2, 30}, NttCase{3, 60},
                                            NttCase{6, 60}, NttCase{8, 61}, NttCase{10, 61},
-                                           NttCase{14, 60}, NttCase{17, 60}),
+                                           NttCase{14, 60}, NttCase{17, 60},
+                                           // below 2^50: the IFMA kernels where compiled
+                                           NttCase{3, 50}, NttCase{4, 50}, NttCase{6, 50},
+                                           NttCase{8, 49}, NttCase{10, 50}, NttCase{14, 50},
+                                           NttCase{17, 50}),
                          ::testing::PrintToStringParamName());
 
 TEST(Ntt, RejectsBadParametersWithReasons) {

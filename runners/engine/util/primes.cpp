@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/errors.h"
+#include "engine/util/ifma.h"
 #include "engine/util/modarith.h"
 
 namespace cb::util {
@@ -88,6 +89,11 @@ uint64_t primitive_root_of_unity(uint64_t order, uint64_t q) {
   }
   // Unreachable for prime q: Z_q^* is cyclic, so some g is a generator.
   throw Error(msg("primitive_root_of_unity: no root of order ", order, " mod ", q));
+}
+
+int max_fast_prime_bits() {
+  static_assert(kMaxIfmaModulus == uint64_t(1) << 50, "50-bit primes are below kMaxIfmaModulus");
+  return kIfmaCompiled ? 50 : 60;
 }
 
 long bluestein_length(long m) {

@@ -1,0 +1,75 @@
+// ifma.h: Shoup products on 52-bit words with AVX-512 IFMA (internal to engine/util).
+//
+// AVX-512 IFMA multiplies the low 52 bits of two 64-bit lanes exactly and adds the low
+// (vpmadd52luq) or high (vpmadd52huq) 52 bits of the 104-bit product to a 64-bit
+// accumulator: one instruction per half, against ~15 for the 64-bit Shoup product that
+// plain AVX-512 has to assemble from 32-bit pieces (ntt.cpp). Moduli q < 2^50 use it.
+//
+// 52-bit Shoup product. For a fixed w in [0, q) let w' = floor(w * 2^52 / q) < 2^52.
+// For x < 2^52 put Q = floor(x * w' / 2^52) (vpmadd52huq). Since
+//     x w / q - x w' / 2^52 = x (w 2^52 / q - w') / 2^52 < x / 2^52 < 1,
+// Q >= floor(x w / q) - 1, so r = x w - Q q lies in [0, 2q). As r < 2^52 it equals
+//     (lo52(x w) + lo52(Q (2^52 - q))) mod 2^52,
+// two vpmadd52luq and an AND. The inputs are read modulo 2^52 by the hardware, so every
+// multiplicand must be below 2^52: with q < 2^50, any value in [0, 4q) qualifies.
+//
+// Lazy ranges this gives the NTT (ntt.h): the forward butterfly takes x, y in [0, 4q),
+// reduces x to [0, 2q), forms W y in [0, 2q) and returns x + W y, x - W y + 2q, both in
+// [0, 4q); the inverse butterfly takes x, y in [0, 2q), returns x + y reduced to [0, 2q)
+// and (x - y + 2q) W^-1 in [0, 2q). The largest multiplicand, 4q - 1, is < 2^52 exactly
+// when q <= 2^50; we require q < 2^50 (so "50-bit primes").
+#pragma once
+
+#include <cstdint>
+
+#include "engine/util/modarith.h"
+
+#if defined(__AVX512IFMA__) && defined(__AVX512F__) && defined(__AVX512DQ__)
+#include <immintrin.h>
+#define CB_UTIL_IFMA 1
+#endif
+
+namespace cb::util {
+
+// Moduli below this bound take the IFMA kernels when they are compiled in.
+constexpr uint64_t kMaxIfmaModulus = uint64_t(1) << 50;
+
+// True when this build contains the IFMA kernels.
+#ifdef CB_UTIL_IFMA
+constexpr bool kIfmaCompiled = true;
+#else
+constexpr bool kIfmaCompiled = false;
+#endif
+
+// w' = floor(w * 2^52 / q), the 52-bit Shoup companion of w in [0, q), q < 2^50.
+inline uint64_t shoup52(uint64_t w, uint64_t q) { return uint64_t((u128(w) << 52) / q); }
+
+// Scalar reference of the IFMA product: x * w mod q in [0, 2q) for x < 2^52.
+inline uint64_t mul_shoup52_lazy(uint64_t x, uint64_t w, uint64_t wp, uint64_t q) {
+  const uint64_t quot = uint64_t((u128(x) * wp) >> 52);
+  return x * w - quot * q;
+}
+
+#ifdef CB_UTIL_IFMA
+// Broadcast constants of one modulus for the vector product.
+struct Ifma52 {
+  __m512i neg_q;  // 2^52 - q
+  __m512i mask;   // 2^52 - 1
+  explicit Ifma52(uint64_t q)
+      : neg_q(_mm512_set1_epi64((uint64_t(1) << 52) - q)),
+        mask(_mm512_set1_epi64((uint64_t(1) << 52) - 1)) {}
+
+  // x * w mod q in [0, 2q), lanes with x < 2^52, wp = shoup52(w, q).
+  __m512i mul_lazy(__m512i x, __m512i w, __m512i wp) const {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i quot = _mm512_madd52hi_epu64(zero, x, wp);
+    const __m512i xw = _mm512_madd52lo_epu64(zero, x, w);
+    return _mm512_and_si512(_mm512_madd52lo_epu64(xw, quot, neg_q), mask);
+  }
+};
+
+// u in [0, 2c) -> [0, c): if u >= c then u - c < u, else u - c wraps above u.
+inline __m512i reduce_once52(__m512i u, __m512i c) { return _mm512_min_epu64(u, _mm512_sub_epi64(u, c)); }
+#endif
+
+}  // namespace cb::util
