@@ -19,6 +19,17 @@
 // rounds, running out of capacity) print one message on stderr, write no JSON and exit 1.
 // Neither the cipher key nor any FHE secret is written; the JSON has a fingerprint of
 // the cipher key (FNV-1a, 64 bits) to tell runs apart.
+//
+// JSON: cipher, instance ("GF(2^8)^16"), packing, direction, rounds (rounds_spec: the
+// cipher's own count), backend, threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
+// log2_q_ct, log2_p, security}, blocks, blocks_per_run_max, layout, automorphism_keys,
+// timings{setup_s (backend and circuit setup, key generation and round-key encryption
+// included), keygen_s, encrypt_keys_s, encrypt_input_s, total_s (all rounds),
+// decrypt_s, wall_s}, per_round[{round, seconds, capacity_bits, ops{step: seconds},
+// counts{mul, mul_plain, add, add_plain, automorph}}], ops (counts over the run),
+// fresh_capacity_bits, output_noise (BGV: estimated vs measured capacity left),
+// plaintext_hex, input_hex, ciphertext_hex (the output block 0), expected_hex,
+// key_fingerprint, wrong_blocks, correct.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <omp.h>

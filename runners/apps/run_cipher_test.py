@@ -157,3 +157,15 @@ def test_capacity_exhausted_fails_cleanly(tmp_path):
     proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 300, "--force")
     assert proc.returncode == 1 and d is None
     assert "AES-128 GF(2^8)^16" in proc.stderr and "use more --bits" in proc.stderr
+
+
+def test_blocks_and_seed_are_reproducible(tmp_path):
+    args = ("--cipher", "vision", "--field-bits", 16, "--backend", "clear", "--m", 257, "--packing", "sliced",
+            "--blocks", 5, "--seed", 42)
+    proc1, d1 = run(tmp_path, *args)
+    proc2, d2 = run(tmp_path, *args)
+    assert proc1.returncode == 0 and proc2.returncode == 0
+    assert d1["blocks"] == 5 and d1["blocks_per_run_max"] == 16
+    assert d1["ciphertext_hex"] == d2["ciphertext_hex"] and d1["key_fingerprint"] == d2["key_fingerprint"]
+    proc3, d3 = run(tmp_path, *args[:-1], 43)
+    assert d3["key_fingerprint"] != d1["key_fingerprint"]

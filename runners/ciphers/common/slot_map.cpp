@@ -46,7 +46,6 @@ std::vector<uint64_t> unmove(const ZmStar& zm, const GF2n& F, long a, const std:
 // minimize the automorphisms, when that beats the plain form.
 SlotMapPlan factor(const ZmStar& zm, const GF2n& F, std::vector<SlotMapPlan::Step> steps) {
   const long m = zm.m(), n = F.n();
-  const auto one = zm.locate(1);
   // The action of k on GF(2^n) values: (slot of k, f mod n); classes that act alike.
   auto cls = [&](long k) {
     const auto [s, f] = zm.locate(k);
@@ -74,7 +73,6 @@ SlotMapPlan factor(const ZmStar& zm, const GF2n& F, std::vector<SlotMapPlan::Ste
       if (cost < best) best = cost, best_dim = i, best_t = t;
     }
   }
-  (void)one;
   SlotMapPlan plan;
   if (best_dim < 0) {
     plan.groups.push_back({1, std::move(steps)});
