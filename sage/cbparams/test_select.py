@@ -166,3 +166,13 @@ def test_security_table_with_estimator(fake_estimator, tmp_path):
     assert r["est_usvp"] == pytest.approx(460.8) and r["est_dual"] == pytest.approx(461.8)
     assert r["est_best"] == pytest.approx(460.8) and r["est_best_attack"] == "usvp"
     assert r["est_log2_q"] == r["log2_q"] and r["est_hybrid"] == ""
+
+
+REAL_ESTIMATOR = __import__("os").environ.get("CB_LATTICE_ESTIMATOR", "")
+
+
+@pytest.mark.skipif(not REAL_ESTIMATOR, reason="set CB_LATTICE_ESTIMATOR to a lattice-estimator clone")
+def test_real_estimator_usvp(tmp_path):
+    """REFERENCE.md section 3: usvp at m=53261, q=2^820, weight 120 is 2^196.6 (commit 27a581b)."""
+    r = EST.estimate(46080, 820.0, 120, "usvp", EST.locate(REAL_ESTIMATOR), 300, tmp_path)
+    assert r["status"] == "ok" and r["log2_rop"] == pytest.approx(196.6, abs=0.1)
