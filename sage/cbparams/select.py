@@ -217,7 +217,23 @@ def selected_yaml(rows: list[dict], base_config: str | Path | None = None) -> st
 SECURITY_COLUMNS = ["source", "cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "log2_q_exact",
                     "hwt", "helib_bits", "helib_dense_bits", "paper_bits", "coresvp_bits",
                     "est_log2_q", "est_usvp", "est_dual", "est_hybrid", "est_full", "est_best",
-                    "est_best_attack", "estimator_note", "security_target", "below_target"]
+                    "est_best_attack", "estimator_note", "security_target", "below_target",
+                    "below_target_models"]
+
+
+def flag_row(row: dict, est: dict) -> dict:
+    """below_target and below_target_models for a security.csv row.
+
+    below_target_models lists every figure under the row's target (helib, coresvp, and
+    est_<attack>). below_target is 1 when the lattice estimator's best attack is under the
+    target, or, where the estimator did not run, when HElib's formula or core-SVP is.
+    """
+    t = float(row["security_target"])
+    figs = {"helib": float(row["helib_bits"]), "coresvp": float(row["coresvp_bits"])}
+    figs.update({f"est_{a}": v for a, v in est.items()})
+    below = [k for k, v in figs.items() if v < t]
+    flag = min(est.values()) < t if est else figs["helib"] < t or figs["coresvp"] < t
+    return {"below_target": int(flag), "below_target_models": ";".join(below)}
 
 
 def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
@@ -228,8 +244,7 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
     and the lattice estimator's figures when it is there; then every other row of the
     sweep (cand_rows, source "sweep") with HElib's formula and core-SVP on the upper-bound
     log2 Q (log2_q_exact = 0). A configuration both selected and in the paper appears once
-    (source "selected+paper"). below_target = 1 when the lowest figure of the row (HElib,
-    core-SVP, the estimator's attacks) is below its security target.
+    (source "selected+paper"). below_target: see flag_row.
     """
     from .cyclotomic import basic_facts
 
@@ -281,9 +296,7 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
                                       if best == "full" else best)
             row["est_log2_q"] = row["log2_q"]
         row["estimator_note"] = "; ".join(dict.fromkeys(notes))
-        floor = min(float(row["helib_bits"]), float(row["coresvp_bits"]),
-                    *(v for v in vals.values()))
-        row["below_target"] = int(floor < row["security_target"])
+        row.update(flag_row(row, vals))
         out.append(row)
     target = max(targets(p))
     for r in cand_rows or []:
@@ -292,8 +305,8 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
         row = {k: r[k] for k in ("cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "hwt",
                                  "helib_bits", "helib_dense_bits", "coresvp_bits")}
         row.update(source="sweep", log2_q_exact=0, security_target=target,
-                   estimator_note="sweep row: the estimator runs on selected and paper configurations only",
-                   below_target=int(min(float(r["helib_bits"]), float(r["coresvp_bits"])) < target))
+                   estimator_note="sweep row: the estimator runs on selected and paper configurations only")
+        row.update(flag_row(row, {}))
         out.append(row)
     return out
 

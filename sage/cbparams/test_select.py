@@ -92,6 +92,7 @@ def test_security_table_without_estimator(monkeypatch):
     for r in rows:
         assert abs(float(r["helib_dense_bits"]) - r["paper_bits"]) < 3
     assert rows[0]["below_target"] == 1      # m=53261, 820 bits: core-SVP below 128
+    assert rows[0]["below_target_models"] == "helib;coresvp"    # weight-120 HElib figure too
 
 
 def test_estimator_missing_path():
@@ -166,6 +167,9 @@ def test_security_table_with_estimator(fake_estimator, tmp_path):
     assert r["est_usvp"] == pytest.approx(460.8) and r["est_dual"] == pytest.approx(461.8)
     assert r["est_best"] == pytest.approx(460.8) and r["est_best_attack"] == "usvp"
     assert r["est_log2_q"] == r["log2_q"] and r["est_hybrid"] == ""
+    assert r["below_target"] == 0 and r["below_target_models"] == "helib;coresvp"  # estimator rules
+    assert SEL.flag_row({"security_target": 128, "helib_bits": 130, "coresvp_bits": 129},
+                        {"usvp": 140, "hybrid": 120}) == {"below_target": 1, "below_target_models": "est_hybrid"}
 
 
 REAL_ESTIMATOR = __import__("os").environ.get("CB_LATTICE_ESTIMATOR", "")
