@@ -46,6 +46,8 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
   for (long j = 1; j < m; ++j)
     if (std::gcd(j, m) == 1) zmstar_.push_back(j);
   phi_ = long(zmstar_.size());
+  unit_.assign((m + 7) / 8, 0);
+  for (long j : zmstar_) unit_[j / 8] |= uint8_t(1u << (j % 8));
   zeta_ = primitive_root_of_unity(uint64_t(m), q);
 
   const long n = ntt_.n();
@@ -93,49 +95,111 @@ uint64_t* scratch(long n) {
 }
 
 #ifdef CB_UTIL_IFMA
-// ---- Fast moduli (q < 2^50, IFMA): the chirp products as 52-bit Shoup products. ----
+// ---- Fast moduli (q < 2^50, IFMA): the chirp products as 52-bit Shoup products, fused
+// with the copies around the convolution so the length-N scratch is streamed fewer times.
+// unit[c] has bit l set iff j = 8c + l lies in Z_m^* (j < m).
 
-// out[i] = x[i] * w[i] mod q in [0, 2q) for any words x[i] (wp = shoup52 companions).
-// The hardware reads 52 bits per lane, so a lane with x >= 2^52 is first reduced by a
-// division; residues, even lazy ones in [0, 4q), never take that branch.
-void pre_mul52(uint64_t* out, const uint64_t* x, const uint64_t* w, const uint64_t* wp, long n,
-               uint64_t q) {
+constexpr uint64_t kHigh12 = ~((uint64_t(1) << 52) - 1);
+
+// The hardware reads 52 bits per lane: lanes with x >= 2^52 are reduced by a division
+// first (never residues, even lazy ones in [0, 4q)).
+inline __m512i fit52(__m512i xv, uint64_t q) {
+  if (_mm512_test_epi64_mask(xv, _mm512_set1_epi64(kHigh12))) {
+    alignas(64) uint64_t lanes[8];
+    _mm512_store_si512(lanes, xv);
+    for (uint64_t& l : lanes) l %= q;
+    xv = _mm512_load_si512(lanes);
+  }
+  return xv;
+}
+inline uint64_t fit52(uint64_t x, uint64_t q) { return x & kHigh12 ? x % q : x; }
+
+// Forward pre-chirp: x[i] = x[i + half] = coeffs[i] pre[i] mod q in [0, 2q) for
+// i < ncoeffs, zeros up to half in both halves (level 0 of the forward NTT on (lo, 0)).
+void pre_forward52(uint64_t* x, long half, const uint64_t* coeffs, long ncoeffs,
+                   const uint64_t* w, const uint64_t* wp, uint64_t q) {
   const Ifma52 ar(q);
-  const __m512i high = _mm512_set1_epi64(~((uint64_t(1) << 52) - 1));
   long i = 0;
-  for (; i + 8 <= n; i += 8) {
-    __m512i xv = _mm512_loadu_si512(x + i);
-    if (_mm512_test_epi64_mask(xv, high)) {
-      alignas(64) uint64_t lanes[8];
-      _mm512_store_si512(lanes, xv);
-      for (uint64_t& l : lanes) l %= q;
-      xv = _mm512_load_si512(lanes);
-    }
-    _mm512_storeu_si512(out + i,
-                        ar.mul_lazy(xv, _mm512_loadu_si512(w + i), _mm512_loadu_si512(wp + i)));
+  for (; i + 8 <= ncoeffs; i += 8) {
+    const __m512i xv = fit52(_mm512_loadu_si512(coeffs + i), q);
+    const __m512i r = ar.mul_lazy(xv, _mm512_loadu_si512(w + i), _mm512_loadu_si512(wp + i));
+    _mm512_storeu_si512(x + i, r);
+    _mm512_storeu_si512(x + i + half, r);
   }
-  for (; i < n; ++i) {
-    const uint64_t xi = x[i] >> 52 ? x[i] % q : x[i];
-    out[i] = mul_shoup52_lazy(xi, w[i], wp[i], q);
-  }
+  for (; i < ncoeffs; ++i) x[i] = x[i + half] = mul_shoup52_lazy(fit52(coeffs[i], q), w[i], wp[i], q);
+  std::fill(x + ncoeffs, x + half, 0);
+  std::fill(x + half + ncoeffs, x + 2 * half, 0);
 }
 
-// out[j] = (x[j] + x[j + half]) * w[j] mod q in [0, q) for j < n, with x[.] in [0, 2q)
-// (the sum is < 4q < 2^52). Finishes level 0 of the inverse NTT and applies the chirp.
-void post_mul52(uint64_t* out, const uint64_t* x, long half, const uint64_t* w,
-                const uint64_t* wp, long n, uint64_t q) {
+// Inverse pre-chirp: x[j] = x[j + half] = v_j pre[j] mod q in [0, 2q) where v_j =
+// values[t] for j = zmstar[t] and 0 for the other j < half. The values are spread over
+// Z_m^* with masked expand loads.
+void pre_inverse52(uint64_t* x, long half, const uint64_t* values, const uint8_t* unit, long m,
+                   const uint64_t* w, const uint64_t* wp, uint64_t q) {
+  const Ifma52 ar(q);
+  long j = 0, t = 0;
+  for (; j + 8 <= m; j += 8) {
+    const __mmask8 k = unit[j / 8];
+    const __m512i xv = fit52(_mm512_maskz_expandloadu_epi64(k, values + t), q);
+    t += __builtin_popcount(k);
+    const __m512i r = ar.mul_lazy(xv, _mm512_loadu_si512(w + j), _mm512_loadu_si512(wp + j));
+    _mm512_storeu_si512(x + j, r);
+    _mm512_storeu_si512(x + j + half, r);
+  }
+  for (; j < m; ++j) {
+    const uint64_t v = (unit[j / 8] >> (j % 8)) & 1 ? values[t++] : 0;
+    x[j] = x[j + half] = mul_shoup52_lazy(fit52(v, q), w[j], wp[j], q);
+  }
+  std::fill(x + m, x + half, 0);
+  std::fill(x + half + m, x + 2 * half, 0);
+}
+
+// y_j = (x[j] + x[j + half]) w[j] mod q in [0, q), with x[.] in [0, 2q) (the sum is
+// < 4q < 2^52): level 0 of the inverse NTT and the post-chirp, 8 lanes from j.
+inline __m512i post52(const uint64_t* x, long half, const uint64_t* w, const uint64_t* wp,
+                      long j, const Ifma52& ar, __m512i qv) {
+  const __m512i s = _mm512_add_epi64(_mm512_loadu_si512(x + j), _mm512_loadu_si512(x + j + half));
+  return reduce_once52(ar.mul_lazy(s, _mm512_loadu_si512(w + j), _mm512_loadu_si512(wp + j)), qv);
+}
+inline uint64_t post52(const uint64_t* x, long half, const uint64_t* w, const uint64_t* wp,
+                       long j, uint64_t q) {
+  const uint64_t r = mul_shoup52_lazy(x[j] + x[j + half], w[j], wp[j], q);
+  return r >= q ? r - q : r;
+}
+
+// Forward post-chirp: values = (y_j for j in Z_m^*), compressed out of the lanes.
+void post_forward52(uint64_t* values, long phi, const uint64_t* x, long half,
+                    const uint8_t* unit, long m, const uint64_t* w, const uint64_t* wp,
+                    uint64_t q) {
   const Ifma52 ar(q);
   const __m512i qv = _mm512_set1_epi64(q);
-  long j = 0;
-  for (; j + 8 <= n; j += 8) {
-    const __m512i s = _mm512_add_epi64(_mm512_loadu_si512(x + j), _mm512_loadu_si512(x + j + half));
-    const __m512i r = ar.mul_lazy(s, _mm512_loadu_si512(w + j), _mm512_loadu_si512(wp + j));
-    _mm512_storeu_si512(out + j, reduce_once52(r, qv));
+  long j = 0, t = 0;
+  for (; j + 8 <= m; j += 8) {
+    const __mmask8 k = unit[j / 8];
+    const __m512i y = _mm512_maskz_compress_epi64(k, post52(x, half, w, wp, j, ar, qv));
+    if (t + 8 <= phi) {
+      _mm512_storeu_si512(values + t, y);  // lanes past the popcount are overwritten later
+    } else {
+      _mm512_mask_storeu_epi64(values + t, __mmask8((1u << __builtin_popcount(k)) - 1), y);
+    }
+    t += __builtin_popcount(k);
   }
-  for (; j < n; ++j) {
-    const uint64_t r = mul_shoup52_lazy(x[j] + x[j + half], w[j], wp[j], q);
-    out[j] = r >= q ? r - q : r;
-  }
+  for (; j < m; ++j)
+    if ((unit[j / 8] >> (j % 8)) & 1) values[t++] = post52(x, half, w, wp, j, q);
+}
+
+// Inverse post-chirp: coeffs[0] = y_0, coeffs[i] = y_(m-i), reversing 8 lanes at a time.
+void post_inverse52(uint64_t* coeffs, const uint64_t* x, long half, long m, const uint64_t* w,
+                    const uint64_t* wp, uint64_t q) {
+  const Ifma52 ar(q);
+  const __m512i qv = _mm512_set1_epi64(q);
+  const __m512i rev = _mm512_setr_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  coeffs[0] = post52(x, half, w, wp, 0, q);
+  long i = 1;
+  for (; i + 8 <= m; i += 8)  // coeffs[i..i+8) = y at j = m-i-7 .. m-i, reversed
+    _mm512_storeu_si512(coeffs + i,
+                        _mm512_permutexvar_epi64(rev, post52(x, half, w, wp, m - i - 7, ar, qv)));
+  for (; i < m; ++i) coeffs[i] = post52(x, half, w, wp, m - i, q);
 }
 #endif
 
@@ -150,13 +214,9 @@ void CyclotomicTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t
   uint64_t* x = scratch(n);
 #ifdef CB_UTIL_IFMA
   if (ntt_.fast()) {  // the same steps with 52-bit products; lazy [0, 2q) between them
-    pre_mul52(x, coeffs, pre_.data(), pre_p_.data(), ncoeffs, q);
-    std::fill(x + ncoeffs, x + half, 0);
-    std::copy(x, x + half, x + half);
+    pre_forward52(x, half, coeffs, ncoeffs, pre_.data(), pre_p_.data(), q);
     ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);
-    post_mul52(x, x, half, post_.data(), post_p_.data(), m_, q);
-    const long* js = zmstar_.data();
-    for (long t = 0; t < phi_; ++t) values[t] = x[js[t]];
+    post_forward52(values, phi_, x, half, unit_.data(), m_, post_.data(), post_p_.data(), q);
     return;
   }
 #endif
@@ -176,20 +236,17 @@ void CyclotomicTransform::inverse(const uint64_t* values, uint64_t* coeffs) cons
   const uint64_t q = q_;
   const long n = ntt_.n(), half = n / 2;
   uint64_t* x = scratch(n);
-  std::fill(x, x + half, 0);
-  const long* js = zmstar_.data();
-  for (long t = 0; t < phi_; ++t) x[js[t]] = values[t];
 #ifdef CB_UTIL_IFMA
   if (ntt_.fast()) {
-    pre_mul52(x, x, pre_.data(), pre_p_.data(), m_, q);
-    std::copy(x, x + half, x + half);
+    pre_inverse52(x, half, values, unit_.data(), m_, pre_.data(), pre_p_.data(), q);
     ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);
-    post_mul52(x, x, half, ipost_.data(), ipost_p_.data(), m_, q);
-    coeffs[0] = x[0];
-    for (long i = 1; i < m_; ++i) coeffs[i] = x[m_ - i];
+    post_inverse52(coeffs, x, half, m_, ipost_.data(), ipost_p_.data(), q);
     return;
   }
 #endif
+  std::fill(x, x + half, 0);
+  const long* js = zmstar_.data();
+  for (long t = 0; t < phi_; ++t) x[js[t]] = values[t];
   mul_shoup_array(x, x, pre_.data(), pre_p_.data(), m_, q);
   std::copy(x, x + half, x + half);
   ntt_.convolve_levels(x, kernel_.data(), kernel_p_.data(), 1, 1);

@@ -75,6 +75,7 @@ class CyclotomicTransform {
   long m_, phi_;
   uint64_t q_, zeta_;
   std::vector<long> zmstar_;
+  std::vector<uint8_t> unit_;  // bit j%8 of unit[j/8] set iff j in Z_m^* (masks for IFMA)
   Ntt ntt_;
   // Fixed multipliers for j < m, each with its Shoup companion (suffix _p):
   std::vector<uint64_t> pre_, pre_p_;      // pre[j] = h^(j^2)

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/errors.h"
+#include "engine/util/ifma.h"
 #include "engine/util/modarith.h"
 
 namespace cb::util {
@@ -130,6 +131,20 @@ TEST(Primes, PrimeFactors) {
   EXPECT_EQ(prime_factors(53261), (std::vector<uint64_t>{13, 17, 241}));
   EXPECT_EQ(prime_factors(343), (std::vector<uint64_t>{7}));
   EXPECT_EQ(prime_factors(1), (std::vector<uint64_t>{}));
+}
+
+TEST(Primes, PaperRingsHaveEnoughFastPrimes) {
+  // A chain of ~50-bit primes for the paper rings needs some 90 primes q = 1 mod m*N.
+  // Counted once over the whole ranges (2^(b-1), 2^b): 50 bits: 5507, 772, 469, 359;
+  // 49 bits: 2756, 382, 255, 207 for m = 53261, 163455, 148733, 164737.
+  for (long m : {53261L, 163455L, 148733L, 164737L}) {
+    const uint64_t step = uint64_t(m) * uint64_t(bluestein_length(m));
+    for (int bits : {50, 49}) {
+      const auto qs = ntt_primes(90, bits, step);
+      ASSERT_EQ(qs.size(), 90u);
+      for (uint64_t q : qs) ASSERT_LT(q, kMaxIfmaModulus) << "m=" << m;
+    }
+  }
 }
 
 }  // namespace
