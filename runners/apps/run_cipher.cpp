@@ -62,7 +62,7 @@ using json = nlohmann::json;
 
 struct Options {
   std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
-  long n = 0, s = 0, rounds = 0, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 1;
+  long n = 0, s = 0, rounds = 0, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
   uint64_t seed = 1;
   bool decrypt = false, force = false, corrupt_output = false;
 };
@@ -296,7 +296,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["layout"] = circ->describe();
   out["automorphism_keys"] = autos.size();
   out["seed"] = o.seed;
-  out["threads"] = o.threads;
+  out["threads"] = omp_get_max_threads();
   out["key_fingerprint"] = msg(std::hex, fnv1a(w.key));
   out["plaintext_hex"] = to_hex(w.plain[0]);
   out["input_hex"] = to_hex(inputs[0]);
@@ -397,8 +397,8 @@ int main(int argc, char** argv) {
   app.add_flag("--decrypt", o.decrypt, "run the inverse cipher on the blocks' ciphertexts (transciphering)");
   app.add_option("--backend", o.backend, "bgv (default) or clear (slot simulator, no noise)")
       ->check(CLI::IsMember({"bgv", "clear"}));
-  app.add_option("--threads", o.threads, "OpenMP threads of the engine (default 1: single-threaded, as the papers' timings)")
-      ->check(CLI::PositiveNumber);
+  app.add_option("--threads", o.threads, "OpenMP threads of the engine (default: OMP_NUM_THREADS or all cores)")
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--force", o.force, "run even when the chain looks too short for the rounds");
   app.add_option("--json", o.json_path, "output JSON file")->required();
   app.add_flag("--corrupt-output", o.corrupt_output, "(tests) flip a bit of block 0's result before the check")
@@ -413,7 +413,7 @@ int main(int argc, char** argv) {
     std::cerr << "run_cipher: --bits is required with --backend bgv\n";
     return 1;
   }
-  omp_set_num_threads(int(o.threads));
+  if (o.threads > 0) omp_set_num_threads(int(o.threads));
   try {
     return cb::run(o);
   } catch (const std::exception& e) {

@@ -21,8 +21,9 @@ pytestmark = pytest.mark.skipif(not BIN.exists(), reason=f"{BIN} not built")
 
 def run(tmp_path, *args):
     out = tmp_path / "out.json"
+    env = dict(os.environ, OMP_NUM_THREADS="1")  # tiny rings: OpenMP only adds overhead
     proc = subprocess.run([str(BIN), *map(str, args), "--json", str(out)], capture_output=True, text=True,
-                          timeout=600)
+                          timeout=600, env=env)
     data = json.loads(out.read_text()) if out.exists() else None
     return proc, data
 

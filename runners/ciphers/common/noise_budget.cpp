@@ -7,7 +7,7 @@
 namespace cb {
 
 NoiseBudget noise_budget(const std::string& cipher, long n, long phi) {
-  constexpr double kPerLevel = 1.15;  // bits per level and per doubling of phi
+  constexpr double kPerLevel = 0.8;  // bits per level and per doubling of phi
   long levels = 0;
   double measured = 0, log2_phi_measured = 0;  // bits per round at a measured ring
   if (cipher == "aes128") {

@@ -8,8 +8,9 @@
 // products (affine map, linear layer), 5 levels; a Vision round two steps of
 // ceil(log2(n-1)) multiplications and 2 constant products, 2 * (ceil(log2(n-1)) + 2)
 // levels. Each level's cost grows with the ring (noise terms scale with sqrt(phi), constant
-// norms with phi), hence b = 1.15 bits per level and per doubling of phi, measured on AES
-// between m=257 (phi 256) and m=4369 (phi 4096). a is fitted to the capacity the
+// norms with phi), hence b = 0.8 bits per level and per doubling of phi, measured on AES:
+// 126 bits per round at m=257 (phi 256), 142 at m=4369 (phi 4096), 155 at m=53261
+// (phi 46080, 120 blocks, 2000 bits, 10 rounds, 151 s). a is fitted to the capacity the
 // engine reported per round (run_cipher JSON and the BGV circuit tests, OMP_NUM_THREADS=1,
 // 2026-11-22), the largest seen over encryption and decryption, packed and sliced, plus
 // about 7%:
