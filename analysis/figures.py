@@ -83,7 +83,8 @@ def plot_round_curves(rounds, png, pdf):
         style = "-" if row["cipher"] == "vision" else "--"
         ax_t.plot(group["round"], group["seconds"], style, marker="o", label=label)
         ax_c.plot(group["round"], group["capacity_bits"], style, marker="o", label=label)
-    ax_t.set(xlabel="round", ylabel="seconds", title="Time per round")
+    ax_t.set(xlabel="round", ylabel="seconds (log scale)", title="Time per round")
+    ax_t.set_yscale("log")
     ax_c.set(xlabel="round", ylabel="capacity left (bits)", title="Capacity after each round")
     ax_c.axhline(0, color="black", lw=0.8)
     for ax in (ax_t, ax_c):
