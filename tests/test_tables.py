@@ -70,11 +70,15 @@ def test_table2_joins_security_estimates(tidy):
         "m": [641, 999, 641], "bits": [600, 600, 600], "c": [3, 3, 2], "hwt": [0, 0, 0],
         "log2_q": [700.0, 1.0, 2.0], "helib_bits": [1.0, 2.0, 3.0], "coresvp_bits": [5.0, 6.0, 7.0],
         "paper_bits": [float("nan")] * 3, "est_usvp": [12.5, 99.0, 3.0], "est_best_attack": ["usvp"] * 3,
+        "est_log2_q": [600.0] * 3, "security_target": [128.0] * 3, "below_target": [1, 1, 1],
     })
     t2 = tables.table2_totals(runs, estimates)
     v64 = t2[t2["m"] == 641].iloc[0]
     assert v64["security_est_usvp"] == 12.5  # the row with the same c
-    assert "security_paper" in t2.columns and "security_est_best_attack" not in t2.columns
+    assert "security_paper" in t2.columns
+    for not_an_estimate in ("security_est_best_attack", "security_est_log2_q", "security_security_target",
+                            "below_target", "security_below_target"):
+        assert not_an_estimate not in t2.columns
     # our own figures are kept where the explorer has the same ones; log2_q is not an estimate
     assert v64["security_coresvp"] == 11.7 and v64["security_helib"] == 0.0
     assert v64["log2_q"] == pytest.approx(661.5)
