@@ -76,7 +76,7 @@ def join_estimates(table, estimates):
     keys = ["m", "bits"] + [k for k in ("c", "hwt") if k in estimates.columns and k in table.columns]
     wanted = [
         c for c in estimates.columns
-        if (c.endswith("_bits") or c.startswith("est_")) and "log2_q" not in c
+        if (c.endswith("_bits") or c.startswith("est_")) and "log2_q" not in c and not c.endswith("_attack")
         and pd.api.types.is_numeric_dtype(estimates[c])
     ]
     names = {c: "security_" + (c[: -len("_bits")] if c.endswith("_bits") else c) for c in wanted}
