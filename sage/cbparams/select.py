@@ -4,7 +4,7 @@ Three steps, each a CLI sub-command over tidy CSV files:
 
 candidates  For every cipher instance (config/depth_profiles.yaml) and every ring of the
             sweep whose slot field holds it (n | d), the chain the engine would build for
-            bits = rounds * bits_per_round + margin, its log2 Q (ciphertext + special
+            the bits the depth model asks at that ring (+ margin), its log2 Q (ciphertext + special
             primes, b bits per prime: an upper bound), HElib's formula (configured key
             weight and dense) and core-SVP uSVP.  -> results/params/candidates.csv
 select      For each cipher instance: the ring with the smallest phi(m) that holds at
@@ -71,7 +71,7 @@ def profiles_for(p: dict, runs_glob: str | None = None) -> dict[str, chains.Prof
     path = Path(p["depth_profiles"])
     if not path.is_absolute() and not path.exists():
         path = ROOT / path
-    prof = chains.load_profiles(path, p["hwt"])
+    prof = chains.load_profiles(path, p["hwt"], p["depth_model"])
     if p["use_measured"]:
         prof = chains.apply_measured(prof, chains.measured_bits_per_round(
             runs_glob or str(ROOT / "results/runs/**/*.json"), p["measured_min_phi"]))
@@ -100,14 +100,14 @@ def candidates(cyc_rows: list[dict], p: dict, runs_glob: str | None = None) -> l
     out = []
     for name in p["ciphers"]:
         pr = prof[name]
-        bits = pr.bits_needed(p["chain_margin_bits"])
         for r in cyc_rows:
             if int(r["n"]) != pr.n:
                 continue
             m, phi, ell = int(r["m"]), int(r["phi"]), int(r["slots"])
+            bits = pr.bits_needed(p["chain_margin_bits"], phi=phi)
             row = {"cipher": name, "m": m, "phi": phi, "d": int(r["d"]), "slots": ell, "n": pr.n,
                    "state": pr.state, "blocks": ell // pr.state, "rounds": pr.rounds,
-                   "bits_per_round": pr.bits_per_round}
+                   "bits_per_round": round(pr.per_round(phi), 1)}
             try:
                 row.update(chain_row(m, phi, bits, p))
             except ParamError:
@@ -133,45 +133,64 @@ def meets(row: dict, p: dict, target: float | None = None) -> bool:
     return ok
 
 
-def select(cand_rows: list[dict], p: dict, runs_glob: str | None = None) -> list[dict]:
-    """Per cipher and target: the smallest-phi candidate that holds min_blocks and meets it."""
+def select(cand_rows: list[dict], p: dict, runs_glob: str | None = None, log=None) -> list[dict]:
+    """Per cipher and target: the smallest-phi candidate that holds min_blocks and meets it.
+
+    When none does, params.strict decides: raise the error, or (default) add a row with
+    status "unreachable" and the error's message as note, and go on with the others.
+    """
     prof = profiles_for(p, runs_glob)
     out = []
     for name, target in ((n, t) for n in p["ciphers"] for t in targets(p)):
-        rows = [r for r in cand_rows if r["cipher"] == name]
-        if not rows:
-            raise ParamError(f"cipher {name}: no ring in the sweep has n={prof[name].n} dividing "
-                             f"ord_m(2); raise params.m_max or add {prof[name].n} to params.field_degrees")
-        big = [r for r in rows if int(r["blocks"]) >= p["min_blocks"]]
-        if not big:
-            most = max(rows, key=lambda r: int(r["blocks"]))
-            raise ParamError(f"cipher {name}: params.min_blocks={p['min_blocks']} is more than any ring "
-                             f"holds (at most {most['blocks']} at m={most['m']}); lower params.min_blocks "
-                             f"or raise params.m_max")
-        ok = [r for r in big if meets(r, p, target)]
-        if not ok:
-            best = max(big, key=lambda r: (min(float(r["helib_bits"]), float(r["coresvp_bits"])), int(r["phi"])))
-            raise SecurityError(
-                f"cipher {name}: params.security_target={target} is not reached by any ring "
-                f"m <= {p['m_max']} with {p['min_blocks']}+ blocks at {best['bits']} bits "
-                f"(best: m={best['m']}, phi={best['phi']}: HElib {float(best['helib_bits']):.1f}, "
-                f"core-SVP {float(best['coresvp_bits']):.1f} bits); lower params.security_target, "
-                f"raise params.m_max, or drop a model from params.target_models")
-        r = min(ok, key=lambda r: (int(r["phi"]), -int(r["blocks"]), int(r["m"])))
-        m, phi = int(r["m"]), int(r["phi"])
-        row = {k: r[k] for k in ("cipher", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
-                                 "bits_per_round")}
-        row.update(chain_row(m, phi, int(r["bits"]), p, exact=True))
-        row["bits_source"] = prof[name].source
-        row["security_target"] = target
-        out.append(row)
+        try:
+            out.append(_select_one(name, target, cand_rows, p, prof))
+        except ParamError as e:
+            if p["strict"]:
+                raise
+            if log:
+                log(f"warning: {e}")
+            out.append({"cipher": name, "n": prof[name].n, "state": prof[name].state,
+                        "rounds": prof[name].rounds, "security_target": target,
+                        "status": "unreachable", "note": str(e)})
     return out
+
+
+def _select_one(name, target, cand_rows, p, prof) -> dict:
+    rows = [r for r in cand_rows if r["cipher"] == name]
+    if not rows:
+        raise ParamError(f"cipher {name}: no ring in the sweep has n={prof[name].n} dividing "
+                         f"ord_m(2); raise params.m_max or add {prof[name].n} to params.field_degrees")
+    big = [r for r in rows if int(r["blocks"]) >= p["min_blocks"]]
+    if not big:
+        most = max(rows, key=lambda r: int(r["blocks"]))
+        raise ParamError(f"cipher {name}: params.min_blocks={p['min_blocks']} is more than any ring "
+                         f"holds (at most {most['blocks']} at m={most['m']}); lower params.min_blocks "
+                         f"or raise params.m_max")
+    ok = [r for r in big if meets(r, p, target)]
+    if not ok:
+        best = max(big, key=lambda r: (min(float(r["helib_bits"]), float(r["coresvp_bits"])), int(r["phi"])))
+        raise SecurityError(
+            f"cipher {name}: params.security_target={target} is not reached by any ring "
+            f"m <= {p['m_max']} with {p['min_blocks']}+ blocks (best: m={best['m']}, phi={best['phi']}, "
+            f"{best['bits']} bits: HElib {float(best['helib_bits']):.1f}, "
+            f"core-SVP {float(best['coresvp_bits']):.1f} bits); lower params.security_target, "
+            f"raise params.m_max (at most 1048576), or drop a model from params.target_models")
+    r = min(ok, key=lambda r: (int(r["phi"]), -int(r["blocks"]), int(r["m"])))
+    m, phi = int(r["m"]), int(r["phi"])
+    row = {k: r[k] for k in ("cipher", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
+                             "bits_per_round")}
+    row.update(chain_row(m, phi, int(r["bits"]), p, exact=True))
+    row["bits_source"] = f"{p['depth_model']} model: {prof[name].source}"
+    row["security_target"] = target
+    row["status"] = "ok"
+    row["note"] = ""
+    return row
 
 
 SELECTED_COLUMNS = ["cipher", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
                     "bits_per_round", "bits", "c", "L", "b_ct", "K", "b_sp", "log2_q_ct", "log2_q",
                     "hwt", "helib_bits", "helib_dense_bits", "coresvp_bits", "security_target",
-                    "bits_source"]
+                    "status", "note", "bits_source"]
 
 
 #: How each cipher instance of the depth profiles maps to the pipeline's experiment fields
@@ -192,6 +211,9 @@ def selected_yaml(rows: list[dict], base_config: str | Path | None = None) -> st
     exps, notes = [], []
     for r in rows:
         fields = EXPERIMENT_FIELDS.get(r["cipher"])
+        if r.get("status", "ok") != "ok":
+            notes.append(f"#   {r['cipher']} at {r['security_target']} bits: none ({r['note']})")
+            continue
         if fields is None:
             continue
         name = f"{r['cipher']}-sel{float(r['security_target']):g}".replace(".", "p")
@@ -250,6 +272,8 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
 
     configs: dict[tuple, dict] = {}
     for r in sel_rows:
+        if r.get("status", "ok") != "ok":
+            continue
         key = (r["cipher"], int(r["m"]), int(r["bits"]))
         configs[key] = {"source": "selected", "cipher": r["cipher"], "m": int(r["m"]),
                         "phi": int(r["phi"]), "bits": int(r["bits"]), "paper_bits": "",
@@ -334,12 +358,14 @@ def main(argv=None) -> int:
             write_csv(rows, a.candidates, CANDIDATE_COLUMNS)
             log(f"{a.candidates}: {len(rows)} rows")
         elif a.step == "select":
-            rows = select(read_csv(a.candidates), p, a.runs_glob)
+            rows = select(read_csv(a.candidates), p, a.runs_glob, log)
             write_csv(rows, a.selected, SELECTED_COLUMNS)
             Path(a.selected_yaml).write_text(selected_yaml(rows, a.base_config))
             for r in rows:
-                log(f"{r['cipher']}: m={r['m']} phi={r['phi']} blocks={r['blocks']} bits={r['bits']} "
-                    f"log2Q={r['log2_q']} HElib={r['helib_bits']} core-SVP={r['coresvp_bits']}")
+                if r["status"] == "ok":
+                    log(f"{r['cipher']} (target {r['security_target']}): m={r['m']} phi={r['phi']} "
+                        f"blocks={r['blocks']} bits={r['bits']} log2Q={r['log2_q']} "
+                        f"HElib={r['helib_bits']} core-SVP={r['coresvp_bits']}")
         elif a.step == "paper-security":
             rows = security_table([], p, log)
             write_csv(rows, a.security, SECURITY_COLUMNS)

@@ -77,6 +77,13 @@ def test_load_profiles_defaults():
     for name, bits in [("vision8", 1550), ("vision16", 2000), ("vision32", 2300)]:
         assert prof[name].bits_needed(60) == bits       # the paper's chains
     assert prof["vision64"].rounds == 13
+    # engine model = runners/ciphers/common/noise_budget.cpp: base 40 + R (a + 0.8 levels log2(phi/phi0))
+    eng = C.load_profiles(ROOT / "config" / "depth_profiles.yaml", 120, "engine")
+    assert eng["aes"].bits_needed(0, phi=256) == 1470
+    assert eng["aes"].bits_needed(0, phi=46080) == int(40 + 10 * (143 + 4 * (math.log2(46080) - 8)) + 0.999)
+    assert eng["vision64"].bits_needed(0, 18, phi=640) == 40 + 18 * 580
+    bits = [eng["vision8"].bits_needed(60, phi=phi) for phi in (256, 4096, 65536)]
+    assert bits == sorted(bits)
 
 
 def test_load_profiles_errors(tmp_path):
@@ -105,11 +112,15 @@ def test_measured_bits_per_round(tmp_path):
     sliced = dict(vis, packing="sliced", fresh_capacity_bits=5000)
     (tmp_path / "a" / "s.json").write_text(json.dumps(sliced))
     got = C.measured_bits_per_round(str(tmp_path / "**" / "*.json"))
-    assert got == {"aes": 70.0, "vision16": 300.0}
+    assert got == {"aes": (70.0, 0), "vision16": (300.0, 0)}
     # toy rings do not count when a minimum phi is asked for
     assert C.measured_bits_per_round(str(tmp_path / "**" / "*.json"), min_phi=1000) == {}
     prof = C.apply_measured({"aes": C.Profile("aes", 8, 16, 10, 76, "x")}, got)
     assert prof["aes"].bits_per_round == 70 and prof["aes"].source.startswith("measured")
+    # the engine model is re-anchored at the measured ring and still grows with phi
+    eng = C.Profile("aes", 8, 16, 10, 143, "x", levels=5, log2_phi_ref=8, growth=0.8, base=40)
+    moved = C.apply_measured({"aes": eng}, {"aes": (150.0, 4096)})["aes"]
+    assert moved.per_round(4096) == pytest.approx(150) and moved.per_round(2 ** 14) == pytest.approx(158)
 
 
 def test_cli(capsys):
@@ -117,7 +128,9 @@ def test_cli(capsys):
     assert "log2 Q=1144.000" in capsys.readouterr().out
     assert C.main(["--m", "53261", "--bits", "100"]) == 2
     assert "c=3 exceeds the 2 ciphertext primes" in capsys.readouterr().err
-    assert C.main(["--m", "53261", "--cipher", "aes", "--rounds", "5"]) == 0
-    assert "aes: 5 rounds x 76 bits + 60 = 440 bits" in capsys.readouterr().out
+    assert C.main(["--m", "53261", "--cipher", "aes", "--rounds", "5", "--model", "paper"]) == 0
+    assert "aes: 0 + 5 rounds x 76.0 bits + 60 = 440 bits" in capsys.readouterr().out
+    assert C.main(["--m", "53261", "--cipher", "aes"]) == 0
+    assert "aes: 40 + 10 rounds x 173.0 bits + 60 = 1830 bits (engine model" in capsys.readouterr().out
     assert C.main(["--m", "53261", "--cipher", "des"]) == 2
     assert "--cipher 'des' is not in config/depth_profiles.yaml" in capsys.readouterr().err

@@ -44,16 +44,30 @@ def test_several_targets(small_rows):
 
 
 def test_target_unreachable(small_rows):
-    p = load_params({"m_max": 5000, "security_target": 300, "use_measured": False})
+    p = load_params({"m_max": 5000, "security_target": 300, "use_measured": False, "strict": True})
     with pytest.raises(SecurityError, match=r"cipher aes: params.security_target=300 is not reached by any "
                                             r"ring m <= 5000.*raise params.m_max"):
         SEL.select(SEL.candidates(small_rows, p), p)
 
 
 def test_min_blocks_too_large(small_rows):
-    p = load_params({"m_max": 5000, "min_blocks": 10**6, "use_measured": False})
+    p = load_params({"m_max": 5000, "min_blocks": 10**6, "use_measured": False, "strict": True})
     with pytest.raises(ParamError, match=r"params.min_blocks=1000000 is more than any ring holds"):
         SEL.select(SEL.candidates(small_rows, p), p)
+
+
+def test_unreachable_not_strict(small_rows):
+    """Default: the others are selected, the unreachable one gets a row saying why."""
+    p = load_params({"m_max": 5000, "security_target": [10, 300], "use_measured": False, "ciphers": ["aes"]})
+    warnings = []
+    sel = SEL.select(SEL.candidates(small_rows, p), p, log=warnings.append)
+    assert [r["status"] for r in sel] == ["ok", "unreachable"]
+    assert "params.security_target=300 is not reached" in sel[1]["note"]
+    assert warnings and warnings[0].startswith("warning: cipher aes: params.security_target=300")
+    text = SEL.selected_yaml(sel)
+    assert "aes-sel10" in text and "aes-sel300" not in text and "aes at 300 bits: none" in text
+    assert len(SEL.security_table(sel, dict(p, estimator=dict(p["estimator"], mode="off")),
+                                  log=lambda s: None, paper=False)) == 1
 
 
 def test_unknown_cipher():
