@@ -352,98 +352,129 @@ void inv_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, l
   }
 }
 
-// The three innermost levels (t = 4, 2, 1) act inside each 16-word chunk: two registers
-// v0, v1 are split into the x and y halves of their blocks by permutations.
-struct Perm {
-  __m512i x, y;    // gather x halves and y halves from (v0, v1)
-  __m512i b0, b1;  // put (x, y) back into v0 and v1
-  __m512i w;       // spread the loaded twiddles over the lanes of their blocks
+// The three innermost levels (t = 4, 2, 1) act inside each 16-word chunk held in two
+// registers v0, v1 (words 0-7, 8-15). For the level with half-block t the words are
+// split into an x register (the words p with bit t of p clear) and a y register (p + t),
+// the butterfly's two halves. Each split is one pair of two-source permutations, taken
+// straight from the previous level's (x, y) layout rather than from (v0, v1), and one
+// more pair restores (v0, v1) after the last level: 8 permutations for three levels.
+struct LaneMap {
+  long long x[8], y[8];  // the chunk words in the x and y lanes at half-block t
+  int loc[16];           // where word p sits: lane i of x (i) or of y (8 + i)
 };
 
-inline Perm perm_for(long t) {
-  Perm p;
-  if (t == 4) {
-    p.x = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
-    p.y = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
-    p.b0 = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
-    p.b1 = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
-    p.w = _mm512_setr_epi64(0, 0, 0, 0, 1, 1, 1, 1);
-  } else if (t == 2) {
-    p.x = _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13);
-    p.y = _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15);
-    p.b0 = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
-    p.b1 = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
-    p.w = _mm512_setr_epi64(0, 0, 1, 1, 2, 2, 3, 3);
-  } else {  // t == 1
-    p.x = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
-    p.y = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-    p.b0 = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
-    p.b1 = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
-    p.w = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+inline LaneMap lane_map(long t) {
+  LaneMap L{};
+  int i = 0;
+  for (int p = 0; p < 16; ++p)
+    if ((p / t) % 2 == 0) {
+      L.x[i] = p, L.y[i] = p + t;
+      L.loc[p] = i, L.loc[p + t] = 8 + i;
+      ++i;
+    }
+  return L;
+}
+
+// Index vectors for _mm512_permutex2var_epi64(a, idx, b) that gather the words `want`
+// from registers (a, b) laid out as `from` (loc: where each word is).
+inline __m512i gather_index(const int* from_loc, const long long* want) {
+  long long idx[8];
+  for (int i = 0; i < 8; ++i) idx[i] = from_loc[want[i]];
+  return _mm512_loadu_si512(idx);
+}
+
+struct InnerShuffles {
+  __m512i x[3], y[3];  // into level s's (x, y) from level s-1's (from (v0, v1) for s = 0)
+  __m512i out0, out1;  // from the last level's (x, y) back to (v0, v1)
+  __m512i w[3];        // spread the loaded twiddles over the lanes of their blocks
+};
+
+// Shuffles for the levels with half-blocks ts[0], ts[1], ts[2] in that order.
+inline InnerShuffles inner_shuffles(const long* ts) {
+  static const int natural[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  static const long long lo[8] = {0, 1, 2, 3, 4, 5, 6, 7}, hi[8] = {8, 9, 10, 11, 12, 13, 14, 15};
+  InnerShuffles sh;
+  const int* prev = natural;
+  LaneMap maps[3];
+  for (int s = 0; s < 3; ++s) {
+    maps[s] = lane_map(ts[s]);
+    sh.x[s] = gather_index(prev, maps[s].x);
+    sh.y[s] = gather_index(prev, maps[s].y);
+    long long w[8];
+    for (int i = 0; i < 8; ++i) w[i] = maps[s].x[i] / (2 * ts[s]);  // block within the chunk
+    sh.w[s] = _mm512_loadu_si512(w);
+    prev = maps[s].loc;
   }
-  return p;
+  sh.out0 = gather_index(prev, lo);
+  sh.out1 = gather_index(prev, hi);
+  return sh;
 }
 
 // Twiddles of the (16 / 2t) blocks in chunk c at the level with half-block t; tables are
 // the level's slices (tw + 2^l). Reads 8 entries, which stay inside the N-entry table.
-inline void chunk_twiddles(const Perm& p, const uint64_t* w, const uint64_t* wp, long c, long t,
+// At t = 1 the eight blocks take one twiddle each, already in lane order.
+inline void chunk_twiddles(__m512i spread, const uint64_t* w, const uint64_t* wp, long c, long t,
                            __m512i& wv, __m512i& wpv) {
   const long first = c * (8 / t);
-  wv = _mm512_permutexvar_epi64(p.w, _mm512_loadu_si512(w + first));
-  wpv = _mm512_permutexvar_epi64(p.w, _mm512_loadu_si512(wp + first));
+  if (t == 1) {
+    wv = _mm512_loadu_si512(w + first);
+    wpv = _mm512_loadu_si512(wp + first);
+    return;
+  }
+  wv = _mm512_permutexvar_epi64(spread, _mm512_loadu_si512(w + first));
+  wpv = _mm512_permutexvar_epi64(spread, _mm512_loadu_si512(wp + first));
 }
 
 struct InnerLevels {
-  Perm p4, p2, p1;
-  const uint64_t *w4, *wp4, *w2, *wp2, *w1, *wp1;  // level slices, forward or inverse
+  InnerShuffles sh;                // levels in the order they run
+  const uint64_t* w[3];            // twiddle slices of those levels, forward or inverse
+  const uint64_t* wp[3];
+  long t[3];
 };
 
-inline InnerLevels inner_levels(long n, const uint64_t* tw, const uint64_t* twp) {
-  InnerLevels il{perm_for(4), perm_for(2), perm_for(1),
-                 tw + n / 8, twp + n / 8, tw + n / 4, twp + n / 4, tw + n / 2, twp + n / 2};
+// Forward: t = 4, 2, 1 (levels k-3, k-2, k-1); inverse: t = 1, 2, 4.
+inline InnerLevels inner_levels(long n, const uint64_t* tw, const uint64_t* twp, bool inverse) {
+  static const long fwd_t[3] = {4, 2, 1}, inv_t[3] = {1, 2, 4};
+  const long* ts = inverse ? inv_t : fwd_t;
+  InnerLevels il;
+  il.sh = inner_shuffles(ts);
+  for (int s = 0; s < 3; ++s) {
+    il.t[s] = ts[s];
+    il.w[s] = tw + n / (2 * ts[s]);  // level slice: 2^l = N / (2t)
+    il.wp[s] = twp + n / (2 * ts[s]);
+  }
   return il;
 }
 
 // The three in-register levels on K consecutive chunks c0..c0+K-1 (v0[k], v1[k] hold
-// chunk c0+k). Working on several independent chunks per stage hides the latency of the
-// multiply chains.
-template <int K, class A>
-inline void fwd_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, const A& ar) {
-  const Perm* ps[3] = {&il.p4, &il.p2, &il.p1};
-  const uint64_t* ws[3] = {il.w4, il.w2, il.w1};
-  const uint64_t* wps[3] = {il.wp4, il.wp2, il.wp1};
-  const long ts[3] = {4, 2, 1};
+// chunk c0+k), forward or inverse butterflies. Working on several independent chunks per
+// stage hides the latency of the multiply chains.
+template <int K, bool Inverse, class A>
+inline void inner3(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, const A& ar) {
+  __m512i x[K], y[K];
+  for (int k = 0; k < K; ++k) {
+    x[k] = _mm512_permutex2var_epi64(v0[k], il.sh.x[0], v1[k]);
+    y[k] = _mm512_permutex2var_epi64(v0[k], il.sh.y[0], v1[k]);
+  }
   for (int s = 0; s < 3; ++s) {
-    const Perm& p = *ps[s];
     for (int k = 0; k < K; ++k) {
-      __m512i x = _mm512_permutex2var_epi64(v0[k], p.x, v1[k]);
-      __m512i y = _mm512_permutex2var_epi64(v0[k], p.y, v1[k]);
+      if (s > 0) {
+        const __m512i nx = _mm512_permutex2var_epi64(x[k], il.sh.x[s], y[k]);
+        y[k] = _mm512_permutex2var_epi64(x[k], il.sh.y[s], y[k]);
+        x[k] = nx;
+      }
       __m512i w, wp;
-      chunk_twiddles(p, ws[s], wps[s], c0 + k, ts[s], w, wp);
-      ar.fwd(x, y, w, wp);
-      v0[k] = _mm512_permutex2var_epi64(x, p.b0, y);
-      v1[k] = _mm512_permutex2var_epi64(x, p.b1, y);
+      chunk_twiddles(il.sh.w[s], il.w[s], il.wp[s], c0 + k, il.t[s], w, wp);
+      if (Inverse) {
+        ar.inv(x[k], y[k], w, wp);
+      } else {
+        ar.fwd(x[k], y[k], w, wp);
+      }
     }
   }
-}
-
-template <int K, class A>
-inline void inv_inner(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, const A& ar) {
-  const Perm* ps[3] = {&il.p1, &il.p2, &il.p4};
-  const uint64_t* ws[3] = {il.w1, il.w2, il.w4};
-  const uint64_t* wps[3] = {il.wp1, il.wp2, il.wp4};
-  const long ts[3] = {1, 2, 4};
-  for (int s = 0; s < 3; ++s) {
-    const Perm& p = *ps[s];
-    for (int k = 0; k < K; ++k) {
-      __m512i x = _mm512_permutex2var_epi64(v0[k], p.x, v1[k]);
-      __m512i y = _mm512_permutex2var_epi64(v0[k], p.y, v1[k]);
-      __m512i w, wp;
-      chunk_twiddles(p, ws[s], wps[s], c0 + k, ts[s], w, wp);
-      ar.inv(x, y, w, wp);
-      v0[k] = _mm512_permutex2var_epi64(x, p.b0, y);
-      v1[k] = _mm512_permutex2var_epi64(x, p.b1, y);
-    }
+  for (int k = 0; k < K; ++k) {
+    v0[k] = _mm512_permutex2var_epi64(x[k], il.sh.out0, y[k]);
+    v1[k] = _mm512_permutex2var_epi64(x[k], il.sh.out1, y[k]);
   }
 }
 
@@ -482,7 +513,7 @@ inline void inner_chunks(uint64_t* a, long c0, const InnerLevels& fl, const Inne
     v0[k] = _mm512_loadu_si512(a + 16 * (c0 + k));
     v1[k] = _mm512_loadu_si512(a + 16 * (c0 + k) + 8);
   }
-  if (do_forward) fwd_inner<K>(v0, v1, fl, c0, ar);
+  if (do_forward) inner3<K, false>(v0, v1, fl, c0, ar);
   if (kk) {
     for (int k = 0; k < K; ++k) {
       const long c = c0 + k;
@@ -490,7 +521,7 @@ inline void inner_chunks(uint64_t* a, long c0, const InnerLevels& fl, const Inne
       v1[k] = pointwise(v1[k], kk + 16 * c + 8, kkp + 16 * c + 8, ar);
     }
   }
-  if (do_inverse) inv_inner<K>(v0, v1, il, c0, ar);
+  if (do_inverse) inner3<K, true>(v0, v1, il, c0, ar);
   for (int k = 0; k < K; ++k) {
     _mm512_storeu_si512(a + 16 * (c0 + k), v0[k]);
     _mm512_storeu_si512(a + 16 * (c0 + k) + 8, v1[k]);
@@ -543,7 +574,7 @@ void vector_schedule(uint64_t* a, long n, int log_n, int from, int to, const uin
   const A ar(q64);
   const int inner = log_n - 3;
   const Schedule<A> S{a, n, inner, tw, twp, itw, itwp, kk, kkp, do_forward, do_inverse, ar,
-                      inner_levels(n, tw, twp), inner_levels(n, itw, itwp)};
+                      inner_levels(n, tw, twp, false), inner_levels(n, itw, itwp, true)};
   // The recursion starts at the deeper of the two end levels; the levels between them
   // run breadth-first (in practice from == to).
   const int start = std::max(do_forward ? from : 0, do_inverse ? to : 0);
