@@ -27,7 +27,7 @@
 // included), keygen_s, encrypt_keys_s, encrypt_input_s, total_s (all rounds),
 // decrypt_s, wall_s}, per_round[{round, seconds, capacity_bits, ops{step: seconds},
 // counts{mul, mul_plain, add, add_plain, automorph}}], ops (counts over the run),
-// fresh_capacity_bits, output_noise (BGV: estimated vs measured capacity left),
+// fresh_capacity_bits,
 // plaintext_hex, input_hex, ciphertext_hex (the output block 0), expected_hex,
 // key_fingerprint, wrong_blocks, correct.
 #include <CLI/CLI.hpp>
@@ -45,7 +45,6 @@
 
 #include "backend/bgv_backend.h"
 #include "backend/clear_backend.h"
-#include "engine/bgv/context.h"
 #include "ciphers/aes/aes_circuit.h"
 #include "ciphers/common/noise_budget.h"
 #include "ciphers/reference/aes128.h"
@@ -252,20 +251,6 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
     throw CapacityError(msg(display(in), " ran out of modulus capacity during the rounds (", e.what(), "): use more --bits"));
   }
   const double total_s = eval_watch.seconds();
-  // BGV: the estimated capacity left against the one measured by decrypting (diagnostic;
-  // the measurement resolves the noise to about 2^-60 Q, so it saturates near 60 bits).
-  json noise = nullptr;
-  if constexpr (std::is_same_v<B, BgvBackend>) {
-    const auto& c0 = st[0];
-    noise = {{"estimated_capacity_bits", circ->capacity(st)}, {"level", c0.level()},
-             {"measured_saturates_at_bits", 60}};
-    try {
-      noise["measured_capacity_bits"] = b.context().log2_Q(c0.level()) - 1 - b.measured_noise_bits(c0);
-    } catch (const CapacityError&) {
-      noise["measured_capacity_bits"] = nullptr;  // wrapped: the decryption below refuses too
-    }
-  }
-
   Stopwatch dec_watch;
   std::vector<std::vector<uint8_t>> got;
   try {
@@ -305,7 +290,6 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["wrong_blocks"] = wrong;
   out["fresh_capacity_bits"] = std::isfinite(fresh_capacity) ? json(fresh_capacity) : json(nullptr);
   out["ops"] = ev.counts().as_map();
-  out["output_noise"] = noise;
   json timings = {{"setup_s", setup_s},
                   {"keygen_s", keygen_seconds(b)},
                   {"encrypt_keys_s", encrypt_keys_s},

@@ -8,6 +8,8 @@
 
 #include <map>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cb {
@@ -29,6 +31,14 @@ struct OpCounts {
             {"automorph", automorph}};
   }
 };
+
+// Whether B has the optional hoisted automorph_many(a, ks) of backend.h.
+template <class B, class = void>
+struct HasAutomorphMany : std::false_type {};
+template <class B>
+struct HasAutomorphMany<B, std::void_t<decltype(std::declval<const B&>().automorph_many(
+                               std::declval<const typename B::Ctxt&>(), std::declval<const std::vector<long>&>()))>>
+    : std::true_type {};
 
 template <class B>
 class Evaluator {
@@ -52,6 +62,32 @@ class Evaluator {
   }
   // a <- a^(2^j) slot-wise (X -> X^(2^j)); j = 0 is the identity.
   void frobenius(Ctxt& a, long j) { automorph(a, b_.zmstar().power(2, j)); }
+
+  // sigma_k(a) for every k of ks (k = 1 gives a copy). Several automorphisms of one value
+  // share the key-switching decomposition when the backend offers hoisting.
+  std::vector<Ctxt> automorph_many(const Ctxt& a, const std::vector<long>& ks) {
+    const long m = b_.zmstar().m();
+    std::vector<long> moving;
+    for (long k : ks)
+      if (k % m != 1) moving.push_back(k);
+    std::vector<Ctxt> moved;
+    if constexpr (HasAutomorphMany<B>::value) {
+      if (moving.size() > 1) moved = b_.automorph_many(a, moving);
+    }
+    if (moved.size() != moving.size()) {
+      moved.clear();
+      for (long k : moving) {
+        moved.push_back(a);
+        b_.automorph(moved.back(), k);
+      }
+    }
+    counts_.automorph += long(moving.size());
+    std::vector<Ctxt> out;
+    out.reserve(ks.size());
+    size_t next = 0;
+    for (long k : ks) out.push_back(k % m == 1 ? a : std::move(moved[next++]));
+    return out;
+  }
 
  private:
   B& b_;

@@ -71,13 +71,15 @@ class LinearizedCircuit {
 
   // x <- c + sum_j gamma_j x^(2^j).
   void apply(Evaluator<B>& ev, Ctxt& x) const {
-    std::map<long, Ctxt> powers;  // b -> x^(2^b)
+    // The baby steps x^(2^b), all from x: one hoisted call.
+    std::vector<long> bs, ks;
+    for (auto& [a, terms] : groups_)
+      for (auto& t : terms)
+        if (std::find(bs.begin(), bs.end(), t.b) == bs.end()) bs.push_back(t.b);
+    for (long bb : bs) ks.push_back(ev.backend().zmstar().power(2, bb));
+    const std::vector<Ctxt> moved = ev.automorph_many(x, ks);
     auto power = [&](long bb) -> const Ctxt& {
-      auto it = powers.find(bb);
-      if (it != powers.end()) return it->second;
-      Ctxt y = x;
-      ev.frobenius(y, bb);
-      return powers.emplace(bb, std::move(y)).first->second;
+      return moved[std::find(bs.begin(), bs.end(), bb) - bs.begin()];
     };
     std::vector<Ctxt> parts;
     for (auto& [a, terms] : groups_) {

@@ -83,12 +83,7 @@ class SlotMapCircuit {
   }
 
   void apply(Evaluator<B>& ev, Ctxt& x) const {
-    std::vector<Ctxt> moved;  // sigma_k(x) for k in babies_
-    moved.reserve(babies_.size());
-    for (long k : babies_) {
-      moved.push_back(x);
-      ev.automorph(moved.back(), k);
-    }
+    const std::vector<Ctxt> moved = ev.automorph_many(x, babies_);  // sigma_k(x), hoisted
     auto baby = [&](long k) -> const Ctxt& {
       if (k == 1) return x;
       for (size_t i = 0; i < babies_.size(); ++i)
