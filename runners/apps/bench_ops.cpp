@@ -87,12 +87,12 @@ int main(int argc, char** argv) {
       j["bits"] = bits;
       j["c"] = c;
       j["hwt"] = hwt;
-      j["log2_q_ct"] = ctx.log2_Q(ctx.L());
+      j["log2_q_ct"] = ctx.log2_Q();
       j["log2_p"] = ctx.log2_P();
-      j["log2_q"] = ctx.log2_Q(ctx.L()) + ctx.log2_P();
+      j["log2_q"] = ctx.log2_Q() + ctx.log2_P();
       j["security"] = ctx.security();
       for (long i = 0; i < ctx.num_primes(); ++i)
-        j[i < ctx.L() ? "ciphertext_primes" : "special_primes"].push_back(ctx.q(i));
+        j[i < ctx.S() ? "small_primes" : i < ctx.L() ? "ciphertext_primes" : "special_primes"].push_back(ctx.q(i));
       j["digits"] = ctx.digits();
       std::ofstream(json_path) << j.dump(2) << "\n";
       if (!quiet) std::cout << j.dump(2) << std::endl;
@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
     j["log2_q"] = info.log2_q;
     j["log2_q_ct"] = info.log2_q_ct;
     j["log2_p"] = info.log2_p;
-    j["primes"] = {{"ciphertext", be.context().L()}, {"special", be.context().K()}};
+    j["primes"] = {{"ciphertext", be.context().L()}, {"small", be.context().S()}, {"special", be.context().K()}};
     j["security"] = info.security;
     j["threads"] = omp_get_max_threads();
     j["reps"] = reps;

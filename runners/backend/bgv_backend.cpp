@@ -81,7 +81,7 @@ BackendInfo BgvBackend::info() const {
   i.bits = impl_->params.bits;
   i.c = impl_->params.c;
   i.hwt = impl_->params.hwt;
-  i.log2_q_ct = c.log2_Q(c.L());
+  i.log2_q_ct = c.log2_Q();
   i.log2_p = c.log2_P();
   i.log2_q = i.log2_q_ct + i.log2_p;
   i.security = c.security();

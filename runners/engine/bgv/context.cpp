@@ -30,12 +30,37 @@ Context::Context(const ContextParams& p) : params_(p) {
   const uint64_t step = uint64_t(p.m) * uint64_t(util::bluestein_length(p.m));
   const int min_bits = int(std::ceil(std::log2(double(step)))) + 2;
 
-  L_ = ceil_div(p.bits, kMaxPrimeBits);
+  if (p.small_primes < 0 || p.small_primes > 3)
+    throw ParameterError(msg("small_primes=", p.small_primes, " must be in [0, 3]"));
+  // The small primes: the smallest NTT primes of the ring, while they leave at least 20
+  // bits of the chain to big primes.
+  std::vector<uint64_t> ct;
+  double small_bits = 0;
+  for (int b = min_bits; long(ct.size()) < p.small_primes && b <= int(kMaxPrimeBits); ++b) {
+    for (long want = p.small_primes - long(ct.size()); want >= 1; --want) {
+      try {
+        const auto found = util::ntt_primes(want, b, step, ct);
+        double add = 0;
+        for (uint64_t q : found) add += std::log2(double(q));
+        if (small_bits + add > p.bits - 20) break;
+        ct.insert(ct.end(), found.begin(), found.end());
+        small_bits += add;
+        break;
+      } catch (const ParameterError&) {
+      }
+    }
+    if (small_bits > p.bits - 20 - b) break;
+  }
+  S_ = long(ct.size());
+  const long big_bits = std::max<long>(p.bits - long(small_bits), 20);
+  const long L_big = ceil_div(big_bits, kMaxPrimeBits);
+  L_ = S_ + L_big;
   if (p.c > L_)
     throw ParameterError(msg("c=", p.c, " exceeds the ", L_, " ciphertext primes of a ", p.bits,
                              "-bit chain: use c <= ", L_));
-  const int b_ct = std::max<int>(int(ceil_div(p.bits, L_)), min_bits);
-  std::vector<uint64_t> ct = util::ntt_primes(L_, b_ct, step);
+  const int b_ct = std::max<int>(int(ceil_div(big_bits, L_big)), min_bits);
+  const std::vector<uint64_t> big = util::ntt_primes(L_big, b_ct, step, ct);
+  ct.insert(ct.end(), big.begin(), big.end());
 
   // Digits: consecutive groups, sizes as equal as possible, larger groups first.
   long next = 0;
@@ -75,8 +100,8 @@ const SlotRing& Context::slots() const {
   return *slots_;
 }
 
-std::vector<int> Context::ciphertext_primes(long level) const {
-  std::vector<int> r(level);
+std::vector<int> Context::ciphertext_primes() const {
+  std::vector<int> r(L_);
   std::iota(r.begin(), r.end(), 0);
   return r;
 }
@@ -87,11 +112,13 @@ std::vector<int> Context::special_primes() const {
   return r;
 }
 
-double Context::log2_Q(long level) const {
+double Context::log2_Q(const std::vector<int>& primes) const {
   double s = 0;
-  for (long i = 0; i < level; ++i) s += log2_q_[i];
+  for (int i : primes) s += log2_q_[i];
   return s;
 }
+
+double Context::log2_Q() const { return log2_Q(ciphertext_primes()); }
 
 double Context::log2_P() const {
   double s = 0;
@@ -110,7 +137,7 @@ double Context::log2_max_digit() const {
 }
 
 double Context::security() const {
-  return helib_security(m(), phi(), log2_Q(L_) + log2_P(), params_.hwt);
+  return helib_security(m(), phi(), log2_Q() + log2_P(), params_.hwt);
 }
 
 std::vector<int> Context::automorphism_perm(long k) const {

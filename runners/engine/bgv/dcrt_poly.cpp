@@ -36,6 +36,17 @@ DCRTPoly DCRTPoly::from_coeffs(const Context& ctx, std::vector<int> primes,
   return r;
 }
 
+bool DCRTPoly::has_prime(int p) const {
+  return std::find(primes_.begin(), primes_.end(), p) != primes_.end();
+}
+
+const uint64_t* DCRTPoly::limb_of(int p) const {
+  if (p < long(primes_.size()) && primes_[p] == p) return limb(p);  // full chains: index = prime
+  auto it = std::find(primes_.begin(), primes_.end(), p);
+  if (it == primes_.end()) throw ParameterError(msg("DCRTPoly: no limb for prime index ", p));
+  return limb(it - primes_.begin());
+}
+
 void DCRTPoly::check_same(const DCRTPoly& b, const char* op) const {
   if (ctx_ != b.ctx_ || primes_ != b.primes_)
     throw Error(msg("DCRTPoly ", op, ": operands over different prime sets (", primes_.size(),

@@ -30,6 +30,9 @@ class DCRTPoly {
   uint64_t* limb(long i) { return data_.data() + i * phi_; }
   const uint64_t* limb(long i) const { return data_.data() + i * phi_; }
   uint64_t modulus(long i) const { return ctx_->q(primes_[i]); }
+  // The limb of prime index p (ParameterError when this polynomial has none).
+  const uint64_t* limb_of(int p) const;
+  bool has_prime(int p) const;
   bool empty() const { return ctx_ == nullptr; }
 
   DCRTPoly& operator+=(const DCRTPoly& b);

@@ -85,13 +85,18 @@ const Decryptor::PhiModulus& Decryptor::phi_modulus(long i) const {
 }
 
 Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
-  const long l = c.level();
-  if (l > 1 && std::isfinite(log2_round_)) {
-    const double at_1 = log2_add(c.log2_noise - (ctx_.log2_Q(l) - ctx_.log2_q(0)), log2_round_);
-    if (at_1 < ctx_.log2_q(0) - 4) {
+  const auto& T = c.primes();
+  if (T.size() > 1 && std::isfinite(log2_round_)) {
+    // The largest prime of the set keeps the most capacity.
+    int best = T[0];
+    for (int p : T)
+      if (ctx_.log2_q(p) > ctx_.log2_q(best)) best = p;
+    const double at_1 = log2_add(c.log2_noise - (ctx_.log2_Q(T) - ctx_.log2_q(best)), log2_round_);
+    if (at_1 < ctx_.log2_q(best) - 4) {
       std::vector<int> drop;
-      for (long i = 1; i < l; ++i) drop.push_back(int(i));
-      const Ciphertext low(divide_round(c.c0, {0}, drop), divide_round(c.c1, {0}, drop), at_1);
+      for (int p : T)
+        if (p != best) drop.push_back(p);
+      const Ciphertext low(divide_round(c.c0, {best}, drop), divide_round(c.c1, {best}, drop), at_1);
       return decrypt_at_level(low);
     }
   }
@@ -100,21 +105,23 @@ Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
 
 Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
   const long l = c.level(), phi = ctx_.phi(), m = ctx_.m();
+  const auto& T = c.primes();
   std::vector<std::vector<uint64_t>> y(l, std::vector<uint64_t>(phi, 0));
-  for (long i = 0; i < l; ++i) phi_modulus(i);  // build serially, use in parallel
+  for (int p : T) phi_modulus(p);  // build serially, use in parallel
 #pragma omp parallel if(ctx_.parallel())
   {
     std::vector<uint64_t> w(phi), b(m);
 #pragma omp for schedule(dynamic)
     for (long i = 0; i < l; ++i) {
-      const uint64_t q = ctx_.q(i);
+      const int p = T[i];
+      const uint64_t q = ctx_.q(p);
       const util::Barrett br(q);
       const uint64_t* c0 = c.c0.limb(i);
       const uint64_t* c1 = c.c1.limb(i);
-      const uint64_t* s = sk_.s.limb(i);
+      const uint64_t* s = sk_.s.limb_of(p);
       for (long t = 0; t < phi; ++t) w[t] = br.reduce(util::u128(c1[t]) * s[t] + c0[t]);
-      ctx_.ntt(i).inverse(w.data(), b.data());
-      const PhiModulus& pm = *phi_mod_[i];
+      ctx_.ntt(p).inverse(w.data(), b.data());
+      const PhiModulus& pm = *phi_mod_[p];
       NTL::zz_pPush push(pm.zctx);
       NTL::zz_pX bx, ax;
       bx.SetLength(m);
@@ -123,7 +130,7 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
       NTL::rem(ax, bx, pm.F);
       uint64_t hat = 1;  // Q/q_i mod q_i
       for (long j = 0; j < l; ++j)
-        if (j != i) hat = util::mul_mod(hat, ctx_.q(j) % q, q);
+        if (j != i) hat = util::mul_mod(hat, ctx_.q(T[j]) % q, q);
       const util::ShoupMul inv(util::inv_mod(hat, q), q);
       for (long k = 0; k <= NTL::deg(ax); ++k)
         y[i][k] = util::mul_shoup(uint64_t(NTL::rep(ax[k])), inv.w, inv.wp, q);
@@ -136,7 +143,7 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
     long double f = 0;
     uint64_t parity = 0;
     for (long i = 0; i < l; ++i) {
-      f += (long double)y[i][k] / (long double)ctx_.q(i);
+      f += (long double)y[i][k] / (long double)ctx_.q(T[i]);
       parity += y[i][k];
     }
     const long double v = std::nearbyint(f);
@@ -144,11 +151,11 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
     if ((parity + uint64_t(int64_t(v))) & 1) NTL::SetCoeff(r.mu, k);
   }
   r.mu.normalize();
-  r.log2_noise = max_frac > 0 ? std::log2(max_frac) + ctx_.log2_Q(l) : -INFINITY;
+  r.log2_noise = max_frac > 0 ? std::log2(max_frac) + ctx_.log2_Q(T) : -INFINITY;
   r.level = l;
   if (max_frac > 0.4)
     throw CapacityError(msg("decryption refused: the noise reaches ", max_frac,
-                            " of the modulus Q (level ", l, ", log2 Q = ", ctx_.log2_Q(l),
+                            " of the modulus Q (", l, " primes, log2 Q = ", ctx_.log2_Q(T),
                             "): the circuit exceeded the chain's capacity; use more bits"));
   return r;
 }

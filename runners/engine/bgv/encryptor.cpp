@@ -3,7 +3,7 @@
 namespace cb::bgv {
 
 Ciphertext Encryptor::encrypt(const Plaintext& mu, Sampler& rng) const {
-  const auto ct = ctx_.ciphertext_primes(ctx_.L());
+  const auto ct = ctx_.ciphertext_primes();
   const long phi = ctx_.phi();
   const DCRTPoly u = DCRTPoly::from_coeffs(ctx_, ct, rng.ternary(phi));
   std::vector<long> e0 = rng.gaussian(phi), e1 = rng.gaussian(phi);

@@ -1,6 +1,8 @@
 #include "engine/bgv/evaluator.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "engine/bgv/rns_rounding.h"
 #include "engine/errors.h"
@@ -14,51 +16,146 @@ void check_context(const Context& ctx, const Ciphertext& a, const char* op) {
 }
 }  // namespace
 
-void Evaluator::mod_switch_to(Ciphertext& a, long level) const {
-  const long l = a.level();
-  if (level < 1 || level > l)
-    throw ParameterError(msg("mod_switch_to: level=", level, " must be in [1, ", l, "]"));
-  if (level == l) return;
-  std::vector<int> drop;
-  double drop_bits = 0;
-  for (long i = level; i < l; ++i) {
-    drop.push_back(int(i));
-    drop_bits += ctx_.log2_q(i);
+void Evaluator::mod_switch_to(Ciphertext& a, const std::vector<int>& target) const {
+  if (target.empty()) throw ParameterError("mod_switch_to: the target prime set is empty");
+  const auto have = a.primes();
+  std::vector<int> add, drop, both;
+  std::set_difference(target.begin(), target.end(), have.begin(), have.end(), std::back_inserter(add));
+  std::set_difference(have.begin(), have.end(), target.begin(), target.end(), std::back_inserter(drop));
+  if (add.empty() && drop.empty()) return;
+  for (int p : add)
+    if (p >= ctx_.L()) throw ParameterError(msg("mod_switch_to: prime index ", p, " is not a ciphertext prime"));
+  const double noise = noise_at(a, target);
+  if (!add.empty()) {
+    // Mod up: c * A over T u A is c modulo Q_T times A = prod(add), and 0 modulo each
+    // added prime; the plaintext is multiplied by A = 1 (mod 2), the noise by A.
+    std::set_union(have.begin(), have.end(), add.begin(), add.end(), std::back_inserter(both));
+    std::vector<uint64_t> scale;
+    for (int p : have) {
+      uint64_t A = 1;
+      for (int x : add) A = util::mul_mod(A, ctx_.q(x) % ctx_.q(p), ctx_.q(p));
+      scale.push_back(A);
+    }
+    for (DCRTPoly* c : {&a.c0, &a.c1}) {
+      c->mul_scalars(scale);
+      DCRTPoly up(ctx_, both);
+      for (size_t i = 0; i < have.size(); ++i) {
+        const long j = long(std::lower_bound(both.begin(), both.end(), have[i]) - both.begin());
+        std::copy_n(c->limb(long(i)), ctx_.phi(), up.limb(j));
+      }
+      *c = std::move(up);
+    }
   }
-  const auto keep = ctx_.ciphertext_primes(level);
-  a.c0 = divide_round(a.c0, keep, drop);
-  a.c1 = divide_round(a.c1, keep, drop);
-  a.log2_noise = log2_add(a.log2_noise - drop_bits, noise_.log2_round);
-  n_ms_ += long(drop.size());
+  if (!drop.empty()) {
+    a.c0 = divide_round(a.c0, target, drop);
+    a.c1 = divide_round(a.c1, target, drop);
+  }
+  a.log2_noise = noise;
+  n_ms_ += long(add.size() + drop.size());
+}
+
+void Evaluator::mod_switch_to(Ciphertext& a, long level) const {
+  if (level < 1 || level > a.level())
+    throw ParameterError(msg("mod_switch_to: level=", level, " must be in [1, ", a.level(), "]"));
+  mod_switch_to(a, std::vector<int>(a.primes().begin(), a.primes().begin() + level));
+}
+
+double Evaluator::noise_at(const Ciphertext& a, const std::vector<int>& target) const {
+  const auto& have = a.primes();
+  if (target == have) return a.log2_noise;
+  const double scaled = a.log2_noise + ctx_.log2_Q(target) - ctx_.log2_Q(have);
+  // Adding primes only scales; dropping any rounds, which adds R.
+  if (std::includes(target.begin(), target.end(), have.begin(), have.end())) return scaled;
+  return log2_add(scaled, noise_.log2_round);
+}
+
+std::vector<std::vector<int>> Evaluator::switch_targets(const std::vector<int>& primes) const {
+  // Big primes: a prefix of the operand's own (dropped from the top); small primes: any
+  // subset, present or not (an absent one is added back by mod up, which scales the
+  // modulus by its size: with big primes dropped, the modulus moves in steps of a few bits).
+  std::vector<int> big;
+  for (int p : primes)
+    if (p >= ctx_.S()) big.push_back(p);
+  std::vector<std::vector<int>> out;
+  for (long keep_big = long(big.size()); keep_big >= 0; --keep_big) {
+    for (long mask = (1L << ctx_.S()) - 1; mask >= 0; --mask) {
+      std::vector<int> t;
+      for (long i = 0; i < ctx_.S(); ++i)
+        if (mask >> i & 1) t.push_back(int(i));
+      t.insert(t.end(), big.begin(), big.begin() + keep_big);
+      if (!t.empty()) out.push_back(std::move(t));
+    }
+  }
+  return out;
 }
 
 void Evaluator::reduce_level(Ciphertext& a) const {
-  long level = a.level();
-  double noise = a.log2_noise;
-  while (level > 1 && noise - ctx_.log2_q(level - 1) >= noise_.log2_round + 1) {
-    noise -= ctx_.log2_q(level - 1);
-    --level;
+  // The smallest modulus whose switch keeps the noise above R (no capacity lost).
+  const double q_all = ctx_.log2_Q(a.primes());
+  std::vector<int> best = a.primes();
+  double best_bits = q_all;
+  for (const auto& t : switch_targets(a.primes())) {
+    const double bits = ctx_.log2_Q(t);
+    if (bits < best_bits - 1 && a.log2_noise - (q_all - bits) >= noise_.log2_round + 1) {
+      best = t;
+      best_bits = bits;
+    }
   }
-  mod_switch_to(a, level);
+  mod_switch_to(a, best);
+}
+
+std::vector<int> Evaluator::product_set(const Ciphertext& a, const Ciphertext& b) const {
+  std::vector<int> common;
+  std::set_intersection(a.primes().begin(), a.primes().end(), b.primes().begin(), b.primes().end(),
+                        std::back_inserter(common));
+  for (long i = 0; i < ctx_.S(); ++i)  // small primes may be added back to either
+    if (!std::binary_search(common.begin(), common.end(), int(i))) common.insert(common.begin() + i, int(i));
+  std::vector<int> best;
+  double best_cap = -INFINITY, best_bits = INFINITY;
+  for (const auto& t : switch_targets(common)) {
+    const double cap = ctx_.log2_Q(t) - noise_at(a, t) - noise_at(b, t);
+    const double bits = ctx_.log2_Q(t);
+    if (cap > best_cap + 0.25 || (cap > best_cap - 0.25 && bits < best_bits)) {
+      best_cap = std::max(best_cap, cap);
+      best = t;
+      best_bits = bits;
+    }
+  }
+  return best;
 }
 
 double Evaluator::capacity_bits(const Ciphertext& a) const {
-  return ctx_.log2_Q(a.level()) - 1 - a.log2_noise;
+  return ctx_.log2_Q(a.primes()) - 1 - a.log2_noise;
 }
 
 void Evaluator::add(Ciphertext& a, const Ciphertext& b) const {
   check_context(ctx_, a, "add");
-  if (a.level() > b.level()) mod_switch_to(a, b.level());
-  if (b.level() > a.level()) {
-    Ciphertext bb = b;
-    mod_switch_to(bb, a.level());
-    a.c0 += bb.c0;
-    a.c1 += bb.c1;
-    a.log2_noise = log2_add(a.log2_noise, bb.log2_noise);
-  } else {
+  if (a.primes() == b.primes()) {
     a.c0 += b.c0;
     a.c1 += b.c1;
     a.log2_noise = log2_add(a.log2_noise, b.log2_noise);
+  } else {
+    // The common set with the most capacity for the sum.
+    std::vector<int> common;
+    std::set_intersection(a.primes().begin(), a.primes().end(), b.primes().begin(), b.primes().end(),
+                          std::back_inserter(common));
+    for (long i = 0; i < ctx_.S(); ++i)
+      if (!std::binary_search(common.begin(), common.end(), int(i))) common.insert(common.begin() + i, int(i));
+    std::vector<int> best;
+    double best_cap = -INFINITY;
+    for (const auto& t : switch_targets(common)) {
+      const double cap = ctx_.log2_Q(t) - log2_add(noise_at(a, t), noise_at(b, t));
+      if (cap > best_cap + 0.25) {
+        best_cap = cap;
+        best = t;
+      }
+    }
+    Ciphertext bb = b;
+    mod_switch_to(a, best);
+    mod_switch_to(bb, best);
+    a.c0 += bb.c0;
+    a.c1 += bb.c1;
+    a.log2_noise = log2_add(a.log2_noise, bb.log2_noise);
   }
   ++n_add_;
 }
@@ -66,12 +163,12 @@ void Evaluator::add(Ciphertext& a, const Ciphertext& b) const {
 void Evaluator::add_plain(Ciphertext& a, const Plaintext& mu) const {
   check_context(ctx_, a, "add_plain");
   if (mu.is_zero()) return;
-  const auto p = mu.dcrt(a.level());
+  const auto p = mu.dcrt(a.primes());
 #pragma omp parallel for schedule(static) if(ctx_.parallel())
   for (long i = 0; i < a.level(); ++i) {
-    const uint64_t q = ctx_.q(i);
+    const uint64_t q = a.c0.modulus(i);
     uint64_t* x = a.c0.limb(i);
-    const uint64_t* y = p->limb(i);
+    const uint64_t* y = p->limb_of(a.primes()[i]);
     for (long t = 0; t < ctx_.phi(); ++t) x[t] = util::add_mod(x[t], y[t], q);
   }
   a.log2_noise = log2_add(a.log2_noise, mu.log2_norm());
@@ -87,13 +184,13 @@ void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
     a.log2_noise = -INFINITY;
     return;
   }
-  const auto p = mu.dcrt(a.level());
+  const auto p = mu.dcrt(a.primes());
 #pragma omp parallel for schedule(static) if(ctx_.parallel())
   for (long i = 0; i < a.level(); ++i) {
-    const util::Barrett br(ctx_.q(i));
+    const util::Barrett br(a.c0.modulus(i));
     uint64_t* x0 = a.c0.limb(i);
     uint64_t* x1 = a.c1.limb(i);
-    const uint64_t* y = p->limb(i);
+    const uint64_t* y = p->limb_of(a.primes()[i]);
     for (long t = 0; t < ctx_.phi(); ++t) {
       x0[t] = br.reduce(util::u128(x0[t]) * y[t]);
       x1[t] = br.reduce(util::u128(x1[t]) * y[t]);
@@ -103,16 +200,15 @@ void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
 }
 
 Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
-  const long l = c.num_limbs();
   Digits dg;
-  dg.targets = ctx_.ciphertext_primes(l);
+  dg.targets = c.primes();
   const auto special = ctx_.special_primes();
   dg.targets.insert(dg.targets.end(), special.begin(), special.end());
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     std::vector<int> digit;
     double bits = 0;
     for (int i : ctx_.digits()[j])
-      if (i < l) {
+      if (c.has_prime(i)) {
         digit.push_back(i);
         bits += ctx_.log2_q(i);
       }
@@ -126,7 +222,6 @@ Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
 
 void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
                           DCRTPoly& e0, DCRTPoly& e1, double& log2_added) const {
-  const long l = long(dg.targets.size()) - ctx_.K();
   DCRTPoly acc0(ctx_, dg.targets), acc1(ctx_, dg.targets);
   const long phi = ctx_.phi();
   const long nd = long(dg.d.size());
@@ -155,8 +250,8 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
       o1[t] = br.reduce(s1);
     }
   }
-  const auto keep = ctx_.ciphertext_primes(l);
   const auto special = ctx_.special_primes();
+  const std::vector<int> keep(dg.targets.begin(), dg.targets.end() - ctx_.K());
   e0 = divide_round(acc0, keep, special);
   e1 = divide_round(acc1, keep, special);
   log2_added = noise_.key_switch(dg.log2_d, key.log2_e, ctx_.log2_P());
@@ -175,10 +270,9 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   check_context(ctx_, a, "mul");
   if (&a == &b) return square(a);
   Ciphertext bb = b;
-  reduce_level(a);
-  reduce_level(bb);
-  if (a.level() > bb.level()) mod_switch_to(a, bb.level());
-  if (bb.level() > a.level()) mod_switch_to(bb, a.level());
+  const auto target = product_set(a, bb);
+  mod_switch_to(a, target);
+  mod_switch_to(bb, target);
   DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
   d0 *= bb.c0;
   d1 *= bb.c1;
@@ -197,7 +291,7 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
 
 void Evaluator::square(Ciphertext& a) const {
   check_context(ctx_, a, "square");
-  reduce_level(a);
+  mod_switch_to(a, product_set(a, a));
   DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
   d0 *= a.c0;
   d1 *= a.c1;

@@ -9,9 +9,14 @@
 //             permutation (the canonical norm is invariant) plus key-switching noise.
 // Modulus switching divides by the top primes (rns_rounding.h) and shrinks the noise by
 // the same factor, adding R. Levels are dropped only when needed (GHS §3.2 "dynamic noise
-// management"): before a multiplication or a key switch, an operand sheds top primes
-// while its noise stays above R, which costs no capacity and makes what follows cheaper
-// and, for products, less noisy; operands at different levels are brought to the lower.
+// management"). Before a key switch an operand sheds top primes while its noise stays
+// above R: capacity-neutral, and the switch gets cheaper. Before a multiplication the
+// level is chosen to maximize the product's capacity
+//     log2 Q_l - log2(N_a Q_l / Q_a + R) - log2(N_b Q_l / Q_b + R),
+// over every level l up to the lower operand's: dropping a prime q pays even when it
+// pushes the noise down to R, as long as the noise exceeds about R sqrt(q), because
+// the product squares what it is given. (With whole ~60-bit primes as the only unit of
+// switching, the capacity-neutral rule alone would let up to 2^60 R into every product.)
 #pragma once
 
 #include <atomic>
@@ -43,10 +48,20 @@ class Evaluator {
   // the key product and the division by P only, about 40% of a key switch.
   std::vector<Ciphertext> automorph_many(const Ciphertext& a, const std::vector<long>& ks) const;
 
-  // Divide by the primes above `level` (1 <= level <= a.level()).
+  // Divide by the primes of a.primes() not in `keep` (keep: a non-empty subset).
+  void mod_switch_to(Ciphertext& a, const std::vector<int>& keep) const;
+  // Keeps only the first `level` primes of a's set (1 <= level <= a.level()).
   void mod_switch_to(Ciphertext& a, long level) const;
-  // Drop top primes while the noise stays above the rounding noise R.
+  // Drop primes while the noise stays above the rounding noise R (capacity-neutral).
   void reduce_level(Ciphertext& a) const;
+  // The subsets a ciphertext over `primes` may switch to: big primes dropped from the
+  // top, any of the small ones; from the most primes to the fewest.
+  std::vector<std::vector<int>> switch_targets(const std::vector<int>& primes) const;
+  // The prime set, within both operands' sets, at which their product has the most
+  // capacity left (ties within 1/4 bit: fewer primes, cheaper).
+  std::vector<int> product_set(const Ciphertext& a, const Ciphertext& b) const;
+  // log2 noise of a after switching to `target` (a subset of a.primes()).
+  double noise_at(const Ciphertext& a, const std::vector<int>& target) const;
   // log2(Q_l / 2) - log2(noise bound): bits of modulus left.
   double capacity_bits(const Ciphertext& a) const;
 

@@ -30,7 +30,7 @@ SecretKey KeyGenerator::secret_key(long hwt) {
 }
 
 PublicKey KeyGenerator::public_key(const SecretKey& sk) {
-  const auto ct = ctx_.ciphertext_primes(ctx_.L());
+  const auto ct = ctx_.ciphertext_primes();
   PublicKey pk;
   pk.a = rng_.uniform(ctx_, ct);
   const std::vector<long> e = rng_.gaussian(ctx_.phi());

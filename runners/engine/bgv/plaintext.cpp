@@ -29,21 +29,21 @@ Plaintext::Plaintext(const Context& ctx, const NTL::GF2X& mu)
 
 Plaintext::Cache::~Cache() { g_cache_bytes.fetch_sub(bytes); }
 
-std::shared_ptr<const DCRTPoly> Plaintext::dcrt(long level) const {
+std::shared_ptr<const DCRTPoly> Plaintext::dcrt(const std::vector<int>& primes) const {
   std::lock_guard<std::mutex> lock(cache_->mu);
   if (!cache_->full && !cache_->refused) {
     const size_t bytes = size_t(ctx_->L()) * ctx_->phi() * sizeof(uint64_t);
     if (g_cache_bytes.fetch_add(bytes) + bytes <= kPlaintextCacheBytes) {
       cache_->bytes = bytes;
       cache_->full = std::make_shared<DCRTPoly>(
-          DCRTPoly::from_coeffs(*ctx_, ctx_->ciphertext_primes(ctx_->L()), coeffs_));
+          DCRTPoly::from_coeffs(*ctx_, ctx_->ciphertext_primes(), coeffs_));
     } else {
       g_cache_bytes.fetch_sub(bytes);
       cache_->refused = true;
     }
   }
   if (!cache_->full)
-    return std::make_shared<DCRTPoly>(DCRTPoly::from_coeffs(*ctx_, ctx_->ciphertext_primes(level), coeffs_));
+    return std::make_shared<DCRTPoly>(DCRTPoly::from_coeffs(*ctx_, primes, coeffs_));
   return cache_->full;
 }
 

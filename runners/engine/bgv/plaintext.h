@@ -30,9 +30,8 @@ class Plaintext {
   double log2_norm() const { return log2_norm_; }  // log2 |mu|_can, -inf for mu = 0
   bool is_zero() const { return coeffs_.empty(); }
 
-  // mu in double-CRT form whose first `level` limbs are the ciphertext primes
-  // 0..level-1 (it may hold more: the cached form holds all L).
-  std::shared_ptr<const DCRTPoly> dcrt(long level) const;
+  // mu in double-CRT form holding (at least) the given primes: read limbs with limb_of.
+  std::shared_ptr<const DCRTPoly> dcrt(const std::vector<int>& primes) const;
 
  private:
   const Context* ctx_ = nullptr;

@@ -192,7 +192,7 @@ TEST_P(SchemeTest, DepthExhaustsChainWithCapacityReports) {
     EXPECT_EQ(s->ctx.slots().decode(r.mu), a) << "depth " << depth + 1;
     // The estimate is an upper bound on the measured noise whenever the latter is
     // measurable (within ~55 bits of Q).
-    if (r.log2_noise > s->ctx.log2_Q(c.level()) - 50)
+    if (r.log2_noise > s->ctx.log2_Q(c.primes()) - 50)
       EXPECT_GE(c.log2_noise + 2, r.log2_noise) << "depth " << depth + 1;
   }
   EXPECT_GE(depth, 2);
