@@ -106,8 +106,8 @@ class Ntt {
   long n_;
   int log_n_;
   uint64_t q_, omega_;
-  std::vector<uint64_t> tw_, twp_;    // tw[2^l + b] = omega^(bitrev_l(b) * N/2^(l+1)), Shoup
-  std::vector<uint64_t> itw_, itwp_;  // itw[j] = tw[j]^-1, Shoup
+  std::vector<uint64_t> tw_, twp_;    // tw[2^l + b] = omega^(bitrev_l(b) * N/2^(l+1)), companion
+  std::vector<uint64_t> itw_, itwp_;  // itw[j] = tw[j]^-1, companion
   ShoupMul n_inv_;                    // N^-1 mod q
   bool fast_;                         // IFMA kernels (q < 2^50, IFMA compiled in)
   // Forward levels [from, k), the pointwise product by (k, kp) if k != nullptr, inverse

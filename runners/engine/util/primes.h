@@ -38,9 +38,9 @@ uint64_t primitive_root_of_unity(uint64_t order, uint64_t q);
 // The largest bit length of RNS primes that the fastest compiled transform handles:
 // 50 when the AVX-512 IFMA kernels are compiled in (primes q < 2^50 take them, see
 // ifma.h: lazy values in [0, 4q) must fit the 52-bit multiplier), else 60 (the 64-bit
-// Shoup kernels, which accept q < 2^61; 60 is the chain's customary size). Primes at or
-// below this size get the fast path in Ntt and CyclotomicTransform automatically; a
-// chain of b-bit primes should use ntt_primes(count, max_fast_prime_bits(), m * N).
+// Shoup kernels, which accept q < 2^61; 60 is the chain's customary size). Ntt and
+// CyclotomicTransform pick the fast path by themselves for every prime of at most this
+// many bits, e.g. all of ntt_primes(count, max_fast_prime_bits(), m * N).
 int max_fast_prime_bits();
 
 // N = the smallest power of two with N >= 2m - 1: the cyclic convolution length that
