@@ -1,5 +1,6 @@
 #include "backend/bgv_backend.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -25,7 +26,7 @@ struct BgvBackend::Impl {
       : params(p),
         ctx(ContextParams{p.m, p.bits, p.c, p.hwt}),
         rng(p.seed),
-        keygen(ctx, rng),
+        keygen(ctx, rng, size_t(std::max<long>(p.keep_uniform_mib, 0)) << 20),
         field(n, f_low) {
     if (ctx.zmstar().d() % n != 0)
       throw ParameterError(msg("m=", p.m, " has slots GF(2^", ctx.zmstar().d(), "): GF(2^", n,

@@ -25,6 +25,9 @@ struct BgvParams {
   long c = 3;          // key-switching digits
   long hwt = 120;      // secret-key Hamming weight; 0 = dense ternary
   uint64_t seed = 0;   // randomness seed; 0 = fresh from std::random_device
+  // Key-switching keys whose uniform half exceeds this many MiB keep only its seed
+  // (half the key memory, about 25% slower key switching); 0 = always seeded.
+  long keep_uniform_mib = 64;
 };
 
 class BgvBackend {

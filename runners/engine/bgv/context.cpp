@@ -11,7 +11,9 @@
 namespace cb::bgv {
 
 namespace {
-constexpr long kMaxPrimeBits = 60;
+// Big primes as large as the fastest transform path takes (50 bits with AVX-512 IFMA,
+// else 60): more, cheaper limbs win over fewer, dearer ones.
+const long kMaxPrimeBits = util::max_fast_prime_bits();
 
 long ceil_div(long a, long b) { return (a + b - 1) / b; }
 }  // namespace
