@@ -410,26 +410,26 @@ inline InnerShuffles inner_shuffles(const long* ts) {
   return sh;
 }
 
-// Twiddles of the (16 / 2t) blocks in chunk c at the level with half-block t; tables are
+// Twiddles of the (16 / 2t) blocks in chunk c at the level with half-block T; tables are
 // the level's slices (tw + 2^l). Reads 8 entries, which stay inside the N-entry table.
-// At t = 1 the eight blocks take one twiddle each, already in lane order.
-inline void chunk_twiddles(__m512i spread, const uint64_t* w, const uint64_t* wp, long c, long t,
+// At T = 1 the eight blocks take one twiddle each, already in lane order.
+template <long T>
+inline void chunk_twiddles(__m512i spread, const uint64_t* w, const uint64_t* wp, long c,
                            __m512i& wv, __m512i& wpv) {
-  const long first = c * (8 / t);
-  if (t == 1) {
+  const long first = c * (8 / T);
+  if constexpr (T == 1) {
     wv = _mm512_loadu_si512(w + first);
     wpv = _mm512_loadu_si512(wp + first);
-    return;
+  } else {
+    wv = _mm512_permutexvar_epi64(spread, _mm512_loadu_si512(w + first));
+    wpv = _mm512_permutexvar_epi64(spread, _mm512_loadu_si512(wp + first));
   }
-  wv = _mm512_permutexvar_epi64(spread, _mm512_loadu_si512(w + first));
-  wpv = _mm512_permutexvar_epi64(spread, _mm512_loadu_si512(wp + first));
 }
 
 struct InnerLevels {
   InnerShuffles sh;                // levels in the order they run
   const uint64_t* w[3];            // twiddle slices of those levels, forward or inverse
   const uint64_t* wp[3];
-  long t[3];
 };
 
 // Forward: t = 4, 2, 1 (levels k-3, k-2, k-1); inverse: t = 1, 2, 4.
@@ -439,11 +439,31 @@ inline InnerLevels inner_levels(long n, const uint64_t* tw, const uint64_t* twp,
   InnerLevels il;
   il.sh = inner_shuffles(ts);
   for (int s = 0; s < 3; ++s) {
-    il.t[s] = ts[s];
     il.w[s] = tw + n / (2 * ts[s]);  // level slice: 2^l = N / (2t)
     il.wp[s] = twp + n / (2 * ts[s]);
   }
   return il;
+}
+
+// Stage S (half-block T) of the in-register levels on K chunks held as (x, y): move to
+// this level's layout (S > 0), then one butterfly per chunk.
+template <int K, int S, long T, bool Inverse, class A>
+inline void inner_stage(__m512i* x, __m512i* y, const InnerLevels& il, long c0, const A& ar) {
+#pragma GCC unroll 8
+  for (int k = 0; k < K; ++k) {
+    if constexpr (S > 0) {
+      const __m512i nx = _mm512_permutex2var_epi64(x[k], il.sh.x[S], y[k]);
+      y[k] = _mm512_permutex2var_epi64(x[k], il.sh.y[S], y[k]);
+      x[k] = nx;
+    }
+    __m512i w, wp;
+    chunk_twiddles<T>(il.sh.w[S], il.w[S], il.wp[S], c0 + k, w, wp);
+    if constexpr (Inverse) {
+      ar.inv(x[k], y[k], w, wp);
+    } else {
+      ar.fwd(x[k], y[k], w, wp);
+    }
+  }
 }
 
 // The three in-register levels on K consecutive chunks c0..c0+K-1 (v0[k], v1[k] hold
@@ -452,26 +472,15 @@ inline InnerLevels inner_levels(long n, const uint64_t* tw, const uint64_t* twp,
 template <int K, bool Inverse, class A>
 inline void inner3(__m512i* v0, __m512i* v1, const InnerLevels& il, long c0, const A& ar) {
   __m512i x[K], y[K];
+#pragma GCC unroll 8
   for (int k = 0; k < K; ++k) {
     x[k] = _mm512_permutex2var_epi64(v0[k], il.sh.x[0], v1[k]);
     y[k] = _mm512_permutex2var_epi64(v0[k], il.sh.y[0], v1[k]);
   }
-  for (int s = 0; s < 3; ++s) {
-    for (int k = 0; k < K; ++k) {
-      if (s > 0) {
-        const __m512i nx = _mm512_permutex2var_epi64(x[k], il.sh.x[s], y[k]);
-        y[k] = _mm512_permutex2var_epi64(x[k], il.sh.y[s], y[k]);
-        x[k] = nx;
-      }
-      __m512i w, wp;
-      chunk_twiddles(il.sh.w[s], il.w[s], il.wp[s], c0 + k, il.t[s], w, wp);
-      if (Inverse) {
-        ar.inv(x[k], y[k], w, wp);
-      } else {
-        ar.fwd(x[k], y[k], w, wp);
-      }
-    }
-  }
+  inner_stage<K, 0, Inverse ? 1 : 4, Inverse>(x, y, il, c0, ar);
+  inner_stage<K, 1, 2, Inverse>(x, y, il, c0, ar);
+  inner_stage<K, 2, Inverse ? 4 : 1, Inverse>(x, y, il, c0, ar);
+#pragma GCC unroll 8
   for (int k = 0; k < K; ++k) {
     v0[k] = _mm512_permutex2var_epi64(x[k], il.sh.out0, y[k]);
     v1[k] = _mm512_permutex2var_epi64(x[k], il.sh.out1, y[k]);
@@ -504,27 +513,54 @@ constexpr int kLogTile = 12;
 
 // Chunks c0..c0+K-1: forward inner levels, pointwise product, inverse inner levels (each
 // step optional), loaded and stored once.
-template <int K, class A>
+// The steps are template flags so that v0, v1 stay in registers throughout.
+template <int K, bool Fwd, bool Mul, bool Inv, class A>
 inline void inner_chunks(uint64_t* a, long c0, const InnerLevels& fl, const InnerLevels& il,
-                         const uint64_t* kk, const uint64_t* kkp, bool do_forward,
-                         bool do_inverse, const A& ar) {
+                         const uint64_t* kk, const uint64_t* kkp, const A& ar) {
   __m512i v0[K], v1[K];
+#pragma GCC unroll 8
   for (int k = 0; k < K; ++k) {
     v0[k] = _mm512_loadu_si512(a + 16 * (c0 + k));
     v1[k] = _mm512_loadu_si512(a + 16 * (c0 + k) + 8);
   }
-  if (do_forward) inner3<K, false>(v0, v1, fl, c0, ar);
-  if (kk) {
+  if constexpr (Fwd) inner3<K, false>(v0, v1, fl, c0, ar);
+  if constexpr (Mul) {
+#pragma GCC unroll 8
     for (int k = 0; k < K; ++k) {
       const long c = c0 + k;
       v0[k] = pointwise(v0[k], kk + 16 * c, kkp + 16 * c, ar);
       v1[k] = pointwise(v1[k], kk + 16 * c + 8, kkp + 16 * c + 8, ar);
     }
   }
-  if (do_inverse) inner3<K, true>(v0, v1, il, c0, ar);
+  if constexpr (Inv) inner3<K, true>(v0, v1, il, c0, ar);
+#pragma GCC unroll 8
   for (int k = 0; k < K; ++k) {
     _mm512_storeu_si512(a + 16 * (c0 + k), v0[k]);
     _mm512_storeu_si512(a + 16 * (c0 + k) + 8, v1[k]);
+  }
+}
+
+// Chunks [c_begin, c_end), K at a time, with the steps enabled.
+template <int K, bool Fwd, bool Mul, bool Inv, class A>
+void chunk_range(uint64_t* a, long c_begin, long c_end, const InnerLevels& fl,
+                 const InnerLevels& il, const uint64_t* kk, const uint64_t* kkp, const A& ar) {
+  for (long c = c_begin; c < c_end; c += K) inner_chunks<K, Fwd, Mul, Inv>(a, c, fl, il, kk, kkp, ar);
+}
+
+template <int K, class A>
+void chunk_range(uint64_t* a, long c_begin, long c_end, const InnerLevels& fl,
+                 const InnerLevels& il, const uint64_t* kk, const uint64_t* kkp, bool fwd,
+                 bool inv, const A& ar) {
+  if (fwd && kk && inv) {
+    chunk_range<K, true, true, true>(a, c_begin, c_end, fl, il, kk, kkp, ar);
+  } else if (fwd && !kk && !inv) {
+    chunk_range<K, true, false, false>(a, c_begin, c_end, fl, il, kk, kkp, ar);
+  } else if (!fwd && !kk && inv) {
+    chunk_range<K, false, false, true>(a, c_begin, c_end, fl, il, kk, kkp, ar);
+  } else if (fwd && !kk && inv) {
+    chunk_range<K, true, false, true>(a, c_begin, c_end, fl, il, kk, kkp, ar);
+  } else if (kk) {  // the product alone (not used by the entry points)
+    chunk_range<K, false, true, false>(a, c_begin, c_end, fl, il, kk, kkp, ar);
   }
 }
 
@@ -549,11 +585,9 @@ void run_block(const Schedule<A>& S, int l, long b) {
     if (S.do_forward) fwd_wide_range(S.a, S.n, l, S.inner, b, b + 1, S.tw, S.twp, S.ar);
     const long c_begin = b * (size / 16), c_end = (b + 1) * (size / 16);
     if ((size / 16) % 4 == 0) {
-      for (long c = c_begin; c < c_end; c += 4)
-        inner_chunks<4>(S.a, c, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.ar);
+      chunk_range<4>(S.a, c_begin, c_end, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.ar);
     } else {
-      for (long c = c_begin; c < c_end; ++c)
-        inner_chunks<1>(S.a, c, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.ar);
+      chunk_range<1>(S.a, c_begin, c_end, S.fl, S.il, S.kk, S.kkp, S.do_forward, S.do_inverse, S.ar);
     }
     if (S.do_inverse) inv_wide_range(S.a, S.n, l, S.inner, b, b + 1, S.itw, S.itwp, S.ar);
     return;
