@@ -8,18 +8,18 @@
 // products (affine map, linear layer), 5 levels; a Vision round two steps of
 // ceil(log2(n-1)) multiplications and 2 constant products, 2 * (ceil(log2(n-1)) + 2)
 // levels. Each level's cost grows with the ring (noise terms scale with sqrt(phi), constant
-// norms with phi), hence b = 0.8 bits per level and per doubling of phi, measured on AES:
-// 126 bits per round at m=257 (phi 256), 142 at m=4369 (phi 4096), 155 at m=53261
-// (phi 46080, 120 blocks, 2000 bits, 10 rounds, 151 s). a is fitted to the capacity the
-// engine reported per round (run_cipher JSON and the BGV circuit tests, OMP_NUM_THREADS=1,
-// 2026-11-22), the largest seen over encryption and decryption, packed and sliced, plus
-// about 7%:
-//     AES-128 m=257: 119 to 133 bits per round (m=4369: 142) -> 143;
-//     Vision at m=257 GF(2^8)^16: 237 to 300 -> 320, GF(2^16)^8: 336 to 377 -> 405;
-//     at m=641 GF(2^32)^4: 328 to 444 -> 470, GF(2^64)^2: 506 to 541 -> 580
-//     (full-round runs: average over the rounds; one- and two-round runs: per round).
+// norms with phi), hence b = 0.8 bits per level and per doubling of phi: measured on AES,
+// 62.5 bits per round at m=257 (phi 256), 83 at m=4369 (phi 4096), 96 at m=53261
+// (phi 46080, 120 blocks, 1000 bits, 10 rounds in 51 s), i.e. 4 to 5 bits per doubling.
+// a is the capacity the engine reported per round (run_cipher JSON, average over full
+// rounds, OMP_NUM_THREADS=1, 2026-11-22, engine with fine-grained modulus switching),
+// plus about 7%:
+//     AES-128 m=4369: 83 bits per round (encryption and decryption) -> 89;
+//     Vision at m=257 GF(2^8)^16: 125 -> 134, GF(2^16)^8: 151 -> 162;
+//     at m=641 GF(2^32)^4: 204 -> 218, GF(2^64)^2 (13 rounds): 250 -> 267.
 // (HElib consumes about 76 bits per AES round at m=53261, REFERENCE.md §4: the engine's
-// noise bounds are more conservative.) This is a guard against hopeless runs, not a
+// noise bounds are 2^-40-probability bounds with the secret key's exact canonical norm,
+// a few bits per level more conservative than HElib's.) This is a guard against hopeless runs, not a
 // proof: a run whose capacity reaches zero still fails cleanly (CapacityError), never
 // with a wrong result.
 #pragma once
