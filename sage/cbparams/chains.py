@@ -4,12 +4,18 @@ How the engine builds its chain (runners/engine/bgv/context.cpp, mirrored here):
 
 * step = m N with N = bluestein_length(m), the smallest power of two >= 2m - 1; every
   prime is 1 mod step, and no prime is smaller than min_bits = ceil(log2 step) + 2 bits;
-* ciphertext primes: L = ceil(bits / 60) primes of b_ct = max(ceil(bits / L), min_bits)
-  bits each, the first L primes q = 1 mod step below 2^b_ct searching downward;
-* digits for key switching: the L primes in c consecutive groups, sizes as equal as
-  possible, larger groups first (c must not exceed L);
+* B = the engine's largest prime size: 50 bits where it is built with AVX-512 IFMA (its
+  fast 52-bit transform path), else 60 (``engine_max_prime_bits()`` reads the CPU flags,
+  as -march=native does);
+* S = 2 small "adjusting" primes: the smallest primes q = 1 mod step, searching bit
+  sizes upward from min_bits (they let modulus switching move in steps of a few bits);
+* big ciphertext primes: L_big = ceil(big / B) primes of b_ct = max(ceil(big / L_big),
+  min_bits) bits, big = bits - floor(log2 of the small primes), the first L_big primes
+  q = 1 mod step below 2^b_ct searching downward; L = S + L_big;
+* digits for key switching: the L primes (small ones first) in c consecutive groups,
+  sizes as equal as possible, larger groups first (c must not exceed L);
 * special primes: needed = ceil(log2 of the largest digit's product) + 20 bits of margin,
-  K = ceil(needed / 60) primes of b_sp = max(ceil(needed / K), min_bits) bits, found the
+  K = ceil(needed / B) primes of b_sp = max(ceil(needed / K), min_bits) bits, found the
   same way and distinct from the ciphertext primes;
 * log2 Q for security = log2(ciphertext primes) + log2(special primes) (HElib counts the
   same; the engine's Context::security()).
@@ -20,11 +26,11 @@ b-bit prime counts as b bits, an upper bound (a prime found by the downward sear
 within a few step of 2^b, so the error is below 0.001 bit per 60-bit prime) that can only
 understate security.
 
->>> ch = build_chain(53261, 820, 3)
->>> ch.L, ch.b_ct, ch.digits, ch.K, ch.b_sp
-(14, 59, (5, 5, 4), 6, 53)
+>>> ch = build_chain(53261, 820, 3, max_prime_bits=60)
+>>> ch.S, ch.L, ch.b_ct, ch.digits, ch.K, ch.b_sp
+(2, 15, 58, (5, 5, 5), 6, 52)
 >>> round(ch.log2_Q, 2), round(ch.log2_q_ct, 2)
-(1144.0, 826.0)
+(1138.42, 826.42)
 
 Chain sizing for a circuit (Profile): bits = base + rounds * bits_per_round(phi) + margin,
 from config/depth_profiles.yaml (the engine's noise guard, or the papers' figures) or
@@ -42,8 +48,21 @@ import yaml
 
 from .errors import ChainError
 
-#: Largest prime size the engine uses (context.cpp kMaxPrimeBits).
-MAX_PRIME_BITS = 60
+#: Small adjusting primes of the chain (ContextParams::small_primes).
+SMALL_PRIMES = 2
+
+
+def engine_max_prime_bits() -> int:
+    """The engine's largest prime size (util::max_fast_prime_bits): 50 with AVX-512 IFMA."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return 50 if "avx512ifma" in f.read() else 60
+    except OSError:
+        return 60
+
+
+#: Largest prime size the engine uses on this machine (context.cpp kMaxPrimeBits).
+MAX_PRIME_BITS = engine_max_prime_bits()
 #: log2(P / largest digit), the engine's default ks_margin_bits.
 KS_MARGIN_BITS = 20
 
@@ -110,7 +129,7 @@ class Chain:
     m: int                   #: cyclotomic index
     bits: int                #: requested capacity, bits of the ciphertext modulus Q_L
     c: int                   #: number of key-switching digits
-    L: int                   #: ceil(bits / 60), number of ciphertext primes
+    L: int                   #: number of ciphertext primes, small ones included
     b_ct: int                #: size in bits of each ciphertext prime
     digits: tuple[int, ...]  #: primes per digit (c groups, larger first)
     K: int                   #: number of special primes
@@ -120,6 +139,7 @@ class Chain:
     log2_max_digit: float    #: log2 of the largest digit's product
     exact: bool              #: True: from the actual primes; False: b bits per prime
     primes: tuple[int, ...] = ()  #: the L + K primes when exact
+    S: int = 0               #: small adjusting primes (the first S of the L)
 
     @property
     def log2_Q(self) -> float:
@@ -131,10 +151,10 @@ def build_chain(m: int, bits: int, c: int = 3, ks_margin_bits: int = KS_MARGIN_B
                 exact: bool = True, max_prime_bits: int = MAX_PRIME_BITS) -> Chain:
     """The engine's chain for (m, bits, c); see the module doc.
 
-    >>> build_chain(53261, 100, 3)
+    >>> build_chain(257, 100, 9, max_prime_bits=50)
     Traceback (most recent call last):
     ...
-    cbparams.errors.ChainError: c=3 exceeds the 2 ciphertext primes of a 100-bit chain: use c <= 2 or more bits
+    cbparams.errors.ChainError: c=9 exceeds the 4 ciphertext primes of a 100-bit chain: use c <= 4 or more bits
     """
     if bits < 20:
         raise ChainError(f"bits={bits} is too small: the chain needs at least 20 bits")
@@ -142,20 +162,41 @@ def build_chain(m: int, bits: int, c: int = 3, ks_margin_bits: int = KS_MARGIN_B
         raise ChainError(f"c={c}: key switching needs at least 1 digit")
     step = m * bluestein_length(m)
     min_bits = math.ceil(math.log2(step)) + 2
-    L = -(-bits // max_prime_bits)
+    if min_bits > 62:
+        raise ChainError(f"m={m} needs primes of at least {min_bits} bits (1 mod m*N = {step}), "
+                         f"more than the 62 bits the engine's NTT allows: use a smaller m")
+    small: list[int] = []
+    small_bits = 0.0
+    b = min_bits
+    while len(small) < SMALL_PRIMES and b <= max_prime_bits:
+        for want in range(SMALL_PRIMES - len(small), 0, -1):
+            try:
+                found = ntt_primes(want, b, step, exclude=small)
+            except ChainError:
+                continue
+            add = sum(math.log2(q) for q in found)
+            if small_bits + add > bits - 20:
+                break
+            small += found
+            small_bits += add
+            break
+        if small_bits > bits - 20 - b:
+            break
+        b += 1
+    S = len(small)
+    big_bits = max(bits - int(small_bits), 20)
+    L_big = -(-big_bits // max_prime_bits)
+    L = S + L_big
     if c > L:
         raise ChainError(f"c={c} exceeds the {L} ciphertext primes of a {bits}-bit chain: "
                          f"use c <= {L} or more bits")
-    b_ct = max(-(-bits // L), min_bits)
-    if b_ct > 62:
-        raise ChainError(f"m={m} needs primes of at least {min_bits} bits (1 mod m*N = {step}), "
-                         f"more than the 62 bits the engine's NTT allows: use a smaller m")
+    b_ct = max(-(-big_bits // L_big), min_bits)
     digits = tuple(L // c + (1 if j < L % c else 0) for j in range(c))
     if exact:
-        ct = ntt_primes(L, b_ct, step)
+        ct = small + ntt_primes(L_big, b_ct, step, exclude=small)
         logs = [math.log2(q) for q in ct]
     else:
-        ct, logs = [], [float(b_ct)] * L
+        ct, logs = list(small), [math.log2(q) for q in small] + [float(b_ct)] * L_big
     max_digit, start = 0.0, 0
     for size in digits:
         max_digit = max(max_digit, sum(logs[start:start + size]))
@@ -170,7 +211,7 @@ def build_chain(m: int, bits: int, c: int = 3, ks_margin_bits: int = KS_MARGIN_B
         sp, log_sp = [], float(K * b_sp)
     return Chain(m=m, bits=bits, c=c, L=L, b_ct=b_ct, digits=digits, K=K, b_sp=b_sp,
                  log2_q_ct=sum(logs), log2_q_sp=log_sp, log2_max_digit=max_digit,
-                 exact=exact, primes=tuple(ct) + tuple(sp))
+                 exact=exact, primes=tuple(ct) + tuple(sp) if exact else (), S=S)
 
 
 # ---------------------------------------------------------------------------------------

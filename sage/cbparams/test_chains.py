@@ -8,27 +8,36 @@ from cbparams import chains as C
 from cbparams.errors import ChainError
 
 
-@pytest.mark.parametrize("m, bits, c, L, b_ct, digits", [
-    (53261, 820, 3, 14, 59, (5, 5, 4)),
-    (163455, 1550, 3, 26, 60, (9, 9, 8)),
-    (164737, 3150, 3, 53, 60, (18, 18, 17)),
-    (257, 300, 2, 5, 60, (3, 2)),
-    (53261, 820, 2, 14, 59, (7, 7)),
+# Shapes for 60-bit primes (engines built without IFMA) and 50-bit ones (with it):
+# (m, bits, c, B, S, L, b_ct, digits).
+@pytest.mark.parametrize("m, bits, c, B, S, L, b_ct, digits", [
+    (53261, 820, 3, 60, 2, 15, 58, (5, 5, 5)),
+    (163455, 1550, 3, 60, 2, 27, 59, (9, 9, 9)),
+    (164737, 3150, 3, 60, 2, 54, 60, (18, 18, 18)),
+    (257, 300, 2, 60, 2, 7, 52, (4, 3)),
+    (53261, 820, 2, 60, 2, 15, 58, (8, 7)),
+    (53261, 820, 3, 50, 2, 17, 50, (6, 6, 5)),
+    (164737, 3150, 3, 50, 2, 64, 50, (22, 21, 21)),
 ])
-def test_engine_chain_shape(m, bits, c, L, b_ct, digits):
-    ch = C.build_chain(m, bits, c)
-    assert (ch.L, ch.b_ct, ch.digits) == (L, b_ct, digits)
+def test_engine_chain_shape(m, bits, c, B, S, L, b_ct, digits):
+    ch = C.build_chain(m, bits, c, max_prime_bits=B)
+    assert (ch.S, ch.L, ch.b_ct, ch.digits) == (S, L, b_ct, digits)
     step = m * C.bluestein_length(m)
     assert len(ch.primes) == ch.L + ch.K == len(set(ch.primes))
     for i, q in enumerate(ch.primes):
-        b = ch.b_ct if i < ch.L else ch.b_sp
-        assert C.is_prime(q) and q % step == 1 and 2 ** (b - 1) < q < 2 ** b
-    # special primes: ceil(largest digit) + 20 bits, in K primes of at most 60 bits
+        assert C.is_prime(q) and q % step == 1
+        if ch.S <= i < ch.L:
+            assert 2 ** (ch.b_ct - 1) < q < 2 ** ch.b_ct
+        elif i >= ch.L:
+            assert 2 ** (ch.b_sp - 1) < q < 2 ** ch.b_sp
+    # small primes: the smallest the ring allows
+    assert all(q < 2 ** (math.ceil(math.log2(step)) + 8) for q in ch.primes[:ch.S])
+    # special primes: ceil(largest digit) + 20 bits, in K primes of at most B bits
     needed = math.ceil(ch.log2_max_digit) + 20
-    assert ch.K == math.ceil(needed / 60) and ch.b_sp == math.ceil(needed / ch.K)
-    assert ch.log2_q_sp >= ch.log2_max_digit + 19
-    approx = C.build_chain(m, bits, c, exact=False)
-    assert approx.log2_Q >= ch.log2_Q > approx.log2_Q - 0.01
+    assert ch.K == math.ceil(needed / B) and ch.b_sp == math.ceil(needed / ch.K)
+    assert ch.log2_q_sp >= ch.log2_max_digit + 17  # b-bit primes lie a little under 2^b
+    approx = C.build_chain(m, bits, c, exact=False, max_prime_bits=B)
+    assert approx.log2_Q >= ch.log2_Q > approx.log2_Q - 0.25 * (ch.L + ch.K)  # sparse primes at large m
 
 
 def test_bluestein_length():
@@ -47,8 +56,10 @@ def test_is_prime_against_sieve():
 
 
 def test_chain_errors():
-    with pytest.raises(ChainError, match="c=3 exceeds the 2 ciphertext primes of a 100-bit chain"):
-        C.build_chain(53261, 100, 3)
+    with pytest.raises(ChainError, match="c=9 exceeds the .* ciphertext primes of a 100-bit chain"):
+        C.build_chain(257, 100, 9)
+    with pytest.raises(ChainError, match="only 0 primes q = 1 mod 6981025792"):
+        C.build_chain(53261, 100, 3)  # too few bits left for a big prime of the ring
     with pytest.raises(ChainError, match="bits=10 is too small"):
         C.build_chain(53261, 10, 1)
     with pytest.raises(ChainError, match="c=0"):
@@ -79,9 +90,9 @@ def test_load_profiles_defaults():
     assert prof["vision64"].rounds == 13
     # engine model = runners/ciphers/common/noise_budget.cpp: base 40 + R (a + 0.8 levels log2(phi/phi0))
     eng = C.load_profiles(ROOT / "config" / "depth_profiles.yaml", 120, "engine")
-    assert eng["aes"].bits_needed(0, phi=256) == 1470
-    assert eng["aes"].bits_needed(0, phi=46080) == int(40 + 10 * (143 + 4 * (math.log2(46080) - 8)) + 0.999)
-    assert eng["vision64"].bits_needed(0, 18, phi=640) == 40 + 18 * 580
+    assert eng["aes"].bits_needed(0, phi=4096) == 40 + 10 * 89
+    assert eng["aes"].bits_needed(0, phi=46080) == int(40 + 10 * (89 + 4 * (math.log2(46080) - 12)) + 0.999)
+    assert eng["vision64"].bits_needed(0, 18, phi=640) == 40 + 18 * 267
     bits = [eng["vision8"].bits_needed(60, phi=phi) for phi in (256, 4096, 65536)]
     assert bits == sorted(bits)
 
@@ -125,12 +136,14 @@ def test_measured_bits_per_round(tmp_path):
 
 def test_cli(capsys):
     assert C.main(["--m", "53261", "--bits", "820"]) == 0
-    assert "log2 Q=1144.000" in capsys.readouterr().out
-    assert C.main(["--m", "53261", "--bits", "100"]) == 2
-    assert "c=3 exceeds the 2 ciphertext primes" in capsys.readouterr().err
+    expect = C.build_chain(53261, 820, 3).log2_Q
+    assert f"log2 Q={expect:.3f}" in capsys.readouterr().out
+    assert C.main(["--m", "257", "--bits", "100", "--c", "9"]) == 2
+    assert "c=9 exceeds the" in capsys.readouterr().err
     assert C.main(["--m", "53261", "--cipher", "aes", "--rounds", "5", "--model", "paper"]) == 0
     assert "aes: 0 + 5 rounds x 76.0 bits + 60 = 440 bits" in capsys.readouterr().out
     assert C.main(["--m", "53261", "--cipher", "aes"]) == 0
-    assert "aes: 40 + 10 rounds x 173.0 bits + 60 = 1830 bits (engine model" in capsys.readouterr().out
+    per_round = 89 + 0.8 * 5 * (math.log2(46080) - 12)
+    assert f"aes: 40 + 10 rounds x {per_round:.1f} bits" in capsys.readouterr().out
     assert C.main(["--m", "53261", "--cipher", "des"]) == 2
     assert "--cipher 'des' is not in config/depth_profiles.yaml" in capsys.readouterr().err
