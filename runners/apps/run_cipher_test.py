@@ -111,9 +111,9 @@ def test_errors(tmp_path, args, message):
 
 
 def test_chain_too_short_is_refused_before_running(tmp_path):
-    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 300)
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 150)
     assert proc.returncode == 1 and d is None
-    assert "chain of 300 bits holds about 1 rounds of AES-128 GF(2^8)^16; 10 rounds need about" in proc.stderr
+    assert "chain of 150 bits holds about 1 rounds of AES-128 GF(2^8)^16; 10 rounds need about" in proc.stderr
     assert "(--bits " in proc.stderr
     proc, d = run(tmp_path, "--cipher", "vision", "--field-bits", 64, "--m", 641, "--bits", 1000, "--rounds", 13)
     assert proc.returncode == 1 and "rounds of Vision GF(2^64)^2; 13 rounds need about" in proc.stderr
