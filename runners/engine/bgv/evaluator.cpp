@@ -278,14 +278,19 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   d1 *= bb.c1;
   d1.add_product(a.c1, bb.c0);
   d2 *= bb.c1;
+  relinearize(a, std::move(d0), std::move(d1), d2, a.log2_noise + bb.log2_noise);
+}
+
+void Evaluator::relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, const DCRTPoly& d2,
+                            double log2_product_noise) const {
   DCRTPoly e0, e1;
   double ks;
   apply_key(decompose(d2), relin_, nullptr, e0, e1, ks);
   d0 += e0;
   d1 += e1;
-  a.c0 = std::move(d0);
-  a.c1 = std::move(d1);
-  a.log2_noise = log2_add(a.log2_noise + bb.log2_noise, ks);
+  out.c0 = std::move(d0);
+  out.c1 = std::move(d1);
+  out.log2_noise = log2_add(log2_product_noise, ks);
   ++n_mul_;
 }
 
@@ -297,15 +302,7 @@ void Evaluator::square(Ciphertext& a) const {
   d1 *= a.c1;
   d1 += d1;
   d2 *= a.c1;
-  DCRTPoly e0, e1;
-  double ks;
-  apply_key(decompose(d2), relin_, nullptr, e0, e1, ks);
-  d0 += e0;
-  d1 += e1;
-  a.c0 = std::move(d0);
-  a.c1 = std::move(d1);
-  a.log2_noise = log2_add(2 * a.log2_noise, ks);
-  ++n_mul_;
+  relinearize(a, std::move(d0), std::move(d1), d2, 2 * a.log2_noise);
 }
 
 void Evaluator::automorph(Ciphertext& a, long k) const {

@@ -86,6 +86,9 @@ class Evaluator {
   void apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
                  DCRTPoly& e0, DCRTPoly& e1, double& log2_added) const;
   const KeySwitchKey& automorphism_key(long k) const;
+  // out = (d0, d1) + the s^2 part d2 switched to s; the noise bound of the tensor given.
+  void relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, const DCRTPoly& d2,
+                   double log2_product_noise) const;
   const Context& ctx_;
   const NoiseModel& noise_;
   const KeySwitchKey& relin_;
