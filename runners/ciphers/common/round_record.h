@@ -1,6 +1,7 @@
 // round_record.h: what a circuit reports per round (JSON "per_round" of run_cipher).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <string>
@@ -61,5 +62,13 @@ class RoundTimer {
   Stopwatch total_;
   RoundRecord rec_;
 };
+
+// The capacity left in a state of ciphertexts: the least of its elements'.
+template <class B, class State>
+double min_capacity(const B& b, const State& st) {
+  double c = b.capacity_bits(st[0]);
+  for (const auto& x : st) c = std::min(c, b.capacity_bits(x));
+  return c;
+}
 
 }  // namespace cb

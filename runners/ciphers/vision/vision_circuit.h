@@ -126,11 +126,7 @@ class VisionCircuit {
     return recs;
   }
 
-  double capacity(const State& st) const {
-    double c = b_.capacity_bits(st[0]);
-    for (auto& x : st) c = std::min(c, b_.capacity_bits(x));
-    return c;
-  }
+  double capacity(const State& st) const { return min_capacity(b_, st); }
 
  private:
   static long check(const B& b, const Vision& ref, long rounds) {
