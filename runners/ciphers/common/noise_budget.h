@@ -8,9 +8,11 @@
 // products (affine map, linear layer), 5 levels; a Vision round two steps of
 // ceil(log2(n-1)) multiplications and 2 constant products, 2 * (ceil(log2(n-1)) + 2)
 // levels. Each level's cost grows with the ring (noise terms scale with sqrt(phi), constant
-// norms with phi), hence b = 0.8 bits per level and per doubling of phi: measured on AES,
-// 62.5 bits per round at m=257 (phi 256), 83 at m=4369 (phi 4096), 96 at m=53261
-// (phi 46080, 120 blocks, 1000 bits, 10 rounds in 51 s), i.e. 4 to 5 bits per doubling.
+// norms with phi), hence b bits per level and per doubling of phi. AES, b = 0.8: 62.5
+// bits per round at m=257 (phi 256), 83 at m=4369 (phi 4096), 96 at m=53261 (phi 46080,
+// 120 blocks, 10 rounds in 50 s). Vision, b = 1.1: GF(2^8)^16 spent 125 bits per round at
+// m=257 and 209 at m=163455 (phi 81920, 80 blocks, 2700 bits, 10 rounds in 10.2 min on
+// two threads; 2050 bits, what b = 0.8 asked for, ran out of capacity).
 // a is the capacity the engine reported per round (run_cipher JSON, average over full
 // rounds, OMP_NUM_THREADS=1, 2026-11-22, engine with fine-grained modulus switching),
 // plus about 7%:
