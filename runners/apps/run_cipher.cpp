@@ -1,9 +1,18 @@
 // run_cipher: AES-128 or Vision evaluated homomorphically, with per-round timings.
 //
 //   run_cipher --cipher {aes128|vision} [--field-bits n --state-size s] [--rounds R]
-//              [--packing {packed|byte-sliced|sliced}] --m M --bits B [--c C] [--hwt H]
+//              [--packing {packed|byte-sliced|sliced}] --m M [--bits B] [--c C] [--hwt H]
 //              [--key HEX] [--plaintext HEX] [--blocks K] [--seed S] [--decrypt]
-//              [--backend {bgv|clear}] --json OUT
+//              [--backend {bgv|clear}] [--plan] --json OUT
+//
+// The chain (BGV): the planner (backend/chain_planner.h) runs the same circuit on clear
+// slots with the engine's noise bounds beside them and finds the least chain on which no
+// bound reaches its modulus. --plan writes that plan (params as a run would report them,
+// the planned bits per round and capacity after each round) and stops; without --bits the
+// run uses the planned chain; a --bits below the plan is refused with the plan's figure
+// (--force runs anyway). For a seeded run the plan knows the run's secret key and
+// predicts its capacity per round exactly ("plan" in the run's JSON).
+// Progress: one line per round on stderr (seconds, capacity left, ETA).
 //
 // One cipher key per run (the round keys are expanded in the clear and encrypted, as the
 // papers did). Block 0 is --plaintext when given; the other blocks, and the key when
@@ -29,7 +38,8 @@
 // counts{mul, mul_plain, add, add_plain, automorph}}], ops (counts over the run),
 // fresh_capacity_bits,
 // plaintext_hex, input_hex, ciphertext_hex (the output block 0), expected_hex,
-// key_fingerprint, wrong_blocks, correct.
+// key_fingerprint, wrong_blocks, correct, plan{bits, bits_per_round, round_capacity_bits,
+// chain, seconds} (BGV).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <omp.h>
@@ -38,15 +48,16 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iomanip>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "backend/bgv_backend.h"
+#include "backend/chain_planner.h"
 #include "backend/clear_backend.h"
 #include "ciphers/aes/aes_circuit.h"
-#include "ciphers/common/noise_budget.h"
 #include "ciphers/reference/aes128.h"
 #include "ciphers/reference/hex.h"
 #include "ciphers/reference/vision.h"
@@ -61,9 +72,9 @@ using json = nlohmann::json;
 
 struct Options {
   std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
-  long n = 0, s = 0, rounds = 0, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
+  long n = 0, s = 0, rounds = -1, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
   uint64_t seed = 1;
-  bool decrypt = false, force = false, corrupt_output = false;
+  bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
 };
 
 // The cipher instance of a run, in the clear: sizes, field, reference.
@@ -90,7 +101,7 @@ Instance make_instance(const Options& o) {
     in.n = n, in.s = s, in.f_low = in.vp->modulus_low, in.rounds = in.vp->rounds;
   }
   in.name = msg("GF(2^", in.n, ")^", in.s);
-  if (o.rounds) {
+  if (o.rounds != -1) {
     if (o.rounds < 1 || o.rounds > in.rounds)
       throw ParameterError(msg("--rounds ", o.rounds, ": ", o.cipher, " ", in.name, " has 1..", in.rounds));
     in.rounds = o.rounds;
@@ -171,13 +182,16 @@ json round_json(const RoundRecord& r) {
           {"counts", r.counts.as_map()}};
 }
 
-template <class B>
-json params_json(const B& b) {
-  const BackendInfo i = b.info();
+json params_json(const BackendInfo& i) {
   return {{"m", i.m},       {"phi", i.phi},   {"d", i.d},           {"slots", i.slots},
           {"bits", i.bits}, {"c", i.c},       {"hwt", i.hwt},       {"log2_q", i.log2_q},
           {"log2_q_ct", i.log2_q_ct},         {"log2_p", i.log2_p}, {"security", i.security}};
 }
+template <class B>
+json params_json(const B& b) {
+  return params_json(b.info());
+}
+json params_json(const ChainPlan& p) { return params_json(p.info); }
 
 template <class B>
 double keygen_seconds(const B& b) {
@@ -189,61 +203,144 @@ double keygen_seconds(const B& b) {
 template <class Circuit, class B>
 constexpr bool kIsAes = std::is_constructible_v<Circuit, const B&, long, bool>;
 
+// A circuit on a backend with its clear workload: what a run and a plan both evaluate.
+template <class Circuit, class B>
+struct Harness {
+  using State = typename Circuit::State;
+  Harness(B& b, const Options& o_, const Instance& in_) : o(o_), in(in_) {
+    if constexpr (kIsAes<Circuit, B>) {
+      circ.emplace(b, in.rounds, o.decrypt);
+    } else {
+      vref.emplace(*in.vp);
+      circ.emplace(b, *vref, in.rounds, o.decrypt);
+    }
+    blocks = o.blocks ? o.blocks : circ->max_blocks();
+    if (blocks < 1 || blocks > circ->max_blocks())
+      throw ParameterError(msg("--blocks ", blocks, ": m=", o.m, " holds ", circ->max_blocks(), " blocks of ",
+                               display(in), " ", o.packing));
+    autos = circ->automorphisms();
+    b.require_automorphisms(autos);
+    w = make_workload(o, in, blocks);
+  }
+  const std::vector<std::vector<uint8_t>>& inputs() const { return o.decrypt ? w.cipher : w.plain; }
+  const std::vector<std::vector<uint8_t>>& expected() const { return o.decrypt ? w.plain : w.cipher; }
+  void load_keys() {
+    if constexpr (kIsAes<Circuit, B>) {
+      aes128::Block k;
+      std::copy(w.key.begin(), w.key.end(), k.begin());
+      const auto rk = aes128::Aes128(k).round_keys();
+      circ->load_round_keys({rk.begin(), rk.end()});
+    } else {
+      circ->load_subkeys(vref->key_schedule(vref->from_bytes(w.key), in.rounds));
+    }
+  }
+  State encrypt_inputs() const {
+    if constexpr (kIsAes<Circuit, B>) {
+      std::vector<aes128::Block> bl;
+      for (auto& p : inputs()) {
+        aes128::Block x;
+        std::copy(p.begin(), p.end(), x.begin());
+        bl.push_back(x);
+      }
+      return circ->encrypt_input(bl);
+    } else {
+      std::vector<Vision::State> bl;
+      for (auto& p : inputs()) bl.push_back(vref->from_bytes(p));
+      return circ->encrypt_input(bl);
+    }
+  }
+  std::vector<std::vector<uint8_t>> decrypt_outputs(const State& st) const {
+    std::vector<std::vector<uint8_t>> got;
+    if constexpr (kIsAes<Circuit, B>) {
+      for (auto& bl : circ->decrypt_output(st, blocks)) got.emplace_back(bl.begin(), bl.end());
+    } else {
+      for (auto& v : circ->decrypt_output(st, blocks)) got.push_back(vref->to_bytes(v));
+    }
+    return got;
+  }
+  const Options& o;
+  const Instance& in;
+  std::optional<Vision> vref;
+  std::optional<Circuit> circ;
+  long blocks = 0;
+  std::vector<long> autos;
+  Workload w;
+};
+
+json plan_json(const ChainPlan& p, double seconds) {
+  return {{"bits", p.bits},
+          {"bits_per_round", p.bits_per_round},
+          {"fresh_capacity_bits", p.fresh_capacity},
+          {"round_capacity_bits", p.round_capacity},
+          {"min_capacity_bits", p.min_capacity},
+          {"chain", p.chain},
+          {"chains_tried", p.chains_tried},
+          {"seconds", seconds}};
+}
+
+// The planned chain for the run's circuit, ring, digits, key weight and seed.
+template <class Circuit>
+ChainPlan plan_circuit(const Options& o, const Instance& in) {
+  PlanParams pp;
+  pp.m = o.m, pp.bits = 1000, pp.c = o.c, pp.hwt = o.hwt, pp.seed = o.seed;
+  PlanBackend b(pp, in.n, in.f_low);
+  Harness<Circuit, PlanBackend> h(b, o, in);
+  auto run = [&](PlanBackend& pb) {
+    h.load_keys();
+    auto st = h.encrypt_inputs();
+    PlanRun r;
+    r.fresh_capacity = h.circ->capacity(st);
+    Evaluator<PlanBackend> ev(pb);
+    for (auto& rec : h.circ->run(ev, st)) r.round_capacity.push_back(rec.capacity_bits);
+    if (h.decrypt_outputs(st) != h.expected())
+      throw Error("chain planner: the circuit's clear evaluation differs from the reference");
+    return r;
+  };
+  const long hint = 150 * in.rounds + 100;
+  return plan_chain(b, run, hint);
+}
+
+ChainPlan plan_for(const Options& o, const Instance& in) {
+  using P = PlanBackend;
+  if (in.cipher == "aes128") {
+    if (o.packing == "packed") return plan_circuit<AesCircuit<P, PackedRep>>(o, in);
+    return plan_circuit<AesCircuit<P, SlicedRep>>(o, in);
+  }
+  if (o.packing == "packed") return plan_circuit<VisionCircuit<P, PackedRep>>(o, in);
+  return plan_circuit<VisionCircuit<P, SlicedRep>>(o, in);
+}
+
 // Builds the circuit, runs it and fills `out`; returns whether every block was right.
 template <class Circuit, class B>
 bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
   Stopwatch setup;
-  std::optional<Vision> vref;
-  std::optional<Circuit> circ;
-  if constexpr (kIsAes<Circuit, B>) {
-    circ.emplace(b, in.rounds, o.decrypt);
-  } else {
-    vref.emplace(*in.vp);
-    circ.emplace(b, *vref, in.rounds, o.decrypt);
-  }
-  const long blocks = o.blocks ? o.blocks : circ->max_blocks();
-  if (blocks < 1 || blocks > circ->max_blocks())
-    throw ParameterError(msg("--blocks ", blocks, ": m=", o.m, " holds ", circ->max_blocks(), " blocks of ", display(in),
-                             " ", o.packing));
-  const auto autos = circ->automorphisms();
-  b.require_automorphisms(autos);
-  const Workload w = make_workload(o, in, blocks);
-
-  // Clear inputs as the circuit types want them.
-  const auto& inputs = o.decrypt ? w.cipher : w.plain;
-  const auto& expected = o.decrypt ? w.plain : w.cipher;
+  Harness<Circuit, B> h(b, o, in);
+  auto& circ = h.circ;
+  const long blocks = h.blocks;
+  const auto& autos = h.autos;
+  const Workload& w = h.w;
+  const auto& inputs = h.inputs();
+  const auto& expected = h.expected();
   Stopwatch keys_watch;
-  if constexpr (kIsAes<Circuit, B>) {
-    aes128::Block k;
-    std::copy(w.key.begin(), w.key.end(), k.begin());
-    const auto rk = aes128::Aes128(k).round_keys();
-    circ->load_round_keys({rk.begin(), rk.end()});
-  } else {
-    circ->load_subkeys(vref->key_schedule(vref->from_bytes(w.key), in.rounds));
-  }
+  h.load_keys();
   const double encrypt_keys_s = keys_watch.seconds();
   const double setup_s = backend_s + setup.seconds();
 
   Stopwatch enc_watch;
-  typename Circuit::State st;
-  if constexpr (kIsAes<Circuit, B>) {
-    std::vector<aes128::Block> bl;
-    for (auto& p : inputs) {
-      aes128::Block x;
-      std::copy(p.begin(), p.end(), x.begin());
-      bl.push_back(x);
-    }
-    st = circ->encrypt_input(bl);
-  } else {
-    std::vector<Vision::State> bl;
-    for (auto& p : inputs) bl.push_back(vref->from_bytes(p));
-    st = circ->encrypt_input(bl);
-  }
+  typename Circuit::State st = h.encrypt_inputs();
   const double encrypt_input_s = enc_watch.seconds();
   const double fresh_capacity = circ->capacity(st);
 
   Evaluator<B> ev(b);
   Stopwatch eval_watch;
+  ev.on_round = [&](const RoundRecord& r) {
+    const double done = eval_watch.seconds();
+    const double eta = done / double(r.round) * double(in.rounds - r.round);
+    const std::string cap = std::isfinite(r.capacity_bits) ? msg(long(std::floor(r.capacity_bits))) : "inf";
+    std::fprintf(stderr, "run_cipher: %s round %ld/%ld done in %.2f s, capacity %s bits, ETA %.0f s\n",
+                 display(in).c_str(), r.round, in.rounds, r.seconds, cap.c_str(), eta);
+    std::fflush(stderr);
+  };
   std::vector<RoundRecord> recs;
   try {
     recs = circ->run(ev, st);
@@ -254,11 +351,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   Stopwatch dec_watch;
   std::vector<std::vector<uint8_t>> got;
   try {
-    if constexpr (kIsAes<Circuit, B>) {
-      for (auto& bl : circ->decrypt_output(st, blocks)) got.emplace_back(bl.begin(), bl.end());
-    } else {
-      for (auto& v : circ->decrypt_output(st, blocks)) got.push_back(vref->to_bytes(v));
-    }
+    got = h.decrypt_outputs(st);
   } catch (const CapacityError& e) {
     throw CapacityError(msg(display(in), " output cannot be decrypted (", e.what(), "): use more --bits"));
   }
@@ -323,17 +416,54 @@ int run(const Options& o_in) {
   Options o = o_in;
   const Instance in = make_instance(o);
   if (o.cipher == "aes128" && o.packing == "sliced") o.packing = "byte-sliced";
+  if (o.backend == "bgv" && o.hwt >= 1 && o.hwt < 120 && !o.allow_insecure)
+    throw ParameterError(msg("--hwt ", o.hwt, ": HElib's security formula rates secret keys of weight 1..119 at 0 bits; "
+                             "use 0 (dense) or >= 120, or --allow-insecure"));
+  if (o.backend == "bgv" && o.c < 1) throw ParameterError(msg("--c ", o.c, ": key switching needs at least 1 digit"));
   if (o.cipher == "vision" && o.packing == "byte-sliced") o.packing = "sliced";
   if (!o.key_hex.empty()) from_hex(o.key_hex, "--key");
   if (!o.pt_hex.empty()) from_hex(o.pt_hex, "--plaintext");
   const ZmStar zm(o.m);
   check_ring(o, in, zm);
+  // The output must be writable before any work starts.
+  {
+    std::ofstream probe(o.json_path, std::ios::app);
+    if (!probe) throw ParameterError(msg("--json ", o.json_path, ": cannot open for writing"));
+  }
+  std::optional<ChainPlan> plan;
+  double plan_s = 0;
   if (o.backend == "bgv") {
-    const NoiseBudget nb = noise_budget(in.cipher, in.n, zm.phi());
-    if (!o.force && o.bits < nb.bits_needed(in.rounds))
-      throw ParameterError(msg("chain of ", o.bits, " bits holds about ", nb.rounds_held(o.bits), " rounds of ",
-                               display(in), "; ", in.rounds, " rounds need about ", nb.bits_needed(in.rounds),
-                               " bits (--bits ", nb.bits_needed(in.rounds), "; --force runs anyway)"));
+    Stopwatch pw;
+    plan = plan_for(o, in);
+    plan_s = pw.seconds();
+    std::fprintf(stderr, "run_cipher: planned chain %ld bits (%.1f bits per round, security %.1f) in %.1f s\n",
+                 plan->bits, plan->bits_per_round, plan->info.security, plan_s);
+    if (o.plan) {
+      json out;
+      out["cipher"] = in.cipher;
+      out["instance"] = in.name;
+      out["packing"] = o.packing;
+      out["direction"] = o.decrypt ? "decrypt" : "encrypt";
+      out["rounds"] = in.rounds;
+      out["backend"] = "bgv";
+      out["seed"] = o.seed;
+      out["params"] = params_json(*plan);
+      out["plan"] = plan_json(*plan, plan_s);
+      std::ofstream f(o.json_path);
+      f << out.dump(2) << "\n";
+      if (!f) throw Error(msg("--json ", o.json_path, ": write failed"));
+      return 0;
+    }
+    if (o.bits == 0) {
+      o.bits = plan->bits;
+    } else if (o.bits < plan->bits && !o.force) {
+      throw ParameterError(msg("--bits ", o.bits, " is below the planned chain: ", in.rounds, " rounds of ", display(in),
+                               " at m=", o.m, " need ", plan->bits, " bits (", std::fixed, std::setprecision(1),
+                               plan->bits_per_round, " per round; --bits ", plan->bits,
+                               ", or --force runs anyway)"));
+    }
+  } else if (o.plan) {
+    throw ParameterError("--plan needs --backend bgv (the clear backend has no noise)");
   }
   Stopwatch wall;
   json out;
@@ -346,6 +476,7 @@ int run(const Options& o_in) {
     p.m = o.m, p.bits = o.bits, p.c = o.c, p.hwt = o.hwt, p.seed = o.seed;
     BgvBackend b(p, in.n, in.f_low);
     ok = run_with(b, o, in, wall, wall.seconds(), out);
+    if (plan) out["plan"] = plan_json(*plan, plan_s);
   }
   std::ofstream f(o.json_path);
   if (!f) throw Error(msg("--json ", o.json_path, ": cannot open for writing"));
@@ -371,7 +502,7 @@ int main(int argc, char** argv) {
   app.add_option("--packing", o.packing, "packed (blocks in slots), byte-sliced (AES) / sliced (Vision): one ciphertext per element")
       ->check(CLI::IsMember({"packed", "byte-sliced", "sliced"}));
   app.add_option("--m", o.m, "cyclotomic index m (odd)")->required();
-  app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV)");
+  app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV; default: the planned chain)")->check(CLI::PositiveNumber);
   app.add_option("--c", o.c, "key-switching digits (BGV, default 3)");
   app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");
   app.add_option("--key", o.key_hex, "cipher key as hex (default: random from --seed)");
@@ -383,7 +514,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"bgv", "clear"}));
   app.add_option("--threads", o.threads, "OpenMP threads of the engine (default: OMP_NUM_THREADS or all cores)")
       ->check(CLI::NonNegativeNumber);
-  app.add_flag("--force", o.force, "run even when the chain looks too short for the rounds");
+  app.add_flag("--force", o.force, "run even when the chain is below the planned one");
+  app.add_flag("--plan", o.plan, "plan the chain (BGV) and write it to --json without running");
+  app.add_flag("--allow-insecure", o.allow_insecure, "accept key weights HElib's formula rates at 0 bits (1..119)");
   app.add_option("--json", o.json_path, "output JSON file")->required();
   app.add_flag("--corrupt-output", o.corrupt_output, "(tests) flip a bit of block 0's result before the check")
       ->group("");
@@ -392,10 +525,6 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return e.get_exit_code() == 0 ? 0 : 1;
-  }
-  if (o.backend == "bgv" && o.bits <= 0) {
-    std::cerr << "run_cipher: --bits is required with --backend bgv\n";
-    return 1;
   }
   if (o.threads > 0) omp_set_num_threads(int(o.threads));
   try {

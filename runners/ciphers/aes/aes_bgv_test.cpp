@@ -1,12 +1,13 @@
 // aes_bgv_test: the AES-128 circuits on the project's BGV engine, on small rings: full
 // encryption and decryption at m=257 (one block, about a second), byte-sliced reduced
-// rounds, each block decrypted and compared with the reference, capacity decreasing.
+// rounds, each block decrypted and compared with the reference, capacity decreasing, and
+// the chain planner's backend (PlanBackend, same seed) predicting every round's capacity.
 #include <gtest/gtest.h>
 #include <omp.h>
 
 #include "backend/bgv_backend.h"
 #include "ciphers/aes/aes_circuit.h"
-#include "ciphers/common/noise_budget.h"
+#include "backend/plan_backend.h"
 #include "ciphers/common/test_vectors.h"
 
 namespace cb {
@@ -30,13 +31,10 @@ aes128::Block block(const std::vector<uint64_t>& v) {
   return b;
 }
 
-template <template <class> class Rep>
-void check_case(const Case& c) {
-  omp_set_num_threads(1);
-  BgvParams p;
-  p.m = c.m, p.bits = c.bits, p.seed = 7;
-  BgvBackend b(p, 8, aes128::kModulusLow);
-  AesCircuit<BgvBackend, Rep> circ(b, c.rounds, c.decrypt);
+// Runs the case on backend b; returns the capacity of the inputs and after each round.
+template <class B, template <class> class Rep>
+std::vector<double> run_case(B& b, const Case& c) {
+  AesCircuit<B, Rep> circ(b, c.rounds, c.decrypt);
   b.require_automorphisms(circ.automorphisms());
   const auto v = testing_vectors::load("aes128.json").at(0);
   const aes128::Aes128 ref(block(v.key));
@@ -51,20 +49,29 @@ void check_case(const Case& c) {
   }
   const auto& in = c.decrypt ? cipher : plain;
   const auto& want = c.decrypt ? plain : cipher;
-  Evaluator<BgvBackend> ev(b);
+  Evaluator<B> ev(b);
   auto st = circ.encrypt_input(in);
-  const double fresh = circ.capacity(st);
-  const auto recs = circ.run(ev, st);
+  std::vector<double> caps{circ.capacity(st)};
+  for (const auto& r : circ.run(ev, st)) caps.push_back(r.capacity_bits);
   EXPECT_EQ(circ.decrypt_output(st, long(in.size())), want);
-  double prev = fresh;
-  for (auto& r : recs) {
-    EXPECT_LT(r.capacity_bits, prev) << "round " << r.round;
-    EXPECT_GT(r.capacity_bits, 0) << "round " << r.round;
-    prev = r.capacity_bits;
+  return caps;
+}
+
+template <template <class> class Rep>
+void check_case(const Case& c) {
+  omp_set_num_threads(1);
+  BgvParams p;
+  p.m = c.m, p.bits = c.bits, p.seed = 7;
+  BgvBackend b(p, 8, aes128::kModulusLow);
+  const auto caps = run_case<BgvBackend, Rep>(b, c);
+  for (size_t r = 1; r < caps.size(); ++r) {
+    EXPECT_LT(caps[r], caps[r - 1]) << "round " << r;
+    EXPECT_GT(caps[r], 0) << "round " << r;
   }
-  // The refusal estimate of run_cipher is not optimistic for this run.
-  const NoiseBudget nb = noise_budget("aes128", 8, b.zmstar().phi());
-  EXPECT_GE(nb.per_round + 1, (fresh - recs.back().capacity_bits) / c.rounds);
+  PlanBackend plan(PlanParams{c.m, c.bits, p.c, p.hwt, p.seed}, 8, aes128::kModulusLow);
+  const auto predicted = run_case<PlanBackend, Rep>(plan, c);
+  ASSERT_EQ(predicted.size(), caps.size());
+  for (size_t r = 0; r < caps.size(); ++r) EXPECT_NEAR(predicted[r], caps[r], 1e-6) << "after round " << r;
 }
 
 class AesBgvTest : public ::testing::TestWithParam<Case> {};
