@@ -5,10 +5,11 @@
 // intermediate or final, has a noise bound above Q_T/2 (capacity >= 0), so every
 // decryption, and every product on the way, is within its modulus with the bounds'
 // probability (engine/bgv/noise.h). The planner doubles the chain until it suffices,
-// then bisects on the bit count between a failing and a sufficing chain: the plan is the
-// least chain found sufficient with the chain one bit shorter failing. (The chain's
-// prime sizes change with the bit count, so sufficiency is not strictly monotone in it:
-// the bisection returns a boundary, and the plan is verified, not extrapolated.)
+// then bisects on the bit count between a failing and a sufficing chain. The ladder's
+// position changes with the bit count, so sufficiency is not strictly monotone in it:
+// from a sufficing chain that leaves c bits of capacity somewhere, the chains from c
+// bits shorter upward are tried too, and the plan is the least chain found sufficient
+// (verified by a run, never extrapolated); the chain one bit shorter fails.
 // Any circuit over the backend interface gets its chain this way, present or future.
 #pragma once
 
@@ -85,6 +86,21 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
     const long mid = (lo + hi) / 2;
     if (attempt(mid, nullptr)) hi = mid;
     else lo = mid;
+  }
+  // Sufficiency is not monotone in the bit count (the ladder's position changes), so the
+  // capacity a sufficing chain leaves is worth a second look: scan upward from the chain
+  // that much shorter to the first that suffices (a few rounds, bounded attempts).
+  for (int pass = 0; pass < 3; ++pass) {
+    if (!attempt(hi, nullptr)) throw Error(msg("chain planner: the chain of ", hi, " bits failed on re-run"));
+    const long from = std::max<long>(20, hi - long(std::floor(b.min_capacity())));
+    long found = hi;
+    for (long t = from; t < hi && t < from + 24; ++t)
+      if (attempt(t, nullptr)) {
+        found = t;
+        break;
+      }
+    if (found == hi) break;
+    hi = found;
   }
   if (!attempt(hi, &r)) throw Error(msg("chain planner: the chain of ", hi, " bits failed on re-run"));
   plan.bits = hi;

@@ -72,24 +72,27 @@ Chain::Chain(const ChainParams& p) : p_(p) {
     small_bits += add;
   }
   S_ = long(ct.size());
-  // Big primes of the full size, and the remainder in one top prime (dropped first): so
-  // a longer chain differs from a shorter one only at its top, and what a circuit does
-  // lower down does not change with a few more bits.
-  const long big_bits = std::max<long>(p.bits - long(std::floor(small_bits)), 20);
-  long full = big_bits / max_bits;
-  const long rem = big_bits - full * max_bits;
-  std::vector<int> sizes(full, int(max_bits));
-  if (rem > 0) sizes.push_back(std::max<int>(int(rem), min_bits));
-  L_ = S_ + long(sizes.size());
+  // Big primes of the full size, the remainder shared by the top k primes (dropped
+  // first), k the fewest that keeps each of them at least the smallest size: a longer
+  // chain differs from a shorter one only at its top, and log2 Q_L stays within a bit or
+  // so of `bits`.
+  const long big_bits = std::max<long>(p.bits - long(std::floor(small_bits)), min_bits);
+  const long n = ceil_div(big_bits, max_bits);
+  std::vector<int> sizes(n, int(max_bits));
+  const long rem = big_bits - (n - 1) * max_bits;  // in (0, max_bits]
+  for (long k = 1; k <= n; ++k) {
+    const long share = rem + (k - 1) * max_bits;   // bits of the top k primes
+    if (share >= k * min_bits || k == n) {
+      for (long i = 0; i < k; ++i) sizes[n - 1 - i] = int(std::max<long>(min_bits, share / k + (i < share % k)));
+      break;
+    }
+  }
+  L_ = S_ + n;
   if (p.c > L_)
     throw ParameterError(msg("c=", p.c, " exceeds the ", L_, " ciphertext primes of a ", p.bits,
                              "-bit chain: use c <= ", L_));
-  if (full > 0) {
-    const std::vector<uint64_t> big = util::ntt_primes(full, int(max_bits), step, ct);
-    ct.insert(ct.end(), big.begin(), big.end());
-  }
-  if (rem > 0) {
-    for (int b = sizes.back();; ++b) {  // the first size from there that has a prime
+  for (long i = 0; i < n; ++i) {
+    for (int b = sizes[i];; ++b) {  // the first size from there that has a prime
       try {
         ct.push_back(util::ntt_primes(1, b, step, ct)[0]);
         break;

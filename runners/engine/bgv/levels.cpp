@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <climits>
 #include <map>
 
 #include "engine/errors.h"
@@ -99,8 +100,9 @@ PrimeSet Levels::best_target(const std::vector<PrimeSet>& targets, Cap cap, Drop
     if (std::isnan(memo[i])) memo[i] = cap(*sorted[i]);
     return memo[i];
   };
-  const PrimeSet* best = nullptr;
+  // The best capacity: the concave part's peak by bisection, the others one by one.
   double best_cap = -INFINITY;
+  size_t peak = 0;
   if (!sorted.empty()) {
     size_t lo = 0, hi = sorted.size() - 1;
     while (lo < hi) {
@@ -108,22 +110,25 @@ PrimeSet Levels::best_target(const std::vector<PrimeSet>& targets, Cap cap, Drop
       if (cap_at(mid + 1) > cap_at(mid)) lo = mid + 1;
       else hi = mid;
     }
+    peak = lo;
     best_cap = cap_at(lo);
-    // Ties within 1/4 bit: the smallest modulus (to the left, by concavity contiguous).
-    size_t i = lo;
-    while (i > 0 && cap_at(i - 1) >= best_cap - 0.25) --i;
-    best = sorted[i];
   }
-  const double best_bits0 = best ? chain_.log2_Q(*best) : INFINITY;
-  double best_bits = best_bits0;
-  for (const PrimeSet* t : others) {
-    const double c = cap(*t), bits = chain_.log2_Q(*t);
-    if (c > best_cap + 0.25 || (c > best_cap - 0.25 && bits < best_bits)) {
-      best_cap = std::max(best_cap, c);
-      best = t;
-      best_bits = bits;
-    }
+  std::vector<double> other_cap(others.size());
+  for (size_t i = 0; i < others.size(); ++i) best_cap = std::max(best_cap, other_cap[i] = cap(*others[i]));
+  // Among the targets within kLadderTieBits of it, the smallest modulus (cheapest).
+  const PrimeSet* best = nullptr;
+  std::pair<long, double> best_key{LONG_MAX, INFINITY};
+  auto consider = [&](const PrimeSet* t, double c) {
+    if (c < best_cap - kLadderTieBits) return;
+    const std::pair<long, double> key{0, chain_.log2_Q(*t)};
+    if (key < best_key) best_key = key, best = t;
+  };
+  if (!sorted.empty()) {
+    for (size_t i = peak + 1; i-- > 0 && cap_at(i) >= best_cap - kLadderTieBits;) consider(sorted[i], cap_at(i));
+    for (size_t i = peak + 1; i < sorted.size() && cap_at(i) >= best_cap - kLadderTieBits; ++i)
+      consider(sorted[i], cap_at(i));
   }
+  for (size_t i = 0; i < others.size(); ++i) consider(others[i], other_cap[i]);
   if (!best) throw Error("levels: no target prime set");
   return *best;
 }
