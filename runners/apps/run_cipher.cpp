@@ -427,8 +427,11 @@ int run(const Options& o_in) {
   check_ring(o, in, zm);
   // The output must be writable before any work starts.
   {
+    const bool existed = std::ifstream(o.json_path).good();
     std::ofstream probe(o.json_path, std::ios::app);
     if (!probe) throw ParameterError(msg("--json ", o.json_path, ": cannot open for writing"));
+    probe.close();
+    if (!existed) std::remove(o.json_path.c_str());
   }
   std::optional<ChainPlan> plan;
   double plan_s = 0;

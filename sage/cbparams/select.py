@@ -82,10 +82,8 @@ def profiles_for(p: dict, runs_glob: str | None = None) -> dict[str, chains.Prof
     return prof
 
 
-def chain_row(m: int, phi: int, bits: int, p: dict, exact: bool = False) -> dict:
-    """Chain and security columns for ring m with `bits` of capacity."""
-    ch = chains.build_chain(m, bits, p["c"], p["special_margin_bits"], exact=exact,
-                            max_prime_bits=p["prime_bits"])
+def chain_columns(ch: chains.Chain, m: int, phi: int, bits: int, p: dict) -> dict:
+    """Chain and security columns for ring m with the engine's chain ch."""
     lq = ch.log2_Q
     return {"bits": bits, "c": p["c"], "L": ch.L, "b_ct": ch.b_ct, "K": ch.K, "b_sp": ch.b_sp,
             "log2_q_ct": round(ch.log2_q_ct, 3), "log2_q": round(lq, 3), "hwt": p["hwt"],
@@ -94,10 +92,16 @@ def chain_row(m: int, phi: int, bits: int, p: dict, exact: bool = False) -> dict
             "coresvp_bits": round(_coresvp(phi, round(lq, 3), p["hwt"]), 1)}
 
 
+def chain_row(m: int, phi: int, bits: int, p: dict) -> dict:
+    """Chain and security columns for ring m with `bits` of capacity (the engine's chain)."""
+    return chain_columns(chains.build_chain(m, bits, p["c"], p["special_margin_bits"]), m, phi, bits, p)
+
+
 def candidates(cyc_rows: list[dict], p: dict, runs_glob: str | None = None) -> list[dict]:
-    """One row per (cipher instance, ring with its field degree)."""
+    """One row per (cipher instance, ring with its field degree); the engine's chains are
+    asked for in one batch, and rings whose chain the engine refuses are no candidates."""
     prof = profiles_for(p, runs_glob)
-    out = []
+    rows, reqs = [], []
     for name in p["ciphers"]:
         pr = prof[name]
         for r in cyc_rows:
@@ -105,14 +109,19 @@ def candidates(cyc_rows: list[dict], p: dict, runs_glob: str | None = None) -> l
                 continue
             m, phi, ell = int(r["m"]), int(r["phi"]), int(r["slots"])
             bits = pr.bits_needed(p["chain_margin_bits"], phi=phi)
-            row = {"cipher": name, "m": m, "phi": phi, "d": int(r["d"]), "slots": ell, "n": pr.n,
-                   "state": pr.state, "blocks": ell // pr.state, "rounds": pr.rounds,
-                   "bits_per_round": round(pr.per_round(phi), 1)}
-            try:
-                row.update(chain_row(m, phi, bits, p))
-            except ParamError:
-                continue   # e.g. m too large for the engine's primes; not a candidate
-            out.append(row)
+            rows.append({"cipher": name, "m": m, "phi": phi, "d": int(r["d"]), "slots": ell, "n": pr.n,
+                         "state": pr.state, "blocks": ell // pr.state, "rounds": pr.rounds,
+                         "bits_per_round": round(pr.per_round(phi), 1)})
+            reqs.append((m, bits, p["c"]))
+    out = []
+    for row, req, ch in zip(rows, reqs, chains.build_chains(reqs, p["special_margin_bits"], refused="none")):
+        if ch is None:
+            continue   # e.g. m too large for the engine's primes; not a candidate
+        try:
+            row.update(chain_columns(ch, req[0], row["phi"], req[1], p))
+        except ParamError:
+            continue   # e.g. a key weight above phi on a toy ring; not a candidate
+        out.append(row)
     return out
 
 
@@ -179,7 +188,7 @@ def _select_one(name, target, cand_rows, p, prof) -> dict:
     m, phi = int(r["m"]), int(r["phi"])
     row = {k: r[k] for k in ("cipher", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
                              "bits_per_round")}
-    row.update(chain_row(m, phi, int(r["bits"]), p, exact=True))
+    row.update(chain_row(m, phi, int(r["bits"]), p))
     row["bits_source"] = f"{p['depth_model']} model: {prof[name].source}"
     row["security_target"] = target
     row["status"] = "ok"
@@ -294,7 +303,7 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
     out = []
     for cfg in configs.values():
         row = dict(cfg)
-        row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], p, exact=True))
+        row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], p))
         row["log2_q_exact"] = 1
         notes = []
         results = {}
