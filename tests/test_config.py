@@ -111,3 +111,35 @@ def test_slurm_profile_dry_run(tmp_path):
     for phi, bits in ((46080, aes["bits"]), (163840, v64["bits"])):
         assert f"mem_mb={math.ceil(phi * bits * per_bit / 1e6)}," in result.stdout
     assert re.search(r"runtime=\d+", result.stdout)
+    # The dry run shows the threads the config asks for (paper.yaml: 2), not the 1 core a
+    # dry run counts without --cores.
+    assert cfg["threads"] == 2
+    assert "OMP_NUM_THREADS=2 " in result.stdout and "--threads 2 " in result.stdout
+    assert "OMP_NUM_THREADS=1 " not in result.stdout
+
+
+def test_default_profile_is_loaded(tmp_path):
+    """Snakemake reads profiles/default by itself (rerun-incomplete, keep-going), also
+    under the SLURM profile."""
+    for extra in ((), ("--profile", "workflow/profiles/slurm")):
+        cmd = [SNAKEMAKE, "-n", *extra, "--configfile", "config/test.yaml", "--config", f"results_dir={tmp_path}"]
+        result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert "workflow specific profile profiles/default for setting default command line arguments" in result.stderr
+    with open(os.path.join(ROOT, "profiles", "default", "config.yaml")) as f:
+        profile = yaml.safe_load(f)
+    assert profile["rerun-incomplete"] is True and profile["keep-going"] is True
+
+
+def test_report_and_dry_run_need_no_cores(tmp_path):
+    """`snakemake -n` and `snakemake --report` work without --cores (no rule asks for
+    workflow.cores)."""
+    cmd = [SNAKEMAKE, "-n", "--configfile", "config/test.yaml", "--config", f"results_dir={tmp_path}"]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    cmd = [SNAKEMAKE, "--report", str(tmp_path / "r.html"), "--configfile", "config/test.yaml",
+           "--config", f"results_dir={tmp_path}"]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    # Nothing has run in this folder: the report stops at the first missing result, not at cores.
+    assert "total number of cores" not in result.stderr
+    assert "marked for report but does not exist" in result.stderr, result.stderr
