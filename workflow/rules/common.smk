@@ -208,7 +208,10 @@ def security_estimates(wildcards):
 
 
 def all_targets():
-    targets = TABLES + figure_files("png") + figure_files("pdf")
+    # The run records themselves too: Snakemake does not rebuild a deleted intermediate file
+    # when what was made from it (the tables) looks up to date; asked for here, a missing
+    # record is rebuilt, and then the tables.
+    targets = run_files("runs") + TABLES + figure_files("png") + figure_files("pdf")
     if config["stages"]["params"]:
         targets += PARAMS_OUTPUTS
     return targets
