@@ -57,6 +57,7 @@ def record_rows(record):
         max_rss_mb=record["benchmark"]["max_rss_mb"],
         git_revision=record["provenance"]["git_revision"],
         host=record["provenance"]["host"],
+        cpu=record["provenance"].get("cpu"),
         threads=record["provenance"]["threads"],
         date=record["provenance"]["date"],
         ciphertext_hex=record.get("ciphertext_hex"),

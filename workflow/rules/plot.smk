@@ -9,7 +9,7 @@ rule figures:
         table2=rules.tables.output.t2_csv,
     output:
         png=[
-            report(path, caption=f"../report/{name}.rst", category="Figures")
+            report(path, caption=f"../report/{name}.rst", category="Figures", labels=report_labels(name))
             for name, path in zip(FIGURES, figure_files("png"))
         ],
         pdf=figure_files("pdf"),
