@@ -34,6 +34,7 @@ localrules:
     annotate_run,
     aggregate,
     tables,
+    report_tables,
     figures,
 
 

@@ -201,7 +201,7 @@ PARAMS_OUTPUTS = [os.path.join(R, "params", f) for f in ("cyclotomics.csv", "sec
 TABLES = [
     os.path.join(R, "tables", f"{t}.{ext}")
     for t in ("table1_vision_ops", "table2_totals")
-    for ext in ("csv", "md")
+    for ext in ("csv", "md", "html")
 ]
 FIGURES = [
     "fig3_aes_vs_vision_round",
