@@ -76,6 +76,8 @@ BAD = [
      "m=257 has slots GF(2^16) (d = ord_m(2) = 16), which do not contain GF(2^64): the field degree 64 must divide d"),
     (["params", "m_maxx"], 5, "invalid config: params: Additional properties are not allowed ('m_maxx' was unexpected)"),
     (["stages"], DELETE, "invalid config: (top level): 'stages' is a required property"),
+    (["experiments", 0, "hwt"], 50, "invalid config: experiments[0].hwt: 50 is not allowed (Hamming weight of the "
+     "secret key (run_cipher --hwt), 0 (a dense key) or at least 120"),
 ]
 
 
@@ -143,3 +145,13 @@ def test_report_and_dry_run_need_no_cores(tmp_path):
     # Nothing has run in this folder: the report stops at the first missing result, not at cores.
     assert "total number of cores" not in result.stderr
     assert "marked for report but does not exist" in result.stderr, result.stderr
+
+
+def test_missing_config_file_is_named_before_any_work():
+    """`make run CONFIG=...` names a missing config (Snakemake would print a traceback)
+    before installing or building anything."""
+    result = subprocess.run(["make", "run-config", "CONFIG=config/nope.yaml"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode != 0
+    assert "make run: CONFIG=config/nope.yaml: no such file (the configs: config/config.yaml" in result.stderr
+    assert "Traceback" not in result.stderr
