@@ -4,7 +4,8 @@ fault the next `make run` (unlock_stale.py, then snakemake, as the Makefile does
 the work: every run has exactly one valid record, the table counts each run once, and no
 run_cipher is left running.
 
-One results folder is shared by the tests of this module, in order (about a minute in all
+No other Snakemake may run in this checkout meanwhile (unlock_stale.py would rightly keep
+the lock). One results folder is shared by the tests of this module, in order (about a minute in all
 on 2 busy cores). The run to interrupt is Vision GF(2^64)^2, 4 rounds at m=641 (several
 seconds); the others take under a second each.
 """

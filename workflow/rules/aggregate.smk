@@ -43,11 +43,8 @@ rule tables:
 sys.path.insert(0, os.path.join(workflow.basedir, "analysis"))
 from report_tables import context_of  # noqa: E402
 
-
-def report_labels(name):
-    """Report labels of a result: its name, then rings, chains, security, machine (read
-    from tidy/runs.csv when the report is made)."""
-    return lambda wildcards: {"result": name, **context_of(rules.aggregate.output.runs)}
+# Report labels (read when the report is made): rings, chains, security, machine.
+RUNS_CSV = rules.aggregate.output.runs
 
 
 rule report_tables:
@@ -60,13 +57,13 @@ rule report_tables:
             os.path.join(R, "tables", "table1_vision_ops.html"),
             caption="../report/table1.rst",
             category="Tables",
-            labels=report_labels("Table 1: Vision operations"),
+            labels=lambda wildcards: {"result": "Table 1: Vision operations", **context_of(RUNS_CSV)},
         ),
         t2=report(
             os.path.join(R, "tables", "table2_totals.html"),
             caption="../report/table2.rst",
             category="Tables",
-            labels=report_labels("Table 2: totals"),
+            labels=lambda wildcards: {"result": "Table 2: totals", **context_of(RUNS_CSV)},
         ),
     log:
         os.path.join(R, "logs", "report_tables.log"),

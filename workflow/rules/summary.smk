@@ -22,7 +22,7 @@ def run_summary():
     """(text, number of runs done): one line per run of the config."""
     rows, done = [], 0
     for key, run in RUNS.items():
-        record = os.path.join(R, "runs", key + ".json")
+        record = os.path.join(R, "runs", f"{key}.json")
         try:
             rec = run_records.load_record(record, run)
             done += 1
@@ -33,7 +33,7 @@ def run_summary():
             pass
         why = None
         for kind in ("annotate", "run"):  # the later stage's log first
-            log = os.path.join(R, "logs", kind, key + ".log")
+            log = os.path.join(R, "logs", kind, f"{key}.log")
             if os.path.exists(log):
                 why = _reason(log)
                 break
