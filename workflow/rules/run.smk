@@ -27,6 +27,9 @@ rule run_experiment:
         env=run_path("raw", ".env.json"),
     log:
         run_path("logs/run", ".log"),
+    message:
+        "run_cipher {wildcards.name} m={wildcards.m} bits={wildcards.bits} rep={wildcards.rep}"
+        " ({threads} thread(s), progress in {log})"
     benchmark:
         run_path("benchmarks", ".tsv")
     params:
