@@ -29,7 +29,7 @@ rule run_experiment:
         run_path("logs/run", ".log"),
     message:
         "run_cipher {wildcards.name} m={wildcards.m} bits={wildcards.bits} rep={wildcards.rep}"
-        " ({threads} thread(s), progress in {log})"
+        " (threads={threads}, mem_mb={resources.mem_mb}, runtime={resources.runtime} min; progress in {log})"
     benchmark:
         run_path("benchmarks", ".tsv")
     params:
