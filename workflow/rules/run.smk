@@ -18,6 +18,14 @@ os.environ.update(CB_PIPELINE_PID=str(os.getpid()))
 # Damaged results set aside before planning, and the count of runs done / to do.
 include: "records.smk"
 
+# Snakemake gives a job at most the cores it was given (a dry run without --cores counts 1).
+_cores = workflow.resource_settings.cores if workflow.resource_settings else None
+if workflow.is_main_process and isinstance(_cores, int) and _cores < config["threads"]:
+    logger.warning(
+        f"threads: the config asks for {config['threads']} per run but Snakemake has {_cores} core(s), "
+        f"so runs get {_cores} (give --cores {config['threads']} or more)"
+    )
+
 
 rule run_experiment:
     input:
