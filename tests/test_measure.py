@@ -103,3 +103,15 @@ def test_sigterm_is_passed_on_and_leaves_no_record(tmp_path):
     assert m.wait(30) == 128 + signal.SIGTERM
     assert not alive(int(pidfile.read_text()))
     assert not (tmp_path / "env.json").exists()
+
+
+def test_command_killed_from_outside_is_named(tmp_path):
+    """A run killed by SIGKILL (the kernel's out-of-memory killer does that) says so in the
+    job log, with its peak memory, and leaves no record."""
+    record = tmp_path / "env.json"
+    kill_self = "import os, signal; b = bytearray(50_000_000); os.kill(os.getpid(), signal.SIGKILL)"
+    proc = subprocess.run([sys.executable, MEASURE, "--record", str(record), "--threads", "1", "--repo", ROOT, "--",
+                           sys.executable, "-c", kill_self], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 128 + signal.SIGKILL
+    assert "ended by SIGKILL: the kernel's out-of-memory killer, or kill -9 (peak resident memory" in proc.stderr
+    assert not record.exists()

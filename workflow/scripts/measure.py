@@ -127,8 +127,10 @@ def run(command):
         poller.register(child_fd, select.POLLIN)
     if watch is not None:
         poller.register(watch, select.POLLIN)
+    stopped = False  # the command was stopped from here (a signal passed on, the pipeline gone)
     while child.poll() is None:
         if received:
+            stopped = True
             child.send_signal(received[-1])
             received.clear()
             try:
@@ -139,9 +141,16 @@ def run(command):
         events = dict(poller.poll(1000 if child_fd is not None else 200))
         if watch is not None and watch in events:
             print("measure.py: the pipeline (Snakemake) ended: stopping the run", file=sys.stderr)
+            stopped = True
             terminate(child)
             break
     status = child.wait()
+    if status < 0 and not stopped:
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        name = signal.Signals(-status).name
+        why = ": the kernel's out-of-memory killer, or kill -9" if -status == signal.SIGKILL else ""
+        print(f"measure.py: {os.path.basename(command[0])} ended by {name}{why} "
+              f"(peak resident memory {peak_mb:.0f} MB)", file=sys.stderr)
     return 128 - status if status < 0 else status
 
 
