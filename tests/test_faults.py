@@ -77,17 +77,18 @@ def make_run(config):
 
 
 def processes(results, name):
-    """Pids of live processes whose command line names `name` and this results folder."""
+    """Pids of live processes of the program `name` (not the shell or measure.py that
+    started it) whose command line names this results folder."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
+                argv = f.read().decode(errors="replace").split("\0")
             with open(f"/proc/{pid}/stat") as f:
                 state = f.read().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if name in cmd and results in cmd and state != "Z":
+        if os.path.basename(argv[0]) == name and results in " ".join(argv) and state != "Z":
             found.append(int(pid))
     return found
 
@@ -177,6 +178,8 @@ def test_kill_9_of_one_job_then_make_run(setup):
     out, _ = sm.communicate(timeout=120)
     assert sm.returncode != 0  # the job failed; Snakemake ended on its own
     assert "refused/failed" in out and SLOW in out, out[-3000:]
+    line = next(s for s in out.splitlines() if s.strip().startswith(SLOW) and "refused/failed" in s)
+    assert "measure.py: run_cipher ended by SIGKILL" in line  # the summary says why
     assert not os.path.exists(os.path.join(results, "raw", SLOW + ".json"))
     _, result = make_run(config)
     assert result.returncode == 0, result.stderr[-3000:]
