@@ -32,11 +32,11 @@ def run_summary():
         except run_records.BadRecord:
             pass
         why = None
-        for kind in ("annotate", "run"):  # the later stage's log first
-            log = os.path.join(R, "logs", kind, f"{key}.log")
-            if os.path.exists(log):
-                why = _reason(log)
-                break
+        logs = [os.path.join(R, "logs", kind, f"{key}.log") for kind in ("run", "annotate")]
+        logs = sorted((p for p in logs if os.path.exists(p)), key=os.path.getmtime)
+        if logs:  # the newest: the stage that failed last
+            log = logs[-1]
+            why = _reason(log)
         rows.append((key, "refused/failed", f"{why} (log: {log})") if why else (key, "not run", ""))
     width = max(len(k) for k, _, _ in rows)
     lines = [f"cipher runs: {done} of {len(rows)} done"]
