@@ -5,8 +5,9 @@ the work: every run has exactly one valid record, the table counts each run once
 run_cipher is left running.
 
 No other Snakemake may run in this checkout meanwhile (unlock_stale.py would rightly keep
-the lock). One results folder is shared by the tests of this module, in order (about a minute in all
-on 2 busy cores). The run to interrupt is Vision GF(2^64)^2, 4 rounds at m=641 (several
+the lock). One results folder is shared by the tests of this module, in order: about 2
+minutes in all on 2 cores shared with other jobs (load average about 12), the longest
+tests this project's Python suite has. The run to interrupt is Vision GF(2^64)^2, 4 rounds at m=641 (several
 seconds); the others take under a second each.
 """
 
