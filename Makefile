@@ -10,7 +10,7 @@ JOBS       ?= $(shell nproc)
 CONFIG     ?= config/config.yaml
 CORES      ?= all
 
-.PHONY: all deps apt venv build run test test-cpp test-py clean distclean
+.PHONY: all deps apt venv build run run-config test test-cpp test-py clean distclean
 
 all: build
 
@@ -31,8 +31,15 @@ build: apt
 	@cmake -S runners -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) > /dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: deps build
+# Before Snakemake: a missing CONFIG is named (Snakemake itself prints a traceback), and a
+# lock left by a killed Snakemake is removed when none runs here (workflow/scripts/unlock_stale.py).
+# Snakemake reads profiles/default (rerun-incomplete, keep-going) by itself.
+run: run-config deps build
+	@$(VPY) workflow/scripts/unlock_stale.py $(VENV)/bin/snakemake --configfile $(CONFIG)
 	$(VENV)/bin/snakemake --cores $(CORES) --configfile $(CONFIG)
+
+run-config:
+	@test -f "$(CONFIG)" || { echo "make run: CONFIG=$(CONFIG): no such file (the configs: $$(ls config/*.yaml | grep -v depth_profiles | tr '\n' ' '))" >&2; exit 2; }
 
 test-cpp: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

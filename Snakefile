@@ -25,6 +25,7 @@ include: "workflow/rules/build.smk"
 include: "workflow/rules/run.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/plot.smk"
+include: "workflow/rules/summary.smk"
 
 
 localrules:
@@ -33,6 +34,7 @@ localrules:
     annotate_run,
     aggregate,
     tables,
+    report_tables,
     figures,
 
 

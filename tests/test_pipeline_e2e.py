@@ -124,7 +124,15 @@ def test_report_is_one_html_file(pipeline):
     assert result.returncode == 0, result.stderr[-3000:]
     with open(report, errors="replace") as f:
         html = f.read()
-    assert "fig3_aes_vs_vision_round.png" in html and "table2_totals.csv" in html
+    assert "fig3_aes_vs_vision_round.png" in html and "table2_totals.html" in html
+    # tables as HTML tables (shown inline, not CSV downloads), every result labelled with
+    # its rings, chains, security and machine
+    assert "m=257 (phi 256), m=641 (phi 640)" in html and "HElib's formula, key weight 120" in html
+    for name in ("table1_vision_ops", "table2_totals"):
+        with open(os.path.join(results, "tables", f"{name}.html")) as f:
+            page = f.read()
+        assert "<table>" in page and "<b>machine</b>: " + socket.gethostname() in page
+    assert page.count("<tr>") == 1 + len(records(results))  # table 2: a header and one row per run
 
 
 def test_rerun_runs_only_what_is_missing(pipeline):

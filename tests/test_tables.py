@@ -58,7 +58,7 @@ def test_table2_coresvp_on_paper_ring(tidy):
     runs = tidy[0].copy()
     runs.loc[runs["name"] == "aes-packed", ["m", "phi", "bits", "hwt"]] = [53261, 46080, 820, 120]
     t2 = tables.table2_totals(runs)
-    # REFERENCE.md section 3: the estimator's rough (ADPS16) uSVP at m=53261, 820 bits, hwt 120
+    # docs/references.md §3: the estimator's rough (ADPS16) uSVP at m=53261, 820 bits, hwt 120
     assert t2[t2["m"] == 53261]["security_coresvp"].iloc[0] == pytest.approx(166.4, abs=0.05)
 
 

@@ -6,14 +6,24 @@
 // OMP_NUM_THREADS threads. "keygen_s" covers the secret, public and relinearization keys,
 // all Frobenius keys X -> X^(2^j), j = 1..d-1, and the rotation keys the two rotations
 // need: the set HElib's benchmark generates.
+//
+// Bad input is refused before any work, with a message naming the value and exit status 1:
+// an --m or --bits given twice, a --json path that cannot be written, a key weight that
+// HElib's security formula rates at 0 bits (unless --allow-insecure; the JSON then says
+// "insecure_key": true), and whatever the engine's Context refuses (even m, too few bits,
+// c < 1, ...). A JSON that cannot be written at the end is an error too (exit 1).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <sys/resource.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <omp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -22,6 +32,7 @@
 #include "backend/bgv_backend.h"
 #include "backend/permute.h"
 #include "engine/bgv/context.h"
+#include "engine/bgv/security.h"
 #include "engine/errors.h"
 
 namespace {
@@ -44,18 +55,59 @@ struct Mismatch : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One value of an option that CLI11 collects into a vector (to name a repeated option).
+long single(const std::vector<long>& v, const char* name) {
+  if (v.size() != 1) {
+    std::string all;
+    for (long x : v) all += (all.empty() ? "" : ", ") + std::to_string(x);
+    throw cb::ParameterError(cb::msg(name, " given ", v.size(), " times (", all,
+                                     "): bench_ops measures one parameter set; run it once per value"));
+  }
+  return v[0];
+}
+
+// Refuse a --json path that cannot be written, before any work: open it for writing
+// without truncating it (a file this creates is removed again).
+void check_writable(const std::string& path) {
+  const bool existed = access(path.c_str(), F_OK) == 0;
+  const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (fd < 0) throw cb::ParameterError(cb::msg("--json ", path, ": cannot write it (", std::strerror(errno), ")"));
+  close(fd);
+  if (!existed) unlink(path.c_str());
+}
+
+// Key weights HElib's security formula rates at 0 bits whatever the ring: the weights w
+// with helib_security_level(large X, w) = 0 (1..119 in HElib 2.3.0; negative weights too).
+void check_key_weight(long hwt, bool allow_insecure) {
+  auto rated_zero = [](long w) { return cb::bgv::helib_security_level(1e6, 1.0, w) <= 0; };
+  if (hwt < 0) throw cb::ParameterError(cb::msg("--hwt ", hwt, " is negative: 0 is a dense key, else a weight"));
+  if (!rated_zero(hwt) || allow_insecure) return;
+  long least = hwt;
+  while (rated_zero(least)) ++least;
+  throw cb::ParameterError(cb::msg("--hwt ", hwt, ": HElib's security formula rates key weights 1 to ", least - 1,
+                                   " at 0 bits; use 0 (dense) or at least ", least, ", or --allow-insecure"));
+}
+
+void write_json(const std::string& path, const nlohmann::json& j) {
+  std::ofstream out(path);
+  out << j.dump(2) << "\n";
+  out.close();
+  if (!out) throw std::runtime_error(cb::msg("--json ", path, ": writing failed (", std::strerror(errno), ")"));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Times the BGV engine's basic operations; every result is checked by decryption."};
-  long m = 0, bits = 0, c = 3, hwt = 0, reps = 5, n = 8;
+  long c = 3, hwt = 120, reps = 5, n = 8;
+  std::vector<long> m_values, bits_values;
   uint64_t seed = 0;
   std::string json_path;
   bool quiet = false;
-  app.add_option("--m", m, "cyclotomic index (odd)")->required();
-  app.add_option("--bits", bits, "ciphertext-modulus bits")->required();
+  app.add_option("--m", m_values, "cyclotomic index (odd)")->required()->allow_extra_args(false);
+  app.add_option("--bits", bits_values, "ciphertext-modulus bits")->required()->allow_extra_args(false);
   app.add_option("--c", c, "key-switching digits")->capture_default_str();
-  app.add_option("--hwt", hwt, "secret-key Hamming weight, 0 = dense (HElib's benchmark: dense)")
+  app.add_option("--hwt", hwt, "secret-key Hamming weight, 0 = dense (HElib's benchmark: dense, --hwt 0); 120 as run_cipher and the pipeline")
       ->capture_default_str();
   app.add_option("--reps", reps, "repetitions per operation (median reported)")->capture_default_str();
   app.add_option("--field-bits", n, "slot values live in GF(2^n), n | d (8: the AES field)")
@@ -71,9 +123,15 @@ int main(int argc, char** argv) {
   bool info_only = false;
   app.add_flag("--info-only", info_only,
                "only build the chain and report it (primes, log2 of the moduli, security): no keys");
+  bool allow_insecure = false;
+  app.add_flag("--allow-insecure", allow_insecure,
+               "accept a key weight HElib's formula rates at 0 bits (the JSON says insecure_key)");
   CLI11_PARSE(app, argc, argv);
 
   try {
+    const long m = single(m_values, "--m"), bits = single(bits_values, "--bits");
+    check_writable(json_path);
+    check_key_weight(hwt, allow_insecure);
     if (reps < 1) throw cb::ParameterError(cb::msg("--reps=", reps, " must be at least 1"));
     static const std::map<long, uint64_t> kFieldPoly = {
         {8, 0x1b}, {16, 0x2b}, {32, 0x8d}, {64, 0x1b}};  // the ciphers' field polynomials
@@ -99,7 +157,8 @@ int main(int argc, char** argv) {
       for (long i = 0; i < ctx.num_primes(); ++i)
         j[i < ctx.S() ? "small_primes" : i < ctx.L() ? "ciphertext_primes" : "special_primes"].push_back(ctx.q(i));
       j["digits"] = ctx.digits();
-      std::ofstream(json_path) << j.dump(2) << "\n";
+      if (allow_insecure) j["insecure_key"] = j["security"] <= 0;
+      write_json(json_path, j);
       if (!quiet) std::cout << j.dump(2) << std::endl;
       return 0;
     }
@@ -209,7 +268,8 @@ int main(int argc, char** argv) {
       j["dims"].push_back({{"gen", zm.gen(i)}, {"ord", zm.ord(i)}, {"good", zm.good(i)}});
     j["peak_rss_mb"] = peak_rss_mb();
     j["correct"] = true;
-    std::ofstream(json_path) << j.dump(2) << "\n";
+    if (allow_insecure) j["insecure_key"] = info.security <= 0;
+    write_json(json_path, j);
     if (!quiet) std::cout << j.dump(2) << std::endl;
     return 0;
   } catch (const Mismatch& e) {

@@ -11,7 +11,7 @@ What is estimated: LWE with n = phi(m), q = 2^log2_q, error sigma = 3.2 (discret
 Gaussian), secret sparse ternary of weight hwt (hwt/2 entries +1, the rest of the weight
 -1) or uniform ternary for a dense key (hwt = 0). log2_q counts the ciphertext AND the
 special primes (the key-switching keys live modulo Q_L P, so that is the modulus an
-attacker sees); REFERENCE.md section 3 used the ciphertext primes only (q = 2^bits), which
+attacker sees); docs/references.md §3 used the ciphertext primes only (q = 2^bits), which
 reads about 20-30% more secure. The column est_log2_q says which q was used.
 
 Attacks: "usvp" (LWE.primal_usvp), "dual" (LWE.dual) -- under a second each, the fast

@@ -12,7 +12,7 @@ select      For each cipher instance: the ring with the smallest phi(m) that hol
             model in target_models; ties go to more blocks, then smaller m. The chain is
             then rebuilt with the exact primes.  -> results/params/selected.csv and
             results/params/selected.yaml (experiment configurations for the pipeline).
-security    The selected configurations and the paper's five (REFERENCE.md section 1) with
+security    The selected configurations and the paper's five (docs/references.md §1) with
             HElib's formula, core-SVP and, when the lattice estimator is there, its
             estimates (cached; the hybrid for sparse keys), flagged when the best attack
             falls below the target.  -> results/params/security.csv
@@ -32,8 +32,8 @@ from . import chains, estimator, security
 from .config import ROOT, params_from_args
 from .errors import ParamError, SecurityError
 
-#: The paper's configurations (Toprakhisar, Mahzoun, Ashur, Table 2; REFERENCE.md
-#: section 1): cipher instance, m, chain bits, rounds, the security the paper reports.
+#: The paper's configurations (Toprakhisar, Mahzoun, Ashur, Table 2;
+#: docs/references.md §1): cipher instance, m, chain bits, rounds, the security the paper reports.
 PAPER_CONFIGS = [
     ("aes", 53261, 820, 10, 136.256),
     ("vision8", 163455, 1550, 10, 128.529),

@@ -6,7 +6,7 @@ import pytest
 from cbparams.cyclotomic import ring_facts, check_m, zmstar_structure, basic_facts
 from cbparams.errors import RingError
 
-# REFERENCE.md section 1 (measured with HElib): m -> (phi, d, slots).
+# docs/references.md §1 (measured with HElib): m -> (phi, d, slots).
 PAPER_RINGS = {53261: (46080, 24, 1920), 163455: (81920, 64, 1280),
                148733: (129024, 48, 2688), 164737: (163840, 64, 2560)}
 

@@ -191,6 +191,6 @@ REAL_ESTIMATOR = __import__("os").environ.get("CB_LATTICE_ESTIMATOR", "")
 
 @pytest.mark.skipif(not REAL_ESTIMATOR, reason="set CB_LATTICE_ESTIMATOR to a lattice-estimator clone")
 def test_real_estimator_usvp(tmp_path):
-    """REFERENCE.md section 3: usvp at m=53261, q=2^820, weight 120 is 2^196.6 (commit 27a581b)."""
+    """docs/references.md §3: usvp at m=53261, q=2^820, weight 120 is 2^196.6 (commit 27a581b)."""
     r = EST.estimate(46080, 820.0, 120, "usvp", EST.locate(REAL_ESTIMATOR), 300, tmp_path)
     assert r["status"] == "ok" and r["log2_rop"] == pytest.approx(196.6, abs=0.1)

@@ -70,6 +70,19 @@ def euler_phi(m):
     return result - result // n if n > 1 else result
 
 
+def _experiment_defaults():
+    """The schema's defaults of an experiment's optional keys (c, hwt): one place for them."""
+    import yaml
+
+    with open(os.path.join(workflow.basedir, "config", "schema", "config.schema.yaml")) as f:
+        schema = yaml.safe_load(f)
+    props = schema["$defs"]["experiment"]["properties"]
+    return {k: v["default"] for k, v in props.items() if "default" in v}
+
+
+EXPERIMENT_DEFAULTS = _experiment_defaults()
+
+
 def _expand_runs(cfg):
     """One record per job; raises ConfigError for what the schema cannot express."""
     runs, names = {}, set()
@@ -100,8 +113,8 @@ def _expand_runs(cfg):
                         packing=exp["packing"],
                         rounds=exp["rounds"],
                         blocks=ring.get("blocks", exp.get("blocks")),
-                        c=exp.get("c", 3),
-                        hwt=exp.get("hwt", 0),
+                        c=exp.get("c", EXPERIMENT_DEFAULTS["c"]),
+                        hwt=exp.get("hwt", EXPERIMENT_DEFAULTS["hwt"]),
                         m=m,
                         phi=euler_phi(m),
                         d=d,
@@ -188,7 +201,7 @@ PARAMS_OUTPUTS = [os.path.join(R, "params", f) for f in ("cyclotomics.csv", "sec
 TABLES = [
     os.path.join(R, "tables", f"{t}.{ext}")
     for t in ("table1_vision_ops", "table2_totals")
-    for ext in ("csv", "md")
+    for ext in ("csv", "md", "html")
 ]
 FIGURES = [
     "fig3_aes_vs_vision_round",
@@ -208,7 +221,10 @@ def security_estimates(wildcards):
 
 
 def all_targets():
-    targets = TABLES + figure_files("png") + figure_files("pdf")
+    # The run records themselves too: Snakemake does not rebuild a deleted intermediate file
+    # when what was made from it (the tables) looks up to date; asked for here, a missing
+    # record is rebuilt, and then the tables.
+    targets = run_files("runs") + TABLES + figure_files("png") + figure_files("pdf")
     if config["stages"]["params"]:
         targets += PARAMS_OUTPUTS
     return targets
