@@ -102,12 +102,39 @@ def test_vision_13_rounds_gf64(tmp_path):
      "--blocks 3: m=771 holds 2 blocks of AES-128 GF(2^8)^16 packed"),
     (["--cipher", "aes128", "--m", 257, "--rounds", 11],
      "--rounds 11: aes128 GF(2^8)^16 has 1..10"),
+    (["--cipher", "aes128", "--m", 257, "--rounds", 0],
+     "--rounds 0: aes128 GF(2^8)^16 has 1..10"),
+    (["--cipher", "aes128", "--m", 257, "--plan"],
+     "--plan needs --backend bgv (the clear backend has no noise)"),
+    (["--cipher", "aes128", "--m", 257, "--bits", -5],
+     "--bits: Value -5 not in range"),
 ])
 def test_errors(tmp_path, args, message):
     proc, d = run(tmp_path, "--backend", "clear", *args)
     assert proc.returncode == 1
     assert d is None
     assert message in proc.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--cipher", "aes128", "--m", 257, "--hwt", 50],
+     "--hwt 50: HElib's security formula rates secret keys of weight 1..119 at 0 bits; use 0 (dense) or >= 120, "
+     "or --allow-insecure"),
+    (["--cipher", "aes128", "--m", 257, "--c", 0], "--c 0: key switching needs at least 1 digit"),
+])
+def test_bgv_errors(tmp_path, args, message):
+    proc, d = run(tmp_path, *args)
+    assert proc.returncode == 1 and d is None
+    assert message in proc.stderr
+    assert "planned chain" not in proc.stderr  # refused before the planner ran
+
+
+def test_unwritable_json_is_refused_before_any_work(tmp_path):
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "257", "--json", "/nonexistent/x.json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "--json /nonexistent/x.json: cannot open for writing" in proc.stderr
+    assert "planned chain" not in proc.stderr  # refused before the planner ran
 
 
 def test_chain_too_short_is_refused_before_running(tmp_path):
