@@ -12,6 +12,9 @@
 // run uses the planned chain; a --bits below the plan is refused with the plan's figure
 // (--force runs anyway). For a seeded run the plan knows the run's secret key and
 // predicts its capacity per round exactly ("plan" in the run's JSON).
+// --security-target T picks the key-switching digits c: the fewest (from --c up) whose
+// planned chain reaches T bits by HElib's formula (c sets the special primes P, which the
+// formula counts), and says why in plan.choice.
 // Progress: one line per round on stderr (seconds, capacity left, ETA).
 //
 // One cipher key per run (the round keys are expanded in the clear and encrypted, as the
@@ -63,6 +66,8 @@
 #include "ciphers/reference/vision.h"
 #include "ciphers/vision/vision_circuit.h"
 #include "engine/algebra/zmstar.h"
+#include "engine/bgv/chain.h"
+#include "engine/bgv/security.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -73,6 +78,7 @@ using json = nlohmann::json;
 struct Options {
   std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
   long n = 0, s = 0, rounds = -1, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
+  double security_target = 0;
   uint64_t seed = 1;
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
 };
@@ -275,6 +281,7 @@ json plan_json(const ChainPlan& p, double seconds) {
           {"min_capacity_bits", p.min_capacity},
           {"chain", p.chain},
           {"chains_tried", p.chains_tried},
+          {"choice", p.choice},
           {"seconds", seconds}};
 }
 
@@ -438,6 +445,41 @@ int run(const Options& o_in) {
   if (o.backend == "bgv") {
     Stopwatch pw;
     plan = plan_for(o, in);
+    if (o.security_target > 0) {
+      // The digits c set P, so the security of a chain (HElib's formula counts Q_L P), but
+      // barely the noise: the smallest c whose chain reaches the target is the cheapest
+      // (each digit is one more key product per key switch). Re-planned at that c.
+      const long phi = ZmStar(o.m).phi();
+      long chosen = 0;
+      double best = 0;
+      std::string tried;
+      for (long c = o.c; c <= std::min<long>(plan->info.bits / 20, 16); ++c) {
+        double sec;
+        try {
+          const bgv::Chain ch(bgv::ChainParams{o.m, plan->bits, c});
+          sec = bgv::helib_security(o.m, phi, ch.log2_Q() + ch.log2_P(), o.hwt);
+        } catch (const ParameterError&) {
+          break;  // more digits than primes
+        }
+        tried += msg(tried.empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
+        best = std::max(best, sec);
+        if (sec >= o.security_target) {
+          chosen = c;
+          break;
+        }
+      }
+      if (!chosen)
+        throw ParameterError(msg("--security-target ", o.security_target, ": the planned chain of ", plan->bits,
+                                 " bits at m=", o.m, " reaches at most ", std::fixed, std::setprecision(1), best,
+                                 " bits by HElib's formula with hwt=", o.hwt, " (", tried,
+                                 "): use a larger m or another key weight"));
+      if (chosen != o.c) {
+        o.c = chosen;
+        plan = plan_for(o, in);
+      }
+      plan->choice = msg("c=", chosen, " is the fewest digits whose chain reaches ", o.security_target,
+                         " bits by HElib's formula (", tried, ")");
+    }
     plan_s = pw.seconds();
     std::fprintf(stderr, "run_cipher: planned chain %ld bits (%.1f bits per round, security %.1f) in %.1f s\n",
                  plan->bits, plan->bits_per_round, plan->info.security, plan_s);
@@ -519,6 +561,10 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--force", o.force, "run even when the chain is below the planned one");
   app.add_flag("--plan", o.plan, "plan the chain (BGV) and write it to --json without running");
+  app.add_option("--security-target", o.security_target,
+                 "choose the fewest key-switching digits c (from --c up) whose planned chain reaches this "
+                 "security by HElib's formula")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--allow-insecure", o.allow_insecure, "accept key weights HElib's formula rates at 0 bits (1..119)");
   app.add_option("--json", o.json_path, "output JSON file")->required();
   app.add_flag("--corrupt-output", o.corrupt_output, "(tests) flip a bit of block 0's result before the check")

@@ -32,6 +32,7 @@ struct ChainPlan {
   double min_capacity = 0;             // least capacity of any ciphertext of the run (>= 0)
   double bits_per_round = 0;           // (fresh - last) / rounds
   long chains_tried = 0;
+  std::string choice;                  // what was chosen beyond the chain, and why
 };
 
 // What one simulated run reports: the capacity of the inputs and after each round.
