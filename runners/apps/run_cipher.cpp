@@ -78,7 +78,7 @@ using json = nlohmann::json;
 struct Options {
   std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
   long n = 0, s = 0, rounds = -1, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
-  double security_target = 0;
+  double security_target = 0, max_memory_gb = 0;
   uint64_t seed = 1;
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
 };
@@ -304,7 +304,9 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
     return r;
   };
   const long hint = 150 * in.rounds + 100;
-  return plan_chain(b, run, hint);
+  ChainPlan p = plan_chain(b, run, hint);
+  p.keys = long(h.autos.size()) + 1;  // the automorphisms' and the relinearization key
+  return p;
 }
 
 ChainPlan plan_for(const Options& o, const Instance& in) {
@@ -419,6 +421,20 @@ bool run_with(B& b, const Options& o, const Instance& in, const Stopwatch& wall,
   return run_circuit<VisionCircuit<B, SlicedRep>>(b, o, in, wall, backend_s, out);
 }
 
+// MemAvailable of /proc/meminfo in bytes, 0 when unknown.
+double available_memory_bytes() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  double kb;
+  std::string unit;
+  while (f >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+// What the run's memory is known to be made of, for an allocation failure's message.
+std::string memory_note;
+
 int run(const Options& o_in) {
   Options o = o_in;
   const Instance in = make_instance(o);
@@ -507,6 +523,21 @@ int run(const Options& o_in) {
                                plan->bits_per_round, " per round; --bits ", plan->bits,
                                ", or --force runs anyway)"));
     }
+    // The key-switching keys alone: per key, c digits of (b, a) over all L + K primes of
+    // phi words, the uniform halves kept as seeds once they exceed 64 MiB (bgv_backend.h).
+    const bgv::Chain ch(bgv::ChainParams{o.m, o.bits, o.c});
+    const double limb = double(ZmStar(o.m).phi()) * 8;
+    const double half = double(o.c) * double(ch.num_primes()) * limb;
+    const double key_bytes = double(plan->keys) * (half > 64.0 * (1 << 20) ? half : 2 * half);
+    const double avail = o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
+    if (avail > 0 && key_bytes > avail && !o.force)
+      throw ParameterError(msg("m=", o.m, " with a ", o.bits, "-bit chain (c=", o.c, ", ", ch.num_primes(),
+                               " primes) needs about ", std::fixed, std::setprecision(1), key_bytes / 1e9,
+                               " GB for its ", plan->keys, " key-switching keys alone, more than the ",
+                               avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed (--max-memory-gb)" : "available",
+                               ": use a smaller ring or chain, fewer digits c, or --force"));
+    memory_note = msg("m=", o.m, ", ", o.bits, "-bit chain (c=", o.c, "): the ", plan->keys,
+                      " key-switching keys take about ", std::fixed, std::setprecision(1), key_bytes / 1e9, " GB");
   } else if (o.plan) {
     throw ParameterError("--plan needs --backend bgv (the clear backend has no noise)");
   }
@@ -561,6 +592,9 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--force", o.force, "run even when the chain is below the planned one");
   app.add_flag("--plan", o.plan, "plan the chain (BGV) and write it to --json without running");
+  app.add_option("--max-memory-gb", o.max_memory_gb,
+                 "refuse a run whose keys alone exceed this many GB (default: the memory available)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--security-target", o.security_target,
                  "choose the fewest key-switching digits c (from --c up) whose planned chain reaches this "
                  "security by HElib's formula")
@@ -578,6 +612,11 @@ int main(int argc, char** argv) {
   if (o.threads > 0) omp_set_num_threads(int(o.threads));
   try {
     return cb::run(o);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "run_cipher: out of memory"
+              << (cb::memory_note.empty() ? std::string() : " (" + cb::memory_note + ")")
+              << ": use a smaller ring or chain, or a machine with more memory\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "run_cipher: " << e.what() << "\n";
     return 1;

@@ -129,6 +129,13 @@ def test_bgv_errors(tmp_path, args, message):
     assert "planned chain" not in proc.stderr  # refused before the planner ran
 
 
+def test_keys_beyond_the_memory_are_refused_before_keygen(tmp_path):
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--rounds", 2, "--max-memory-gb", 0.001)
+    assert proc.returncode == 1 and d is None
+    assert "m=257 with a " in proc.stderr and "key-switching keys alone, more than the 0.0 GB allowed" in proc.stderr
+    assert "round 1/2" not in proc.stderr
+
+
 def test_unwritable_json_is_refused_before_any_work(tmp_path):
     proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "257", "--json", "/nonexistent/x.json"],
                           capture_output=True, text=True, timeout=60)

@@ -33,6 +33,7 @@ struct ChainPlan {
   double bits_per_round = 0;           // (fresh - last) / rounds
   long chains_tried = 0;
   std::string choice;                  // what was chosen beyond the chain, and why
+  long keys = 0;                       // key-switching keys the circuit needs (set by the caller)
 };
 
 // What one simulated run reports: the capacity of the inputs and after each round.
