@@ -1,8 +1,9 @@
 # params.smk: the parameter explorer (sage/cbparams): rings -> candidates -> selection ->
 # security. Settings come from the config's `params:` section (config/schema/params.schema.yaml),
-# passed to each step as JSON; every step is `python -m cbparams.<module>` with sage/ on
-# PYTHONPATH, run by the Python that runs Snakemake (the .venv's), or by the conda env's
-# python under --sw-deployment-method conda (the explorer needs numpy, PyYAML, jsonschema).
+# passed to each step as JSON; every step is `python -m cbparams.<module>`, run by the Python
+# that runs Snakemake (the .venv's, where `make venv` installs cbparams), or by the conda
+# env's python with sage/ on PYTHONPATH under --sw-deployment-method conda (the explorer
+# needs numpy, PyYAML, jsonschema).
 
 import json
 import sys
@@ -12,7 +13,13 @@ from snakemake.settings.types import DeploymentMethod
 PARAMS_DIR = os.path.join(R, "params")
 PARAMS_JSON = json.dumps(config.get("params") or {})
 _CONDA = DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
-PARAMS_PY = "PYTHONPATH=sage " + ("python" if _CONDA else sys.executable)
+PARAMS_PY = "PYTHONPATH=sage python" if _CONDA else sys.executable
+if not _CONDA:
+    try:
+        import cbparams
+    except ImportError:
+        raise WorkflowError(f"the parameter explorer (cbparams) is not installed in {sys.executable}: "
+                            "run `make venv` (it runs `pip install -e sage`)")
 PARAMS_WORKERS = (config.get("params") or {}).get("workers", 2)
 PARAMS_PROFILES = (config.get("params") or {}).get("depth_profiles", "config/depth_profiles.yaml")
 
