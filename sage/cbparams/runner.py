@@ -97,7 +97,7 @@ def run_cipher(cipher: str = "aes128", m: int = 257, bits: int | None = None, *,
     return run_json("run_cipher", [*args, *extra], timeout=timeout, out=out)
 
 
-def ring_info(m: int, bits: int = 100, c: int = 2, field_bits: int | None = None) -> dict:
+def ring_info(m: int, bits: int = 300, c: int = 2, field_bits: int | None = None) -> dict:
     """The engine's facts for ring m: `bench_ops --info-only` (phi, d, slots, chain, and
     what that build reports of the hypercube and slot field)."""
     args = ["--m", m, "--bits", bits, "--c", c, "--info-only", "--quiet"]

@@ -208,10 +208,14 @@ def check_ring(m: int, field_bits=None, factor_limit: int = 20000, engine: bool 
     info = None
     if engine:
         try:
-            info = runner.ring_info(m, bits=100, c=2,
-                                    field_bits=(field_bits or [8])[0] if field_bits else None)
+            runner.find_executable("bench_ops")
         except runner.RunError as e:
             checks.append(Check("engine", True, f"not compared: {e}"))
+        else:
+            try:
+                info = runner.ring_info(m, field_bits=field_bits[0] if field_bits else None)
+            except runner.RunError as e:
+                checks.append(Check("engine", False, f"bench_ops --info-only failed: {e}"))
     if info is not None and "dims" in info and "slot_field" in info:
         dims = info["dims"]
         eng = ([x["gen"] for x in dims], [x["ord"] for x in dims], [bool(x["good"]) for x in dims],
@@ -238,7 +242,7 @@ def check_ring(m: int, field_bits=None, factor_limit: int = 20000, engine: bool 
         for n in want:
             fi = info.get("field") if info.get("field", {}).get("n") == n else None
             if fi is None:
-                fi = runner.ring_info(m, bits=100, c=2, field_bits=n).get("field")
+                fi = runner.ring_info(m, field_bits=n).get("field")
             checks.append(check_embedding(n, int(fi["f_low"], 16), int(fi["theta"], 16), G, r.d))
             vec = VISION_VECTORS / f"vision_gf2_{n}_m{128 // n}.json"
             if vec.exists():
