@@ -121,13 +121,17 @@ int main(int argc, char** argv) {
       j["dims"] = nlohmann::json::array();
       for (long i = 0; i < zm.dims(); ++i)
         j["dims"].push_back({{"gen", zm.gen(i)}, {"ord", zm.ord(i)}, {"good", zm.good(i)}, {"twist", zm.twist(i)}});
-      const cb::SlotRing ring(zm);
-      j["slot_field"] = {{"G", gf2x_hex(ring.G())}, {"zeta", gf2x_hex(ring.zeta())}};
-      if (zm.d() % n == 0) {
-        const cb::Subfield sub(ring, n, kFieldPoly.at(n));
-        NTL::GF2X f_low;
-        for (long i = 0; i < 64; ++i) NTL::SetCoeff(f_low, i, (kFieldPoly.at(n) >> i) & 1);
-        j["field"] = {{"n", n}, {"f_low", gf2x_hex(f_low)}, {"theta", gf2x_hex(sub.theta())}};
+      try {
+        const cb::SlotRing ring(zm);
+        j["slot_field"] = {{"G", gf2x_hex(ring.G())}, {"zeta", gf2x_hex(ring.zeta())}};
+        if (zm.d() % n == 0) {
+          const cb::Subfield sub(ring, n, kFieldPoly.at(n));
+          NTL::GF2X f_low;
+          for (long i = 0; i < 64; ++i) NTL::SetCoeff(f_low, i, (kFieldPoly.at(n) >> i) & 1);
+          j["field"] = {{"n", n}, {"f_low", gf2x_hex(f_low)}, {"theta", gf2x_hex(sub.theta())}};
+        }
+      } catch (const cb::ParameterError& e) {
+        j["slot_field_error"] = e.what();  // e.g. d > 1024: the chain exists, the slots do not
       }
       std::ofstream(json_path) << j.dump(2) << "\n";
       if (!quiet) std::cout << j.dump(2) << std::endl;
