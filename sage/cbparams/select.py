@@ -3,7 +3,7 @@
 Three steps, each a CLI sub-command over tidy CSV files:
 
 candidates  For every cipher instance (config/depth_profiles.yaml) and every ring of the
-            sweep whose slot field holds it (n | d), the chain the engine would build for
+            sweep whose slot field holds it (n | d) and that the engine runs (d <= 1024), the chain the engine would build for
             the bits the depth model asks at that ring (+ margin), its log2 Q (ciphertext + special
             primes, b bits per prime: an upper bound), HElib's formula (configured key
             weight and dense) and core-SVP uSVP.  -> results/params/candidates.csv
@@ -30,6 +30,7 @@ import yaml
 
 from . import chains, estimator, security
 from .config import ROOT, params_from_args
+from .cyclotomic import D_LIMIT
 from .errors import ParamError, SecurityError
 
 #: The paper's configurations (Toprakhisar, Mahzoun, Ashur, Table 2; REFERENCE.md
@@ -104,6 +105,8 @@ def candidates(cyc_rows: list[dict], p: dict, runs_glob: str | None = None) -> l
             if int(r["n"]) != pr.n:
                 continue
             m, phi, ell = int(r["m"]), int(r["phi"]), int(r["slots"])
+            if int(r["d"]) > D_LIMIT:
+                continue   # the engine cannot build slots GF(2^d) this large: not runnable
             bits = pr.bits_needed(p["chain_margin_bits"], phi=phi)
             row = {"cipher": name, "m": m, "phi": phi, "d": int(r["d"]), "slots": ell, "n": pr.n,
                    "state": pr.state, "blocks": ell // pr.state, "rounds": pr.rounds,
