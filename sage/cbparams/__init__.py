@@ -22,7 +22,6 @@ from .errors import ChainError, EstimatorMissing, ParamError, RingError, Securit
 from .estimator import locate as locate_estimator
 from .plan import Plan, engine_has_planner, plan
 from .runner import RunError, ring_info, run_cipher
-from .sagecheck import check_ring, check_vision_constants
 from .security import coresvp_bits, helib_security
 
 __all__ = ["Chain", "build_chain", "ROOT", "load_params", "security_curve", "RingFacts", "check_m",
@@ -30,3 +29,13 @@ __all__ = ["Chain", "build_chain", "ROOT", "load_params", "security_curve", "Rin
            "SecurityError", "locate_estimator", "Plan", "engine_has_planner", "plan", "RunError",
            "ring_info", "run_cipher", "check_ring", "check_vision_constants", "coresvp_bits",
            "helib_security"]
+
+
+def __getattr__(name):
+    """check_ring and check_vision_constants load cbparams.sagecheck on first use (so that
+    `python -m cbparams.sagecheck` does not find it imported already)."""
+    if name in ("check_ring", "check_vision_constants"):
+        from . import sagecheck
+
+        return getattr(sagecheck, name)
+    raise AttributeError(f"module 'cbparams' has no attribute {name!r}")

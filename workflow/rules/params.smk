@@ -140,3 +140,26 @@ rule params_all:
         rules.params_candidates.output[0],
         rules.params_select.output.csv,
         rules.params_security.output[0],
+        os.path.join(PARAMS_DIR, "sagechecks.json"),
+
+
+# Sage's cross-checks of the selected rings (sage/cbparams/sagecheck.py): Phi_m's
+# factorization, Z_m^*/<2> against the engine's hypercube, slot field and GF(2^n)
+# embedding (from bench_ops --info-only), the Vision constants; each ring's time in the
+# JSON, the whole step's in the benchmark file. Fails when a check fails.
+rule params_sagechecks:
+    input:
+        selected=rules.params_select.output.csv,
+        build=BUILD_STAMP,
+    output:
+        os.path.join(PARAMS_DIR, "sagechecks.json"),
+    log:
+        os.path.join(R, "logs", "params", "sagechecks.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "sagechecks.tsv")
+    params:
+        py=PARAMS_PY,
+        build_dir=BUILD_DIR,
+    shell:
+        "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.sagecheck --vision --selected {input.selected:q}"
+        " --out {output:q} > {log:q} 2>&1"
