@@ -188,7 +188,11 @@ def cmd_plan(a) -> int:
         print(f"bits: {p.detail}")
         print(f"run it: build/bin/run_cipher {' '.join(map(str, _run_flags(p)))} --json out.json")
     else:
-        emit([d] if a.fmt == "csv" else d, list(d), a.fmt) if a.fmt == "csv" else emit(d, [], "json")
+        if a.fmt == "json":
+            emit(d, [], "json")
+        else:
+            d.pop("engine", None)
+            emit([d], list(d), "csv")
     return 0
 
 

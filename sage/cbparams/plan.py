@@ -58,6 +58,14 @@ class Plan:
     source: str            #: which planner answered
     detail: str            #: how the bits were obtained
     engine: dict = field(default_factory=dict)   #: run_cipher --plan's JSON, when it answered
+    base_bits: float | None = None       #: explorer: bits spent before round 1 (fresh noise, decryption)
+    bits_per_round: float | None = None  #: explorer: bits each round consumes at this phi
+
+    def predicted_capacity(self, r: int) -> float | None:
+        """Explorer's cost model: capacity left after round r (bits - base - r x per round)."""
+        if self.bits_per_round is None:
+            return None
+        return self.bits - self.base_bits - r * self.bits_per_round
 
     def as_dict(self) -> dict:
         ch = self.chain
@@ -66,7 +74,8 @@ class Plan:
                 "K": ch.K, "b_sp": ch.b_sp, "log2_q_ct": round(ch.log2_q_ct, 3),
                 "log2_q": round(ch.log2_Q, 3), "helib_bits": round(self.helib_bits, 3),
                 "coresvp_bits": round(self.coresvp_bits, 1), "source": self.source,
-                "detail": self.detail, **({"engine": self.engine} if self.engine else {})}
+                "detail": self.detail, "base_bits": self.base_bits, "bits_per_round": self.bits_per_round,
+                **({"engine": self.engine} if self.engine else {})}
 
 
 def instance(cipher: str) -> str:
@@ -120,14 +129,16 @@ def plan(cipher: str, m: int, rounds: int | None = None, c: int = 3, hwt: int = 
         if bits is None:
             raise runner.RunError(f"run_cipher --plan gave no chain bits (keys: {sorted(doc)})")
         source, detail = ENGINE_SOURCE, "the engine's noise model"
+        base = per_round = None
     else:
         doc = {}
         bits = prof.bits_needed(margin, r, phi)
         source = f"explorer: cbparams.chains sizing (config/depth_profiles.yaml, {model} model)"
         detail = (f"{prof.base:g} + {r} rounds x {prof.per_round(phi):.1f} bits + {margin} margin "
                   f"({prof.source})")
+        base, per_round = prof.base, round(prof.per_round(phi), 3)
     ch = build_chain(m, bits, c, exact=True)
     return Plan(cipher=name, m=m, phi=phi, rounds=r, bits=bits, c=c, hwt=hwt, chain=ch,
                 helib_bits=helib_security(m, ch.log2_Q, hwt, phi),
                 coresvp_bits=coresvp_bits(phi, ch.log2_Q, hwt), source=source, detail=detail,
-                engine=doc)
+                engine=doc, base_bits=base, bits_per_round=per_round)
