@@ -17,7 +17,10 @@ ESTIMATOR_DIR    := third_party/lattice-estimator
 ESTIMATOR_COMMIT := 27a581bb8e9d49f5e9e2db315bd48ac769d5f5f5
 ESTIMATOR_SRC    ?= https://github.com/malb/lattice-estimator
 
-.PHONY: all deps apt venv build run test test-cpp test-py clean distclean estimator
+# `make notebook`: JupyterLab, installed into .venv on first use (make run/test do not need it).
+JUPYTERLAB := jupyterlab==4.6.6
+
+.PHONY: all deps apt venv build run test test-cpp test-py clean distclean estimator notebook
 
 all: build
 
@@ -38,6 +41,11 @@ $(VENV)/.installed: requirements.txt sage/pyproject.toml
 
 estimator:
 	@bash scripts/get-estimator.sh $(ESTIMATOR_DIR) $(ESTIMATOR_COMMIT) $(ESTIMATOR_SRC)
+
+# notebooks/explore.ipynb in JupyterLab; its python3 kernel is .venv's (Sage, cbparams).
+notebook: venv build
+	@test -x $(VENV)/bin/jupyter-lab || $(VPY) -m pip install -q $(JUPYTERLAB)
+	$(VENV)/bin/jupyter lab notebooks/explore.ipynb
 
 build: apt
 	@cmake -S runners -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) > /dev/null
