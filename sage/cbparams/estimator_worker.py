@@ -18,7 +18,10 @@ def main():
     ap.add_argument("--sigma", type=float, default=3.2)
     a = ap.parse_args()
 
-    from estimator import LWE, ND  # the user's clone, on PYTHONPATH
+    from cbparams.sageall import sage_all
+
+    sage_all()  # sage.all, or assembled from the installed passagemath pieces
+    from estimator import LWE, ND  # the clone, on PYTHONPATH
 
     # q = 2^log2_q as an integer (53 bits of the mantissa, the rest zeros).
     whole = int(math.floor(a.log2_q))

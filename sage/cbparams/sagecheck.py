@@ -41,6 +41,7 @@ from . import runner
 from .config import ROOT
 from .cyclotomic import ring_facts
 from .errors import ParamError
+from .sageall import sage_all
 
 #: The Vision test vectors (runners/ciphers/reference/testdata), one file per instance.
 VISION_VECTORS = ROOT / "runners" / "ciphers" / "reference" / "testdata"
@@ -63,7 +64,7 @@ class Check:
 def sage():
     """The Sage names used here (import on first use: about 4 s)."""
     try:
-        import sage.all as S  # noqa: N812
+        S = sage_all()  # noqa: N806
     except ImportError as e:
         raise SageMissing(f"Sage is not importable ({e}): install the passagemath wheels "
                           f"(`make venv`, requirements.txt)") from None
