@@ -13,29 +13,37 @@ The public API (what notebooks/explore.ipynb and the `cbparams` command use):
     locate_estimator()                 where the lattice estimator is (make estimator)
     load_params(section)               the pipeline's params: settings with defaults
 """
-from .chains import Chain, build_chain
-from .config import ROOT, load_params
-from .curves import security_curve
-from .cyclotomic import RingFacts, check_m, ring_facts
-from .enumerate import sweep
-from .errors import ChainError, EstimatorMissing, ParamError, RingError, SecurityError
-from .estimator import locate as locate_estimator
-from .plan import Plan, engine_has_planner, plan
-from .runner import RunError, ring_info, run_cipher
-from .security import coresvp_bits, helib_security
+import importlib
 
-__all__ = ["Chain", "build_chain", "ROOT", "load_params", "security_curve", "RingFacts", "check_m",
-           "ring_facts", "sweep", "ChainError", "EstimatorMissing", "ParamError", "RingError",
-           "SecurityError", "locate_estimator", "Plan", "engine_has_planner", "plan", "RunError",
-           "ring_info", "run_cipher", "check_ring", "check_vision_constants", "coresvp_bits",
-           "helib_security"]
+#: Public name -> the module that defines it. Loaded on first use, so that importing one
+#: module (e.g. cbparams.security, which needs neither numpy nor Sage) loads only that one.
+_API = {
+    "Chain": "chains", "build_chain": "chains",
+    "ROOT": "config", "load_params": "config",
+    "security_curve": "curves",
+    "RingFacts": "cyclotomic", "check_m": "cyclotomic", "ring_facts": "cyclotomic",
+    "sweep": "enumerate",
+    "ChainError": "errors", "EstimatorMissing": "errors", "ParamError": "errors",
+    "RingError": "errors", "SecurityError": "errors",
+    "locate_estimator": "estimator",
+    "Plan": "planner", "engine_has_planner": "planner", "plan": "planner",
+    "RunError": "runner", "ring_info": "runner", "run_cipher": "runner",
+    "check_ring": "sagecheck", "check_vision_constants": "sagecheck",
+    "coresvp_bits": "security", "helib_security": "security",
+}
+_RENAMED = {"locate_estimator": "locate"}
+
+__all__ = sorted(_API)
 
 
 def __getattr__(name):
-    """check_ring and check_vision_constants load cbparams.sagecheck on first use (so that
-    `python -m cbparams.sagecheck` does not find it imported already)."""
-    if name in ("check_ring", "check_vision_constants"):
-        from . import sagecheck
+    if name not in _API:
+        raise AttributeError(f"module 'cbparams' has no attribute {name!r}")
+    mod = importlib.import_module(f".{_API[name]}", __name__)
+    value = getattr(mod, _RENAMED.get(name, name))
+    globals()[name] = value
+    return value
 
-        return getattr(sagecheck, name)
-    raise AttributeError(f"module 'cbparams' has no attribute {name!r}")
+
+def __dir__():
+    return sorted(set(globals()) | set(_API))

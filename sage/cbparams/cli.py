@@ -175,7 +175,7 @@ def cmd_curve(a) -> int:
 
 
 def cmd_plan(a) -> int:
-    from .plan import plan
+    from .planner import plan
 
     engine = {"auto": None, "engine": True, "explorer": False}[a.planner]
     p = plan(a.cipher, a.m, a.rounds, a.c, a.hwt, a.margin, a.model, engine=engine)
@@ -197,7 +197,7 @@ def cmd_plan(a) -> int:
 
 
 def _run_flags(p) -> list:
-    from .plan import RUN_CIPHER_FLAGS
+    from .planner import RUN_CIPHER_FLAGS
 
     return [*RUN_CIPHER_FLAGS[p.cipher], "--rounds", p.rounds, "--m", p.m, "--bits", p.bits,
             "--c", p.c, "--hwt", p.hwt]
