@@ -157,6 +157,8 @@ rule params_sagechecks:
         os.path.join(R, "logs", "params", "sagechecks.log"),
     benchmark:
         os.path.join(R, "benchmarks", "params", "sagechecks.tsv")
+    conda:
+        "../envs/sage.yaml"
     params:
         py=PARAMS_PY,
         build_dir=BUILD_DIR,
