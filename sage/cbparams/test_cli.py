@@ -16,7 +16,7 @@ from cbparams.config import ROOT
 
 SNAKEMAKE = ROOT / ".venv" / "bin" / "snakemake"
 PARAMS = {"m_max": 2500, "workers": 1, "use_measured": True, "ciphers": ["aes", "vision8", "vision16"],
-          "security_target": [40, 60], "estimator": {"mode": "off"}}
+          "security_target": [10, 40], "estimator": {"mode": "off"}}
 
 
 def raw(path):
@@ -114,3 +114,12 @@ def test_console_script_installed():
     assert exe, "the cbparams command is not in .venv/bin: run `make venv`"
     out = subprocess.run([exe, "ring", "257"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "257" in out.stdout
+
+
+def test_pipeline_sage_checks(pipeline):
+    """The params_sagechecks rule checked every selected ring with Sage, with its time."""
+    doc = json.loads((pipeline / "sagechecks.json").read_text())
+    selected = {int(r["m"]) for r in csv.DictReader(open(pipeline / "selected.csv")) if r["status"] == "ok"}
+    assert doc["ok"] and {r["m"] for r in doc["rings"]} == selected and selected
+    assert all(r["seconds"] > 0 and r["hypercube_source"].startswith("engine") for r in doc["rings"])
+    assert len(doc["vision"]) == 4 and all(c["ok"] for c in doc["vision"])
