@@ -158,7 +158,7 @@ def cmd_security(a) -> int:
     cols = sel.SECURITY_COLUMNS if a.fmt != "table" else [
         "source", "cipher", "m", "phi", "bits", "log2_q", "hwt", "helib_bits", "helib_dense_bits",
         "paper_bits", "coresvp_bits", "est_usvp", "est_dual", "est_hybrid", "est_best",
-        "est_source", "below_target"]
+        "below_target"]
     emit(rows, cols, a.fmt)
     return 0
 
