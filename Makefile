@@ -10,7 +10,17 @@ JOBS       ?= $(shell nproc)
 CONFIG     ?= config/config.yaml
 CORES      ?= all
 
-.PHONY: all deps apt venv build run run-config test test-cpp test-py clean distclean
+# The lattice estimator (on no registry): this commit of github.com/malb/lattice-estimator,
+# from ESTIMATOR_SRC=<a checkout> or cloned from upstream, into a git-ignored directory
+# where the explorer finds it (sage/cbparams/estimator.py).
+ESTIMATOR_DIR    := third_party/lattice-estimator
+ESTIMATOR_COMMIT := 27a581bb8e9d49f5e9e2db315bd48ac769d5f5f5
+ESTIMATOR_SRC    ?= https://github.com/malb/lattice-estimator
+
+# `make notebook`: JupyterLab, installed into .venv on first use (make run/test do not need it).
+JUPYTERLAB := jupyterlab==4.6.6
+
+.PHONY: all deps apt venv build run test test-cpp test-py clean distclean estimator notebook run-config
 
 all: build
 
@@ -19,13 +29,23 @@ deps: apt venv
 apt:
 	@bash scripts/install-apt.sh
 
-# The venv is rebuilt only when requirements.txt changes.
+# The venv is rebuilt only when requirements.txt or the explorer's package metadata
+# changes; the explorer (sage/cbparams) is installed editable, with its `cbparams` command.
 venv: $(VENV)/.installed
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt sage/pyproject.toml
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
 	$(VPY) -m pip install -q -r requirements.txt
+	$(VPY) -m pip install -q --no-deps --no-build-isolation -e sage
 	@touch $@
+
+estimator:
+	@bash scripts/get-estimator.sh $(ESTIMATOR_DIR) $(ESTIMATOR_COMMIT) $(ESTIMATOR_SRC)
+
+# notebooks/explore.ipynb in JupyterLab; its python3 kernel is .venv's (Sage, cbparams).
+notebook: venv build
+	@test -x $(VENV)/bin/jupyter-lab || $(VPY) -m pip install -q $(JUPYTERLAB)
+	$(VENV)/bin/jupyter lab notebooks/explore.ipynb
 
 build: apt
 	@cmake -S runners -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) > /dev/null

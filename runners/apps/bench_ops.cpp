@@ -31,6 +31,8 @@
 
 #include "backend/bgv_backend.h"
 #include "backend/permute.h"
+#include "engine/algebra/slot_ring.h"
+#include "engine/algebra/subfield.h"
 #include "engine/bgv/context.h"
 #include "engine/bgv/security.h"
 #include "engine/errors.h"
@@ -49,6 +51,19 @@ double peak_rss_mb() {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss / 1024.0;
+}
+
+// a in GF(2)[Y] as a hex integer, bit i = coefficient of Y^i (what Sage's cross-checks read).
+std::string gf2x_hex(const NTL::GF2X& a) {
+  const long deg = NTL::deg(a);
+  if (deg < 0) return "0x0";
+  std::string s = "0x";
+  for (long nib = deg / 4; nib >= 0; --nib) {
+    int v = 0;
+    for (long b = 3; b >= 0; --b) v = 2 * v + (4 * nib + b <= deg && NTL::IsOne(NTL::coeff(a, 4 * nib + b)));
+    s += "0123456789abcdef"[v];
+  }
+  return s;
 }
 
 struct Mismatch : std::runtime_error {
@@ -157,6 +172,25 @@ int main(int argc, char** argv) {
       for (long i = 0; i < ctx.num_primes(); ++i)
         j[i < ctx.S() ? "small_primes" : i < ctx.L() ? "ciphertext_primes" : "special_primes"].push_back(ctx.q(i));
       j["digits"] = ctx.digits();
+      // The slot structure, for independent checks (sage/cbparams/sagecheck.py): the
+      // hypercube of Z_m^*/<2>, the slot field K = GF(2)[Y]/G with its m-th root zeta, and
+      // theta, the root of the cipher field's modulus that embeds GF(2^n) in K (n | d).
+      const cb::ZmStar& zm = ctx.zmstar();
+      j["dims"] = nlohmann::json::array();
+      for (long i = 0; i < zm.dims(); ++i)
+        j["dims"].push_back({{"gen", zm.gen(i)}, {"ord", zm.ord(i)}, {"good", zm.good(i)}, {"twist", zm.twist(i)}});
+      try {
+        const cb::SlotRing ring(zm);
+        j["slot_field"] = {{"G", gf2x_hex(ring.G())}, {"zeta", gf2x_hex(ring.zeta())}};
+        if (zm.d() % n == 0) {
+          const cb::Subfield sub(ring, n, kFieldPoly.at(n));
+          NTL::GF2X f_low;
+          for (long i = 0; i < 64; ++i) NTL::SetCoeff(f_low, i, (kFieldPoly.at(n) >> i) & 1);
+          j["field"] = {{"n", n}, {"f_low", gf2x_hex(f_low)}, {"theta", gf2x_hex(sub.theta())}};
+        }
+      } catch (const cb::ParameterError& e) {
+        j["slot_field_error"] = e.what();  // e.g. d > 1024: the chain exists, the slots do not
+      }
       if (allow_insecure) j["insecure_key"] = j["security"] <= 0;
       write_json(json_path, j);
       if (!quiet) std::cout << j.dump(2) << std::endl;

@@ -44,6 +44,9 @@ from .errors import RingError
 
 #: Largest m the explorer accepts; the engine's ZmStar takes 3 <= m <= 2^20.
 M_LIMIT = 1 << 20
+#: Largest slot degree d the engine runs: its SlotRing (runners/engine/algebra/slot_ring.h)
+#: refuses d > 1024 (test_engine_agreement.py asks bench_ops).
+D_LIMIT = 1024
 
 
 # ---------------------------------------------------------------------------------------

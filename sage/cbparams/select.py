@@ -3,7 +3,7 @@
 Three steps, each a CLI sub-command over tidy CSV files:
 
 candidates  For every cipher instance (config/depth_profiles.yaml) and every ring of the
-            sweep whose slot field holds it (n | d), the chain the engine would build for
+            sweep whose slot field holds it (n | d) and that the engine runs (d <= 1024), the chain the engine would build for
             the bits the depth model asks at that ring (+ margin), its log2 Q (ciphertext + special
             primes, b bits per prime: an upper bound), HElib's formula (configured key
             weight and dense) and core-SVP uSVP.  -> results/params/candidates.csv
@@ -30,6 +30,7 @@ import yaml
 
 from . import chains, estimator, security
 from .config import ROOT, params_from_args
+from .cyclotomic import D_LIMIT
 from .errors import ParamError, SecurityError
 
 #: The paper's configurations (Toprakhisar, Mahzoun, Ashur, Table 2;
@@ -108,6 +109,8 @@ def candidates(cyc_rows: list[dict], p: dict, runs_glob: str | None = None) -> l
             if int(r["n"]) != pr.n:
                 continue
             m, phi, ell = int(r["m"]), int(r["phi"]), int(r["slots"])
+            if int(r["d"]) > D_LIMIT:
+                continue   # the engine cannot build slots GF(2^d) this large: not runnable
             bits = pr.bits_needed(p["chain_margin_bits"], phi=phi)
             rows.append({"cipher": name, "m": m, "phi": phi, "d": int(r["d"]), "slots": ell, "n": pr.n,
                          "state": pr.state, "blocks": ell // pr.state, "rounds": pr.rounds,
@@ -248,8 +251,8 @@ def selected_yaml(rows: list[dict], base_config: str | Path | None = None) -> st
 SECURITY_COLUMNS = ["source", "cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "log2_q_exact",
                     "hwt", "helib_bits", "helib_dense_bits", "paper_bits", "coresvp_bits",
                     "est_log2_q", "est_usvp", "est_dual", "est_hybrid", "est_full", "est_best",
-                    "est_best_attack", "estimator_note", "security_target", "below_target",
-                    "below_target_models"]
+                    "est_best_attack", "estimator_note", "estimator_source", "security_target",
+                    "below_target", "below_target_models"]
 
 
 def flag_row(row: dict, est: dict) -> dict:
@@ -265,6 +268,56 @@ def flag_row(row: dict, est: dict) -> dict:
     below = [k for k, v in figs.items() if v < t]
     flag = min(est.values()) < t if est else figs["helib"] < t or figs["coresvp"] < t
     return {"below_target": int(flag), "below_target_models": ";".join(below)}
+
+
+def security_rows(configs: list[dict], p: dict, log=print) -> list[dict]:
+    """security.csv rows for configurations (dicts with source, cipher, m, phi, bits,
+    paper_bits, security_target): exact chains, HElib's formula, core-SVP and, when it is
+    there, the lattice estimator (estimator_source says which clone and which attacks)."""
+    est = p["estimator"]
+    where = None
+    if est["mode"] != "off" and configs:
+        where = estimator.locate(est["path"])
+        if not where.available:
+            log(f"note: {where.note}; estimator columns left empty")
+    out = []
+    for cfg in configs:
+        row = dict(cfg)
+        row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], p))
+        row["log2_q_exact"] = 1
+        notes = []
+        results = {}
+        if where is None:
+            notes.append("estimator off (params.estimator.mode)")
+        else:
+            for attack in estimator.attacks_for(est["mode"], est["hybrid"], p["hwt"]):
+                res = estimator.estimate(cfg["phi"], float(row["log2_q"]), p["hwt"], attack, where,
+                                         est["timeout_s"], est["cache_dir"])
+                results[attack] = res
+                if res["status"] != "ok" or attack == "hybrid":   # failures, and the slow one
+                    notes.append(res["note"])
+                if res["status"] != "skipped":
+                    log(f"{cfg['cipher']} m={cfg['m']} {attack}: {res.get('log2_rop')} ({res['note']})")
+        for attack in ("usvp", "dual", "hybrid", "full"):
+            v = results.get(attack, {}).get("log2_rop")
+            row[f"est_{attack}"] = round(v, 1) if v is not None else ""
+        vals = {a: r["log2_rop"] for a, r in results.items() if r.get("log2_rop") is not None}
+        if vals:
+            best = min(vals, key=vals.get)
+            row["est_best"] = round(vals[best], 1)
+            row["est_best_attack"] = (results[best].get("detail", {}).get("best_attack", best)
+                                      if best == "full" else best)
+            row["est_log2_q"] = row["log2_q"]
+            commit = next((r.get("commit") for r in results.values() if r.get("commit")), "")
+            row["estimator_source"] = estimator.describe(where, commit, sorted(vals))
+        else:
+            why = ("estimator off (params.estimator.mode)" if where is None else where.note
+                   if not where.available else "no estimate finished (see estimator_note)")
+            row["estimator_source"] = "none: " + why
+        row["estimator_note"] = "; ".join(dict.fromkeys(notes))
+        row.update(flag_row(row, vals))
+        out.append(row)
+    return out
 
 
 def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
@@ -294,43 +347,7 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
         else:
             configs[key] = {"source": "paper", "cipher": name, "m": m, "phi": basic_facts(m)[1],
                             "bits": bits, "paper_bits": paper_bits, "security_target": max(targets(p))}
-    est = p["estimator"]
-    where = None
-    if est["mode"] != "off" and configs:
-        where = estimator.locate(est["path"])
-        if not where.available:
-            log(f"note: {where.note}; estimator columns left empty")
-    out = []
-    for cfg in configs.values():
-        row = dict(cfg)
-        row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], p))
-        row["log2_q_exact"] = 1
-        notes = []
-        results = {}
-        if where is None:
-            notes.append("estimator off (params.estimator.mode)")
-        else:
-            for attack in estimator.attacks_for(est["mode"], est["hybrid"], p["hwt"]):
-                res = estimator.estimate(cfg["phi"], float(row["log2_q"]), p["hwt"], attack, where,
-                                         est["timeout_s"], est["cache_dir"])
-                results[attack] = res
-                if res["status"] != "ok" or attack == "hybrid":   # failures, and the slow one
-                    notes.append(res["note"])
-                if res["status"] != "skipped":
-                    log(f"{cfg['cipher']} m={cfg['m']} {attack}: {res.get('log2_rop')} ({res['note']})")
-        for attack in ("usvp", "dual", "hybrid", "full"):
-            v = results.get(attack, {}).get("log2_rop")
-            row[f"est_{attack}"] = round(v, 1) if v is not None else ""
-        vals = {a: r["log2_rop"] for a, r in results.items() if r.get("log2_rop") is not None}
-        if vals:
-            best = min(vals, key=vals.get)
-            row["est_best"] = round(vals[best], 1)
-            row["est_best_attack"] = (results[best].get("detail", {}).get("best_attack", best)
-                                      if best == "full" else best)
-            row["est_log2_q"] = row["log2_q"]
-        row["estimator_note"] = "; ".join(dict.fromkeys(notes))
-        row.update(flag_row(row, vals))
-        out.append(row)
+    out = security_rows(list(configs.values()), p, log)
     target = max(targets(p))
     for r in cand_rows or []:
         if (r["cipher"], int(r["m"]), int(r["bits"])) in configs:
@@ -338,7 +355,8 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
         row = {k: r[k] for k in ("cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "hwt",
                                  "helib_bits", "helib_dense_bits", "coresvp_bits")}
         row.update(source="sweep", log2_q_exact=0, security_target=target,
-                   estimator_note="sweep row: the estimator runs on selected and paper configurations only")
+                   estimator_note="sweep row: the estimator runs on selected and paper configurations only",
+                   estimator_source="none: sweep row")
         row.update(flag_row(row, {}))
         out.append(row)
     return out

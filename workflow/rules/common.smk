@@ -197,7 +197,9 @@ def has_vision():
     return any(r["cipher"] == "vision" for r in RUNS.values())
 
 
-PARAMS_OUTPUTS = [os.path.join(R, "params", f) for f in ("cyclotomics.csv", "security.csv", "selected.csv")]
+PARAMS_OUTPUTS = [
+    os.path.join(R, "params", f) for f in ("cyclotomics.csv", "security.csv", "selected.csv", "sagechecks.json")
+]
 TABLES = [
     os.path.join(R, "tables", f"{t}.{ext}")
     for t in ("table1_vision_ops", "table2_totals")
