@@ -46,7 +46,7 @@ def context(runs):
 def context_of(runs_csv):
     """context() of a tidy/runs.csv file; for report labels (the file exists by then)."""
     try:
-        return context(pd.read_csv(runs_csv))
+        return context(pd.read_csv(runs_csv, dtype={"git_revision": str}))
     except (OSError, KeyError, ValueError) as err:
         return {"rings": f"unknown ({err})", "chains": "", "security": "", "machine": ""}
 
@@ -74,7 +74,7 @@ TITLES = {
 
 
 def report_tables(runs_csv, t1_csv, t2_csv, t1_html, t2_html):
-    ctx = context(pd.read_csv(runs_csv))
+    ctx = context(pd.read_csv(runs_csv, dtype={"git_revision": str}))
     for csv, out, key in ((t1_csv, t1_html, "table1"), (t2_csv, t2_html, "table2")):
         with open(out, "w") as f:
             f.write(to_html(pd.read_csv(csv), TITLES[key], ctx))

@@ -179,7 +179,7 @@ def write_table(df, csv_path, md_path, title):
 def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md, sage_dir=None):
     global SAGE_DIR
     SAGE_DIR = sage_dir or SAGE_DIR
-    runs = pd.read_csv(runs_csv)
+    runs = pd.read_csv(runs_csv, dtype={"git_revision": str})  # a short hash may be all digits
     rounds = pd.read_csv(rounds_csv)
     ops = pd.read_csv(ops_csv)
     estimates = pd.concat([pd.read_csv(p) for p in estimates_csvs]) if estimates_csvs else None
