@@ -5,7 +5,8 @@
 //
 // Every timed result is decrypted and compared with the same operation on the clear
 // slots; a mismatch aborts with exit status 2 and no JSON. Times are medians over --reps
-// repetitions, each on fresh copies of fresh ciphertexts (top level), single process,
+// repetitions (wall time "<op>_ms"; process CPU time in "cpu_ms", the fair figure on a
+// shared machine with one thread), each on fresh copies of fresh ciphertexts (top level), single process,
 // OMP_NUM_THREADS threads. "keygen_s" covers the secret, public and relinearization keys,
 // all Frobenius keys X -> X^(2^j), j = 1..d-1, and the rotation keys the two rotations
 // need: the set HElib's benchmark generates.
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -44,6 +46,14 @@ double peak_rss_mb() {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss / 1024.0;
+}
+
+// CPU time of the whole process (all threads) in ms: with one thread, the operation's cost
+// even when other jobs share the cores (wall time then includes waiting for a core).
+double process_cpu_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 struct Mismatch : std::runtime_error {
@@ -104,11 +114,13 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   const auto a = random_slots(), b = random_slots(), k = random_slots();
   const auto ptxt_k = be.encode(k);
 
-  std::map<std::string, std::vector<double>> ms;
+  std::map<std::string, std::vector<double>> ms, cpu_ms;
   auto timed = [&](const std::string& name, const std::function<void()>& fn) {
+    const double c0 = process_cpu_ms();
     const auto t0 = Clock::now();
     fn();
     ms[name].push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    cpu_ms[name].push_back(process_cpu_ms() - c0);
   };
   auto check = [&](const std::string& what, const std::vector<uint64_t>& got, const std::vector<uint64_t>& want) {
     if (got != want) throw Mismatch("bench_ops: " + what + " decrypted to a wrong result");
@@ -174,6 +186,7 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   j["keygen_keys"] = keys.size();
   j["setup_s"] = std::chrono::duration<double>(Clock::now() - t_setup).count();
   for (const auto& [name, v] : ms) j[name + "_ms"] = median(v);
+  for (const auto& [name, v] : cpu_ms) j["cpu_ms"][name] = median(v);
   j["rotate_dim0_automorphisms"] = plan_dim0.automorphisms().size();
   j["rotate_automorphisms"] = plan_1.automorphisms().size();
   j["dims"] = nlohmann::json::array();
