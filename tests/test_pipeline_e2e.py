@@ -73,7 +73,7 @@ def test_every_experiment_ran_correctly_with_provenance(pipeline):
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["provenance"]["date"])
         assert r["benchmark"]["wall_s"] > 0 and r["benchmark"]["max_rss_mb"] > 0
         # the raw runner output is kept beside the record
-        raw = os.path.join(results, "raw", r["experiment"]["name"],
+        raw = os.path.join(results, "raw", r["experiment"]["name"], r["experiment"]["backend"],
                            f"m{r['experiment']['m']}_bits{r['experiment']['bits']}_rep0.json")
         assert os.path.exists(raw)
 
