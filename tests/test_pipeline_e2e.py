@@ -50,7 +50,7 @@ def pipeline(tmp_path_factory):
 
 
 def records(results):
-    paths = sorted(glob.glob(os.path.join(results, "runs", "*", "*.json")))
+    paths = sorted(glob.glob(os.path.join(results, "runs", "*", "*", "*.json")))
     out = []
     for p in paths:
         with open(p) as f:
@@ -135,7 +135,7 @@ def test_rerun_runs_only_what_is_missing(pipeline):
     # summaries) are redone; the other runs are kept.
     for folder in ("tidy", "tables", "figures"):
         shutil.rmtree(os.path.join(results, folder))
-    lost = os.path.relpath(sorted(glob.glob(os.path.join(results, "runs", "vision8", "*.json")))[0],
+    lost = os.path.relpath(sorted(glob.glob(os.path.join(results, "runs", "vision8", "engine", "*.json")))[0],
                            os.path.join(results, "runs"))[: -len(".json")]
     for kind, ext in (("raw", ".json"), ("raw", ".env.json"), ("runs", ".json")):
         os.remove(os.path.join(results, kind, lost + ext))

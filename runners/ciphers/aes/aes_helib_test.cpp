@@ -1,5 +1,5 @@
 // aes_helib_test: the AES-128 circuits, unchanged, on HElib (HelibBackend), on small rings:
-// a few rounds packed (m=257: one block, a bad dimension; m=4369: 16 blocks over two
+// all 10 rounds and a few rounds packed (m=257: one block, a bad dimension; m=4369: 16 blocks over two
 // dimensions) and byte-sliced, encryption and decryption, every block decrypted and
 // compared with the reference round states, HElib's capacity decreasing each round.
 // Built only with -DCB_HELIB_DIR (make helib).
@@ -73,7 +73,8 @@ TEST_P(AesHelibTest, DecryptsToReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SmallRings, AesHelibTest,
-                         ::testing::Values(Case{257, false, 2, false, 500}, Case{257, false, 2, true, 500},
+                         ::testing::Values(Case{257, false, 10, false, 700}, Case{257, false, 10, true, 700},
+                                           Case{257, false, 2, false, 500}, Case{257, false, 2, true, 500},
                                            Case{4369, false, 1, false, 300}, Case{257, true, 1, false, 300},
                                            Case{257, true, 1, true, 300}));
 
