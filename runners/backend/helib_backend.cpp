@@ -12,6 +12,7 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <mutex>
 #include <cstdlib>
 #include <set>
 
@@ -133,6 +134,9 @@ struct HelibBackend::Impl {
   std::unique_ptr<helib::Context> ctx;
   std::unique_ptr<helib::SecKey> sk;
   std::set<long> has_key;  // k with a key-switching matrix s(X^k) -> s (1: none needed)
+  // Serializes every HElib call: the circuits may call the backend from OpenMP threads,
+  // and HElib's safety for concurrent operations is not established here.
+  mutable std::mutex mu;
   double keygen_s = 0;
 };
 
@@ -164,6 +168,7 @@ BackendInfo HelibBackend::info() const {
 }
 
 HelibBackend::Ptxt HelibBackend::encode(const std::vector<uint64_t>& v) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
   const NTL::ZZX z = impl_->to_poly(v);
   const helib::Context& c = *impl_->ctx;
   auto d = std::make_shared<Ptxt::Data>(Ptxt::Data{
@@ -173,6 +178,7 @@ HelibBackend::Ptxt HelibBackend::encode(const std::vector<uint64_t>& v) const {
 }
 
 HelibBackend::Ctxt HelibBackend::encrypt(const std::vector<uint64_t>& v) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
   const NTL::ZZX z = impl_->to_poly(v);
   // HElib's SecKey is-a PubKey, and its virtual Encrypt encrypts with the secret key:
   // the qualified call is the public-key encryption. The ciphertext refers to the key
@@ -184,6 +190,7 @@ HelibBackend::Ctxt HelibBackend::encrypt(const std::vector<uint64_t>& v) const {
 }
 
 std::vector<uint64_t> HelibBackend::decrypt(const Ctxt& c) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
   if (!c.get().isCorrect())
     throw CapacityError(msg("HElib's noise bound exceeds the modulus (capacity ", c.get().capacity(),
                             " bits): decryption would be wrong"));
@@ -198,17 +205,30 @@ std::vector<uint64_t> HelibBackend::decrypt(const Ctxt& c) const {
   return out;
 }
 
-void HelibBackend::add(Ctxt& a, const Ctxt& b) const { a.get() += b.get(); }
+void HelibBackend::add(Ctxt& a, const Ctxt& b) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  a.get() += b.get();
+}
 
-void HelibBackend::add_plain(Ctxt& a, const Ptxt& p) const { a.get().addConstant(p.data->dcrt, p.data->size); }
+void HelibBackend::add_plain(Ctxt& a, const Ptxt& p) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  a.get().addConstant(p.data->dcrt, p.data->size);
+}
 
-void HelibBackend::mul(Ctxt& a, const Ctxt& b) const { a.get().multiplyBy(b.get()); }
+void HelibBackend::mul(Ctxt& a, const Ctxt& b) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  a.get().multiplyBy(b.get());
+}
 
 void HelibBackend::mul_plain(Ctxt& a, const Ptxt& p) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
   a.get().multByConstant(p.data->dcrt, p.data->size);
 }
 
-void HelibBackend::square(Ctxt& a) const { a.get().square(); }
+void HelibBackend::square(Ctxt& a) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  a.get().square();
+}
 
 void HelibBackend::automorph(Ctxt& a, long k) const {
   const long kk = impl_->normalize(k);
@@ -218,6 +238,7 @@ void HelibBackend::automorph(Ctxt& a, long k) const {
     throw KeyError(msg("no HElib key-switching matrix for X -> X^", kk, " (m=", impl_->zm.m(),
                        "): call require_automorphisms({", kk, "}) at setup"));
   if (kk == 1) return;
+  std::lock_guard<std::mutex> lock(impl_->mu);
   helib::Ctxt& c = a.get();
   c.automorph(kk);  // parts now under s(X^k)
   c.reLinearize();  // key-switch back to s with the matrix s(X^k) -> s
@@ -234,6 +255,7 @@ std::vector<HelibBackend::Ctxt> HelibBackend::automorph_many(const Ctxt& a, cons
 }
 
 void HelibBackend::require_automorphisms(const std::vector<long>& ks) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
   const auto t0 = std::chrono::steady_clock::now();
   for (long k : ks) {
     const long kk = impl_->normalize(k);
@@ -247,7 +269,10 @@ void HelibBackend::require_automorphisms(const std::vector<long>& ks) {
   impl_->keygen_s += seconds_since(t0);
 }
 
-double HelibBackend::capacity_bits(const Ctxt& c) const { return c.get().capacity(); }
+double HelibBackend::capacity_bits(const Ctxt& c) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return c.get().capacity();
+}
 
 std::string HelibBackend::report_json() const {
   const helib::Context& c = *impl_->ctx;

@@ -29,8 +29,10 @@
 // modulus switching before products, its noise bound; capacity_bits() is Ctxt::capacity()
 // and decrypt() throws CapacityError when Ctxt::isCorrect() is false.
 //
-// Threads: evaluation is const, but HElib's thread safety for concurrent operations on
-// distinct ciphertexts is not tested here; the comparisons in BENCHMARKS.md use one thread.
+// Threads: evaluation is const, but HElib's safety for concurrent operations on distinct
+// ciphertexts is not established here, so every HElib call holds one mutex: with OpenMP
+// threads the circuits stay correct on HElib but its operations run one at a time (no
+// speed-up). The comparisons in BENCHMARKS.md use one thread.
 #pragma once
 
 #include <cstdint>
