@@ -295,8 +295,9 @@ std::string HelibBackend::report_json() const {
   chain["log2_ctxt"] = c.logOfProduct(c.getCtxtPrimes()) / ln2;
   chain["log2_special"] = c.logOfProduct(c.getSpecialPrimes()) / ln2;
   chain["digits"] = c.getDigits().size();
-  chain["note"] = "HElib's own chain for bits; products switch modulus lazily, special primes are dropped "
-                  "after each key switch";
+  chain["note"] = "HElib's own chain for bits: ciphertext primes, small primes for fine modulus switching, "
+                  "special primes from c; it switches modulus lazily before products and may leave the special "
+                  "primes on a ciphertext after key switching, dividing by them later";
   j["helib_chain"] = chain;
   nlohmann::json cube = nlohmann::json::array();
   for (long i = 0; i < pa.numOfGens(); ++i)
