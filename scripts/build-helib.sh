@@ -2,8 +2,11 @@
 # Builds the pinned HElib (v2.3.0) against NTL 11.5.1 and GMP into .deps/ (ignored by git),
 # for one NTL route:
 #   NTL_ROUTE=debian  Debian's libntl-dev (generic x86-64 build of NTL 11.5.1)
-#   NTL_ROUTE=native  NTL 11.5.1 built here from source with NATIVE=on (HElib's own
-#                     PACKAGE_BUILD configures NTL this way: SHARED, GMP, threads, NATIVE=on)
+#   NTL_ROUTE=native  NTL 11.5.1 built here from source with NATIVE=on, configured as
+#                     HElib's own PACKAGE_BUILD does (HElib v2.3.0 dependencies/ntl/CMakeLists.txt:
+#                     SHARED=on NTL_GMP_LIP=on NTL_THREADS=on NTL_THREAD_BOOST=on, and NTL's
+#                     default NATIVE=on, ntl v11.5.1 src/DoConfig; TUNE stays NTL's default,
+#                     generic, so no tuning wizard runs)
 # Sources: HELIB_SRC=<checkout> / NTL_SRC=<checkout> when given (must be at the pinned tags),
 # else `git clone --branch <tag>` of upstream into .deps/src/.
 # Output: .deps/helib-<route>/ (install prefix; pass it as -DCB_HELIB_DIR), and in it
