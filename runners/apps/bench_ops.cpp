@@ -1,13 +1,13 @@
 // bench_ops: times a backend's basic operations at one parameter set: the project's BGV
-// engine (--backend engine, the default) or HElib (--backend helib, when built with
+// engine (--backend bgv, alias engine, the default) or HElib (--backend helib, when built with
 // -DCB_HELIB_DIR; same ring, bits, c, hwt, same operations and checks; the JSON adds
 // HElib's versions, NTL route, chain and key counts).
 //
 // Every timed result is decrypted and compared with the same operation on the clear
 // slots; a mismatch aborts with exit status 2 and no JSON. Times are medians over --reps
 // repetitions (wall time "<op>_ms"; process CPU time in "cpu_ms", the fair figure on a
-// shared machine with one thread), each on fresh copies of fresh ciphertexts (top level), single process,
-// OMP_NUM_THREADS threads. "keygen_s" covers the secret, public and relinearization keys,
+// shared machine with one thread), each on fresh copies of fresh ciphertexts (top level),
+// single process, OMP_NUM_THREADS threads. "keygen_s" covers the secret, public and relinearization keys,
 // all Frobenius keys X -> X^(2^j), j = 1..d-1, and the rotation keys the two rotations
 // need: the set HElib's benchmark generates.
 #include <CLI/CLI.hpp>
@@ -202,7 +202,7 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Times the BGV engine's basic operations; every result is checked by decryption."};
+  CLI::App app{"Times a backend's basic operations (the BGV engine or HElib); every result is checked by decryption."};
   long m = 0, bits = 0, c = 3, hwt = 0, reps = 5, n = 8;
   uint64_t seed = 0;
   std::string json_path;
