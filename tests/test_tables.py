@@ -113,6 +113,7 @@ def test_figures_written(tidy, tmp_path):
     tables.table1_vision_ops(rounds, ops).to_csv(d / "t1.csv", index=False)
     tables.table2_totals(runs).to_csv(d / "t2.csv", index=False)
     figures.figures(d / "rounds.csv", d / "ops.csv", d / "t1.csv", d / "t2.csv", d)
-    for name in ("fig3_aes_vs_vision_round", "round_time_capacity", "vision_ops_vs_state", "ours_vs_published"):
+    for name in ("fig3_aes_vs_vision_round", "round_time_capacity", "vision_ops_vs_state", "ours_vs_published",
+                 "engine_vs_helib"):
         for ext in ("png", "pdf"):
             assert (d / f"{name}.{ext}").stat().st_size > 5000
