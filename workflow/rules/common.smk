@@ -216,6 +216,7 @@ FIGURES = [
     "round_time_capacity",
     "vision_ops_vs_state",
     "ours_vs_published",
+    "engine_vs_helib",
 ]
 
 
