@@ -20,7 +20,7 @@ ESTIMATOR_SRC    ?= https://github.com/malb/lattice-estimator
 # `make notebook`: JupyterLab, installed into .venv on first use (make run/test do not need it).
 JUPYTERLAB := jupyterlab==4.6.6
 
-.PHONY: all deps apt venv build run test test-cpp test-py clean distclean estimator notebook run-config
+.PHONY: all deps apt venv build run test test-cpp test-py clean distclean estimator notebook run-config helib test-helib
 
 all: build
 
@@ -69,8 +69,26 @@ test-py: venv build
 
 test: deps test-cpp test-py
 
+# HElib 2.3.0 as a second backend (optional): builds HElib into .deps/helib-$(NTL_ROUTE)
+# (scripts/build-helib.sh; HELIB_SRC=<checkout> / NTL_SRC=<checkout> to use local sources,
+# NTL_ROUTE=debian: Debian's libntl-dev, NTL_ROUTE=native: NTL 11.5.1 built with NATIVE=on),
+# then the runners with -DCB_HELIB_DIR into build-helib-$(NTL_ROUTE)/ (run_cipher and
+# bench_ops --backend helib, the *_helib_test targets). Low priority, HELIB_JOBS jobs.
+NTL_ROUTE  ?= debian
+HELIB_JOBS ?= 2
+HELIB_DIR  := .deps/helib-$(NTL_ROUTE)
+HELIB_BUILD := build-helib-$(NTL_ROUTE)
+
+helib: apt
+	NTL_ROUTE=$(NTL_ROUTE) JOBS=$(HELIB_JOBS) HELIB_SRC=$(HELIB_SRC) NTL_SRC=$(NTL_SRC) bash scripts/build-helib.sh
+	@cmake -S runners -B $(HELIB_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCB_HELIB_DIR=$(abspath $(HELIB_DIR)) > /dev/null
+	nice -n 15 cmake --build $(HELIB_BUILD) -j $(HELIB_JOBS)
+
+test-helib: helib
+	cd $(HELIB_BUILD) && ctest --output-on-failure -j $(HELIB_JOBS) -R 'HelibVsClear|HelibBackend\.|AesHelibTest|VisionHelibTest'
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-helib-*
 
 distclean: clean
 	rm -rf $(VENV)

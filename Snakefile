@@ -22,6 +22,7 @@ include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/params.smk"
 include: "workflow/rules/build.smk"
+include: "workflow/rules/helib.smk"
 include: "workflow/rules/run.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/plot.smk"
@@ -31,6 +32,7 @@ include: "workflow/rules/summary.smk"
 localrules:
     all,
     build_runners,
+    build_helib_runners,
     annotate_run,
     aggregate,
     tables,

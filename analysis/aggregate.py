@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from records import BadRecord, load_record, run_id  # noqa: E402
 
 # Columns that identify a run; rounds.csv and ops.csv repeat them.
-KEYS = ["name", "cipher", "instance", "field_bits", "state_size", "packing", "m", "bits", "rep"]
+KEYS = ["name", "backend", "cipher", "instance", "field_bits", "state_size", "packing", "m", "bits", "rep"]
 
 
 def instance_label(experiment):
@@ -34,6 +34,7 @@ def record_rows(record):
     e, p = record["experiment"], record["params"]
     key = {k: e.get(k) for k in KEYS if k != "instance"}
     key["instance"] = instance_label(e)
+    key["backend"] = e.get("backend", "engine")  # records from before the backends axis: the engine
     per_round = record["per_round"]
     run = dict(key)
     run.update(
@@ -47,7 +48,7 @@ def record_rows(record):
         log2_q=p["log2_q"],
         log2_q_ct=p.get("log2_q_ct"),
         security_helib=p["security"],
-        backend=record.get("backend"),
+        ntl_route=record.get("ntl_route"),
         layout=record.get("layout"),
         blocks_per_run_max=record.get("blocks_per_run_max"),
         **{k: record["timings"][k] for k in ("setup_s", "keygen_s", "encrypt_input_s", "total_s")},

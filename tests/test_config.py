@@ -12,7 +12,7 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
-SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml"]
+SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml", "helib.yaml"]
 
 
 def snakemake(*args, results_dir):
@@ -35,7 +35,7 @@ def test_shipped_config_dry_runs(name, tmp_path):
     jobs = sum(
         len(ring["bits"]) if isinstance(ring["bits"], list) else 1
         for e in cfg["experiments"] for ring in e["rings"]
-    ) * cfg["repetitions"]
+    ) * cfg["repetitions"] * len(cfg.get("backends", ["engine"]))
     assert re.search(rf"^run_experiment\s+{jobs}$", result.stdout, re.M), result.stdout
 
 
@@ -46,7 +46,19 @@ def test_default_config_is_used_without_configfile(tmp_path):
         cfg = yaml.safe_load(f)
     for e in cfg["experiments"]:
         ring = e["rings"][0]
-        assert f"{e['name']}/m{ring['m']}_bits{ring['bits']}_rep0" in result.stdout
+        assert f"{e['name']}/engine/m{ring['m']}_bits{ring['bits']}_rep0" in result.stdout
+
+
+def test_helib_backend_builds_helib_first_and_keys_runs_by_backend(tmp_path):
+    result = snakemake("--configfile", "config/helib.yaml", results_dir=tmp_path)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert re.search(r"^build_helib_runners\s+1$", result.stdout, re.M), result.stdout
+    for backend in ("engine", "helib"):
+        assert f"aes-packed/{backend}/m4369_bits930_rep0" in result.stdout
+    out = subprocess.run([SNAKEMAKE, "-n", "-p", "--cores", "2", "--configfile", "config/helib.yaml", "--config",
+                          f"results_dir={tmp_path}"], cwd=ROOT, capture_output=True, text=True, timeout=300).stdout
+    assert "build-helib-debian/bin/run_cipher" in out and "--backend helib" in out and "--backend bgv" in out
+    assert "make -C" in out and "helib NTL_ROUTE=debian" in out
 
 
 def _set(cfg, path, value):
@@ -75,6 +87,8 @@ BAD = [
     (["experiments", 3, "rings", 0, "m"], 257,
      "m=257 has slots GF(2^16) (d = ord_m(2) = 16), which do not contain GF(2^64): the field degree 64 must divide d"),
     (["params", "m_maxx"], 5, "invalid config: params: Additional properties are not allowed ('m_maxx' was unexpected)"),
+    (["backends"], ["tfhe"], "invalid config: backends[0]: 'tfhe' is not one of ['engine', 'helib']"),
+    (["helib_ntl_route"], "conda", "invalid config: helib_ntl_route: 'conda' is not one of ['debian', 'native']"),
     (["stages"], DELETE, "invalid config: (top level): 'stages' is a required property"),
     (["experiments", 0, "hwt"], 50, "invalid config: experiments[0].hwt: 50 is not allowed (Hamming weight of the "
      "secret key (run_cipher --hwt), 0 (a dense key) or at least 120"),

@@ -50,7 +50,7 @@ def pipeline(tmp_path_factory):
 
 
 def records(results):
-    paths = sorted(glob.glob(os.path.join(results, "runs", "*", "*.json")))
+    paths = sorted(glob.glob(os.path.join(results, "runs", "*", "*", "*.json")))
     out = []
     for p in paths:
         with open(p) as f:
@@ -73,7 +73,7 @@ def test_every_experiment_ran_correctly_with_provenance(pipeline):
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["provenance"]["date"])
         assert r["benchmark"]["wall_s"] > 0 and r["benchmark"]["max_rss_mb"] > 0
         # the raw runner output is kept beside the record
-        raw = os.path.join(results, "raw", r["experiment"]["name"],
+        raw = os.path.join(results, "raw", r["experiment"]["name"], r["experiment"]["backend"],
                            f"m{r['experiment']['m']}_bits{r['experiment']['bits']}_rep0.json")
         assert os.path.exists(raw)
 
@@ -143,7 +143,7 @@ def test_rerun_runs_only_what_is_missing(pipeline):
     # summaries) are redone; the other runs are kept.
     for folder in ("tidy", "tables", "figures"):
         shutil.rmtree(os.path.join(results, folder))
-    lost = os.path.relpath(sorted(glob.glob(os.path.join(results, "runs", "vision8", "*.json")))[0],
+    lost = os.path.relpath(sorted(glob.glob(os.path.join(results, "runs", "vision8", "engine", "*.json")))[0],
                            os.path.join(results, "runs"))[: -len(".json")]
     for kind, ext in (("raw", ".json"), ("raw", ".env.json"), ("runs", ".json")):
         os.remove(os.path.join(results, kind, lost + ext))

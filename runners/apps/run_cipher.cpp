@@ -60,6 +60,9 @@
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
 #include "backend/clear_backend.h"
+#ifdef CB_HAVE_HELIB
+#include "backend/helib_backend.h"
+#endif
 #include "ciphers/aes/aes_circuit.h"
 #include "ciphers/reference/aes128.h"
 #include "ciphers/reference/hex.h"
@@ -201,7 +204,7 @@ json params_json(const ChainPlan& p) { return params_json(p.info); }
 
 template <class B>
 double keygen_seconds(const B& b) {
-  if constexpr (std::is_same_v<B, BgvBackend>) return b.keygen_seconds();
+  if constexpr (!std::is_same_v<B, ClearBackend>) return b.keygen_seconds();
   return 0;
 }
 
@@ -547,6 +550,12 @@ int run(const Options& o_in) {
   if (o.backend == "clear") {
     ClearBackend b(o.m, in.n, in.f_low);
     ok = run_with(b, o, in, wall, wall.seconds(), out);
+#ifdef CB_HAVE_HELIB
+  } else if (o.backend == "helib") {  // HElib's own chain for --bits; no engine noise planning
+    HelibBackend b(HelibParams{o.m, o.bits, o.c, o.hwt, o.seed}, in.n, in.f_low);
+    ok = run_with(b, o, in, wall, wall.seconds(), out);
+    out.update(json::parse(b.report_json()));
+#endif
   } else {
     BgvParams p;
     p.m = o.m, p.bits = o.bits, p.c = o.c, p.hwt = o.hwt, p.seed = o.seed;
@@ -586,8 +595,13 @@ int main(int argc, char** argv) {
   app.add_option("--blocks", o.blocks, "blocks to process (default: all the ciphertexts hold)");
   app.add_option("--seed", o.seed, "seed of the random key and blocks, and of the BGV randomness (default 1)");
   app.add_flag("--decrypt", o.decrypt, "run the inverse cipher on the blocks' ciphertexts (transciphering)");
+#ifdef CB_HAVE_HELIB
+  app.add_option("--backend", o.backend, "bgv (default), clear (slot simulator, no noise) or helib (HElib 2.3.0)")
+      ->check(CLI::IsMember({"bgv", "clear", "helib"}));
+#else
   app.add_option("--backend", o.backend, "bgv (default) or clear (slot simulator, no noise)")
       ->check(CLI::IsMember({"bgv", "clear"}));
+#endif
   app.add_option("--threads", o.threads, "OpenMP threads of the engine (default: OMP_NUM_THREADS or all cores)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--force", o.force, "run even when the chain is below the planned one");
@@ -608,6 +622,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return e.get_exit_code() == 0 ? 0 : 1;
+  }
+  if (o.backend == "helib" && o.bits <= 0) {
+    std::cerr << "run_cipher: --bits is required with --backend helib (HElib builds its own chain for it)\n";
+    return 1;
   }
   if (o.threads > 0) omp_set_num_threads(int(o.threads));
   try {

@@ -29,7 +29,7 @@ if workflow.is_main_process and isinstance(_cores, int) and _cores < config["thr
 
 rule run_experiment:
     input:
-        build=BUILD_STAMP,
+        build=run_build_stamp,
     output:
         raw=run_path("raw", ".json"),
         env=run_path("raw", ".env.json"),
@@ -41,7 +41,7 @@ rule run_experiment:
     benchmark:
         run_path("benchmarks", ".tsv")
     params:
-        binary=RUN_CIPHER,
+        binary=run_binary,
         args=run_cipher_args,
         repo=workflow.basedir,
         python=sys.executable,
