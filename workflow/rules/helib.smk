@@ -15,7 +15,7 @@ rule build_helib_runners:
         repo=workflow.basedir,
         route=HELIB_ROUTE,
         binary=os.path.join(HELIB_BUILD_DIR, "bin", "run_cipher"),
-    threads: min(2, workflow.cores)
+    threads: min(2, os.cpu_count() or 1)  # not workflow.cores: undefined under --report and -n
     conda:
         "../envs/runners.yaml"
     shell:
