@@ -21,8 +21,8 @@ import re
 
 # Keys annotate.py writes into every record.
 REQUIRED = ("experiment", "provenance", "benchmark", "params", "timings", "per_round", "rounds", "correct")
-# run id <name>/m<m>_bits<bits>_rep<rep>, as in workflow/rules/common.smk (RUN_ID)
-RUN_ID = re.compile(r"(?P<name>[a-z0-9][a-z0-9-]*)/m(?P<m>\d+)_bits(?P<bits>\d+)_rep(?P<rep>\d+)$")
+# run id <name>/<backend>/m<m>_bits<bits>_rep<rep>, as in workflow/rules/common.smk (RUN_ID)
+RUN_ID = re.compile(r"(?P<name>[a-z0-9][a-z0-9-]*)/(?P<backend>[a-z]+)/m(?P<m>\d+)_bits(?P<bits>\d+)_rep(?P<rep>\d+)$")
 
 
 class BadRecord(ValueError):
@@ -30,15 +30,16 @@ class BadRecord(ValueError):
 
 
 def run_id_of_path(path):
-    """'vision8/m257_bits800_rep0' from '.../runs/vision8/m257_bits800_rep0.json', or None."""
+    """'vision8/engine/m257_bits800_rep0' from '.../runs/vision8/engine/m257_bits800_rep0.json', or None."""
     stem = path[: -len(".json")] if path.endswith(".json") else path
     parts = stem.replace(os.sep, "/").split("/")
-    match = RUN_ID.search("/".join(parts[-2:]))
+    match = RUN_ID.search("/".join(parts[-3:]))
     return match.group(0) if match else None
 
 
 def run_id(experiment):
-    return f"{experiment.get('name')}/m{experiment.get('m')}_bits{experiment.get('bits')}_rep{experiment.get('rep')}"
+    return (f"{experiment.get('name')}/{experiment.get('backend', 'engine')}/m{experiment.get('m')}"
+            f"_bits{experiment.get('bits')}_rep{experiment.get('rep')}")
 
 
 def _number(x):

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "analysis"))
 import aggregate  # noqa: E402
 import annotate  # noqa: E402
 
-RUNS = sorted(glob.glob(os.path.join(DATA, "runs", "*", "*.json")))
+RUNS = sorted(glob.glob(os.path.join(DATA, "runs", "*", "*", "*.json")))
 RAW = os.path.join(DATA, "raw", "aes-packed")
 
 
@@ -121,7 +121,7 @@ def copy_to(tmp_path, src, run_id):
 
 
 def test_truncated_record_is_refused(tmp_path):
-    path = tmp_path / "runs" / "vision8" / "m257_bits500_rep0.json"
+    path = tmp_path / "runs" / "vision8" / "engine" / "m257_bits500_rep0.json"
     path.parent.mkdir(parents=True)
     path.write_text(open(RUNS[-1]).read()[:200])
     with pytest.raises(records.BadRecord, match="unreadable"):
@@ -130,14 +130,14 @@ def test_truncated_record_is_refused(tmp_path):
 
 def test_record_copied_under_another_run_is_refused(tmp_path):
     src = next(p for p in RUNS if "vision8" in p)
-    path = copy_to(tmp_path, src, "vision8/m257_bits500_rep1")
-    with pytest.raises(records.BadRecord, match="the record is of run vision8/m257_bits500_rep0, not of the run"):
+    path = copy_to(tmp_path, src, "vision8/engine/m257_bits500_rep1")
+    with pytest.raises(records.BadRecord, match="the record is of run vision8/engine/m257_bits500_rep0, not of the run"):
         aggregate.tidy([path])
 
 
 def test_run_counted_twice_is_refused(tmp_path):
     src = next(p for p in RUNS if "vision8" in p)
-    other = tmp_path / "elsewhere" / "vision8" / "m257_bits500_rep0.json"
+    other = tmp_path / "elsewhere" / "vision8" / "engine" / "m257_bits500_rep0.json"
     other.parent.mkdir(parents=True)
     other.write_text(open(src).read())
     with pytest.raises(records.BadRecord, match="already counted"):
@@ -147,7 +147,7 @@ def test_run_counted_twice_is_refused(tmp_path):
 def test_missing_round_is_refused(tmp_path):
     record = load(RUNS[0])
     record["per_round"] = record["per_round"][:-1]
-    path = tmp_path / "runs" / "aes-packed" / "m257_bits300_rep0.json"
+    path = tmp_path / "runs" / "aes-packed" / "engine" / "m257_bits300_rep0.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(record))
     with pytest.raises(records.BadRecord, match="1 per_round entries"):

@@ -30,8 +30,8 @@ RUN_CIPHER = os.path.join(ROOT, "build", "bin", "run_cipher")
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import records  # noqa: E402
 
-SLOW = "vision64/m641_bits2400_rep0"
-RUN_IDS = ["aes-packed/m257_bits400_rep0", "vision8/m257_bits800_rep0", SLOW]
+SLOW = "vision64/engine/m641_bits2400_rep0"
+RUN_IDS = ["aes-packed/engine/m257_bits400_rep0", "vision8/engine/m257_bits800_rep0", SLOW]
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(RUN_CIPHER) and os.environ.get("CB_ALLOW_NO_RUNNER") == "1",
@@ -106,8 +106,7 @@ def wait_for(predicate, timeout):
 
 def slow_run_started(results):
     """Wait until run_cipher runs the slow run (the one to interrupt)."""
-    name, stem = SLOW.split("/")
-    pids = wait_for(lambda: processes(os.path.join(results, "raw", name, stem), "run_cipher"), 240)
+    pids = wait_for(lambda: processes(os.path.join(results, "raw", *SLOW.split("/")), "run_cipher"), 240)
     assert pids, "the slow run never started"
     time.sleep(1)  # inside its rounds
     return pids
@@ -149,12 +148,12 @@ def test_kill_9_of_snakemake_then_make_run(setup):
     config, results = setup
     remove_run(results, SLOW)
     # A damaged record and a deleted one: rebuilt, never counted.
-    damaged = os.path.join(results, "runs", "vision8", "m257_bits800_rep0.json")
+    damaged = os.path.join(results, "runs", "vision8", "engine", "m257_bits800_rep0.json")
     with open(damaged) as f:
         text = f.read()
     with open(damaged, "w") as f:
         f.write(text[: len(text) // 2])
-    os.remove(os.path.join(results, "runs", "aes-packed", "m257_bits400_rep0.json"))
+    os.remove(os.path.join(results, "runs", "aes-packed", "engine", "m257_bits400_rep0.json"))
     sm = start(config)
     slow_run_started(results)
     sm.send_signal(signal.SIGKILL)  # Snakemake only: its job's shell, measure.py and run_cipher live on
@@ -165,7 +164,7 @@ def test_kill_9_of_snakemake_then_make_run(setup):
     assert "removing the lock a killed Snakemake left" in unlock.stderr
     assert result.returncode == 0, result.stderr[-3000:]
     assert_complete(results)
-    assert glob.glob(os.path.join(results, "rejected", "runs", "vision8", "m257_bits800_rep0.json.*"))
+    assert glob.glob(os.path.join(results, "rejected", "runs", "vision8", "engine", "m257_bits800_rep0.json.*"))
     with open(damaged) as f:
         assert json.load(f)["correct"] is True
 
@@ -194,9 +193,9 @@ def test_refused_run_does_not_stop_the_others(tmp_path):
     ])
     _, result = make_run(config)
     assert result.returncode != 0
-    records.load_record(os.path.join(results, "runs", "aes-packed", "m257_bits400_rep0.json"))
-    assert not os.path.exists(os.path.join(results, "runs", "vision8", "m257_bits30_rep0.json"))
+    records.load_record(os.path.join(results, "runs", "aes-packed", "engine", "m257_bits400_rep0.json"))
+    assert not os.path.exists(os.path.join(results, "runs", "vision8", "engine", "m257_bits30_rep0.json"))
     summary = open(os.path.join(results, "logs", "summary.txt")).read()
     assert "cipher runs: 1 of 2 done" in summary
-    line = next(s for s in summary.splitlines() if "vision8/m257_bits30_rep0" in s)
+    line = next(s for s in summary.splitlines() if "vision8/engine/m257_bits30_rep0" in s)
     assert "refused/failed" in line and "run_cipher:" in line and "bits" in line
