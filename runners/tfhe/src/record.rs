@@ -31,23 +31,27 @@ pub fn build(inp: &Inputs, m: &Measurement, outputs: &[Option<Block>], expected:
     let wrong = outputs.iter().zip(expected).filter(|(o, e)| o.as_ref() != Some(*e)).count() as u64;
     let correct = wrong == 0 && blocks > 0;
     let total_s: f64 = m.blocks.iter().map(|b| b.seconds).sum();
+    let cpu_total_s: f64 = m.blocks.iter().map(|b| b.cpu_s).sum();
     let pbs_total: u64 = m.blocks.iter().map(|b| b.pbs).sum();
     let setup_s = m.keygen_s + m.encrypt_key_s + m.key_schedule_s;
     let timings = json!({
         "keygen_s": m.keygen_s,
         "encrypt_key_s": m.encrypt_key_s,
         "key_schedule_s": m.key_schedule_s,
+        "key_schedule_cpu_s": m.key_schedule_cpu_s,
         "setup_s": setup_s,
         "total_s": total_s,
         "per_block_s": total_s / blocks as f64,
         "latency_s": m.blocks.first().map(|b| b.seconds),
+        "cpu_total_s": cpu_total_s,
+        "cpu_per_block_s": cpu_total_s / blocks as f64,
         "decrypt_s": m.decrypt_s,
         "wall_s": inp.wall_s,
     });
     let per_block: Vec<Value> = m
         .blocks
         .iter()
-        .map(|b| json!({"block": b.index, "seconds": b.seconds, "pbs": b.pbs}))
+        .map(|b| json!({"block": b.index, "seconds": b.seconds, "cpu_s": b.cpu_s, "pbs": b.pbs}))
         .collect();
     let shown = |o: &Option<Block>| o.map(|b| reference::to_hex(&b));
     let mut out = json!({
@@ -99,9 +103,10 @@ mod tests {
             keygen_s: 1.0,
             encrypt_key_s: 0.5,
             key_schedule_s: 2.0,
+            key_schedule_cpu_s: 3.0,
             key_schedule_pbs: 10,
             decrypt_s: 0.1,
-            blocks: (0..n).map(|i| BlockRun { index: i, seconds: 3.0 + i as f64, pbs: 7, output: None }).collect(),
+            blocks: (0..n).map(|i| BlockRun { index: i, seconds: 3.0 + i as f64, cpu_s: 5.0, pbs: 7, output: None }).collect(),
         }
     }
 
@@ -122,6 +127,7 @@ mod tests {
         assert_eq!(r["timings"]["per_block_s"], 3.5);
         assert_eq!(r["timings"]["latency_s"], 3.0);
         assert_eq!(r["timings"]["setup_s"], 3.5);
+        assert_eq!(r["timings"]["cpu_per_block_s"], 5.0);
         assert_eq!(r["pbs"]["per_block"], 7.0);
         assert_eq!(r["per_block"].as_array().unwrap().len(), 2);
         assert!(r.get("invalid_timings").is_none());

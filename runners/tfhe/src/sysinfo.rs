@@ -53,6 +53,19 @@ pub fn peak_rss_mb() -> f64 {
     u.ru_maxrss as f64 / 1024.0
 }
 
+/// CPU seconds (user + system, all threads) this process has used so far: on a shared
+/// machine, wall time depends on the other jobs and CPU time much less.
+pub fn cpu_seconds() -> f64 {
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage fills the struct it is given.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    if rc != 0 {
+        return f64::NAN;
+    }
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    tv(u.ru_utime) + tv(u.ru_stime)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,6 +79,17 @@ mod tests {
         let v = vec![1u8; 64 << 20];
         std::hint::black_box(&v);
         assert!(peak_rss_mb() >= before.max(64.0));
+    }
+
+    #[test]
+    fn cpu_seconds_grow_with_work() {
+        let before = cpu_seconds();
+        let mut x = 0u64;
+        let t = std::time::Instant::now();
+        while t.elapsed().as_millis() < 50 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        assert!(cpu_seconds() > before, "{x}");
     }
 
     #[test]
