@@ -25,6 +25,8 @@ include: "workflow/rules/build.smk"
 include: "workflow/rules/run.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/plot.smk"
+include: "workflow/rules/peers_common.smk"
+include: "workflow/rules/peers.smk"
 
 
 localrules:
@@ -34,8 +36,12 @@ localrules:
     aggregate,
     tables,
     figures,
+    annotate_peer,
+    aggregate_peers,
+    figure_schemes,
 
 
 rule all:
     input:
         all_targets(),
+        peer_targets(),
