@@ -64,7 +64,7 @@ test-slow:
 	@cargo=$$(scripts/find-cargo.sh) || { echo "make test-slow: no usable cargo (see above)"; exit 1; }; \
 	  echo "$$cargo test $(TFHE_CARGO_FLAGS) -- --ignored"; "$$cargo" test $(TFHE_CARGO_FLAGS) -- --ignored
 
-test: deps test-cpp test-py test-tfhe
+test: deps test-cpp test-tfhe test-py
 
 clean:
 	rm -rf $(BUILD)
