@@ -59,7 +59,7 @@ test-tfhe:
 	else echo "SKIP runners/tfhe tests: $$found"; fi
 
 # Slow tests, not run by `make test`: one AES block at tfhe-rs's 128-bit default parameters
-# (about a minute or more on 2 cores).
+# (about 4 CPU minutes plus 1 for the key schedule, BENCHMARKS.md).
 test-slow:
 	@cargo=$$(scripts/find-cargo.sh) || { echo "make test-slow: no usable cargo (see above)"; exit 1; }; \
 	  echo "$$cargo test $(TFHE_CARGO_FLAGS) -- --ignored"; "$$cargo" test $(TFHE_CARGO_FLAGS) -- --ignored

@@ -96,8 +96,8 @@ fn a_wrong_block_exits_2_and_keeps_no_timings() {
     assert!(r["invalid_timings"]["timings"]["total_s"].as_f64().unwrap() > 0.0);
 }
 
-/// One block at tfhe-rs's default parameters (128 bits stated): tens of seconds to minutes
-/// on 2 cores. Run by `make test-slow` (cargo test --release -- --ignored).
+/// One block at tfhe-rs's default parameters (128 bits stated): about 5 CPU minutes
+/// (BENCHMARKS.md). Run by `make test-slow` (cargo test --release -- --ignored).
 #[test]
 #[ignore]
 fn one_block_at_the_default_128_bit_parameters() {
