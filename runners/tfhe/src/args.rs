@@ -113,9 +113,16 @@ pub fn check_writable(path: &Path) -> Result<(), ArgError> {
         _ => PathBuf::from("."),
     };
     if !parent.is_dir() {
-        return err(format!("--json {shown}: folder {} does not exist", parent.display()));
+        return err(format!(
+            "--json {shown}: folder {} does not exist",
+            parent.display()
+        ));
     }
-    let target = if path.exists() { path.to_path_buf() } else { parent.clone() };
+    let target = if path.exists() {
+        path.to_path_buf()
+    } else {
+        parent.clone()
+    };
     if !writable(&target) {
         let what = if path.exists() { "the file" } else { "its folder" };
         return err(format!("--json {shown}: {what} is not writable"));
@@ -157,8 +164,15 @@ pub fn parse<S: AsRef<str>>(argv: &[S]) -> Result<Args, ArgError> {
             corrupt_output = true;
             continue;
         }
-        const VALUED: [&str; 7] =
-            ["--json", "--blocks", "--threads", "--seed", "--key", "--plaintext", "--params"];
+        const VALUED: [&str; 7] = [
+            "--json",
+            "--blocks",
+            "--threads",
+            "--seed",
+            "--key",
+            "--plaintext",
+            "--params",
+        ];
         if !VALUED.contains(&name) {
             return err(format!("unknown argument {arg:?} (see --help)"));
         }
@@ -176,13 +190,11 @@ pub fn parse<S: AsRef<str>>(argv: &[S]) -> Result<Args, ArgError> {
         match name {
             "--json" => json = Some(PathBuf::from(value)),
             "--blocks" => blocks = parse_positive_u64(name, &value, MAX_BLOCKS)?,
-            "--threads" => {
-                threads = Some(parse_positive_u64(name, &value, MAX_THREADS as u64)? as usize)
-            }
+            "--threads" => threads = Some(parse_positive_u64(name, &value, MAX_THREADS as u64)? as usize),
             "--seed" => {
-                seed = value
-                    .parse::<u64>()
-                    .map_err(|_| ArgError::Message(format!("--seed {value:?}: not an integer in [0, 2^64)")))?
+                seed = value.parse::<u64>().map_err(|_| {
+                    ArgError::Message(format!("--seed {value:?}: not an integer in [0, 2^64)"))
+                })?
             }
             "--key" => key = Some(parse_hex16(name, &value)?),
             "--plaintext" => plaintext = Some(parse_hex16(name, &value)?),
@@ -202,7 +214,16 @@ pub fn parse<S: AsRef<str>>(argv: &[S]) -> Result<Args, ArgError> {
         return err("--json is required (the output file)".to_string());
     };
     check_writable(&json)?;
-    Ok(Args { json, blocks, threads, seed, key, plaintext, params, corrupt_output })
+    Ok(Args {
+        json,
+        blocks,
+        threads,
+        seed,
+        key,
+        plaintext,
+        params,
+        corrupt_output,
+    })
 }
 
 #[cfg(test)]
@@ -217,7 +238,10 @@ mod tests {
     }
 
     fn tmp_json() -> String {
-        std::env::temp_dir().join("cb_tfhe_args_test.json").display().to_string()
+        std::env::temp_dir()
+            .join("cb_tfhe_args_test.json")
+            .display()
+            .to_string()
     }
 
     #[test]
@@ -236,9 +260,19 @@ mod tests {
     fn every_option() {
         let j = tmp_json();
         let a = parse(&[
-            "--json", &j, "--blocks", "3", "--threads=2", "--seed", "7", "--key",
-            "000102030405060708090a0b0c0d0e0f", "--plaintext", "0x00112233445566778899aabbccddeeff",
-            "--params", "insecure-test",
+            "--json",
+            &j,
+            "--blocks",
+            "3",
+            "--threads=2",
+            "--seed",
+            "7",
+            "--key",
+            "000102030405060708090a0b0c0d0e0f",
+            "--plaintext",
+            "0x00112233445566778899aabbccddeeff",
+            "--params",
+            "insecure-test",
         ])
         .unwrap();
         assert_eq!((a.blocks, a.threads, a.seed), (3, Some(2), 7));
@@ -250,16 +284,31 @@ mod tests {
 
     #[test]
     fn json_is_required() {
-        assert_eq!(message(&["--blocks", "1"]), "--json is required (the output file)");
+        assert_eq!(
+            message(&["--blocks", "1"]),
+            "--json is required (the output file)"
+        );
     }
 
     #[test]
     fn bad_numbers_are_named() {
         let j = tmp_json();
-        assert_eq!(message(&["--json", &j, "--blocks", "0"]), "--blocks 0: must be between 1 and 1048576");
-        assert_eq!(message(&["--json", &j, "--blocks", "-2"]), "--blocks \"-2\": not a positive integer");
-        assert_eq!(message(&["--json", &j, "--threads", "0"]), "--threads 0: must be between 1 and 4096");
-        assert_eq!(message(&["--json", &j, "--seed", "x"]), "--seed \"x\": not an integer in [0, 2^64)");
+        assert_eq!(
+            message(&["--json", &j, "--blocks", "0"]),
+            "--blocks 0: must be between 1 and 1048576"
+        );
+        assert_eq!(
+            message(&["--json", &j, "--blocks", "-2"]),
+            "--blocks \"-2\": not a positive integer"
+        );
+        assert_eq!(
+            message(&["--json", &j, "--threads", "0"]),
+            "--threads 0: must be between 1 and 4096"
+        );
+        assert_eq!(
+            message(&["--json", &j, "--seed", "x"]),
+            "--seed \"x\": not an integer in [0, 2^64)"
+        );
     }
 
     #[test]
@@ -278,8 +327,14 @@ mod tests {
     #[test]
     fn unknown_and_repeated_and_missing_values() {
         let j = tmp_json();
-        assert_eq!(message(&["--json", &j, "--rounds", "3"]), "unknown argument \"--rounds\" (see --help)");
-        assert_eq!(message(&["--json", &j, "--blocks", "1", "--blocks", "2"]), "--blocks given twice");
+        assert_eq!(
+            message(&["--json", &j, "--rounds", "3"]),
+            "unknown argument \"--rounds\" (see --help)"
+        );
+        assert_eq!(
+            message(&["--json", &j, "--blocks", "1", "--blocks", "2"]),
+            "--blocks given twice"
+        );
         assert_eq!(message(&["--json", &j, "--blocks"]), "--blocks needs a value");
         assert_eq!(message(&["--json", "--blocks", "2"]), "--json needs a value");
         assert!(message(&["--json", &j, "--params", "fast"])

@@ -50,7 +50,12 @@ pub struct Measurement {
 /// (the convention of tfhe-rs's AES state and keystream). None if a ciphertext decrypts
 /// to something other than 0 or 1.
 fn decrypt_block(cks: &ClientKey, bits: &[Ciphertext]) -> Option<Block> {
-    assert_eq!(bits.len(), 128, "tfhe-rs returned {} keystream bits for one block", bits.len());
+    assert_eq!(
+        bits.len(),
+        128,
+        "tfhe-rs returned {} keystream bits for one block",
+        bits.len()
+    );
     let mut out = [0u8; 16];
     for (i, ct) in bits.iter().enumerate() {
         match cks.decrypt(ct) {
@@ -106,11 +111,25 @@ pub fn run(
         let bits = stream.into_raw_parts();
         let output = decrypt_block(&cks, &bits);
         decrypt_s += seconds_since(t);
-        let r = BlockRun { index, seconds, cpu_s, pbs, output };
+        let r = BlockRun {
+            index,
+            seconds,
+            cpu_s,
+            pbs,
+            output,
+        };
         on_block(&r);
         runs.push(r);
     }
-    Measurement { keygen_s, encrypt_key_s, key_schedule_s, key_schedule_cpu_s, key_schedule_pbs, decrypt_s, blocks: runs }
+    Measurement {
+        keygen_s,
+        encrypt_key_s,
+        key_schedule_s,
+        key_schedule_cpu_s,
+        key_schedule_pbs,
+        decrypt_s,
+        blocks: runs,
+    }
 }
 
 #[cfg(test)]
@@ -128,7 +147,12 @@ mod tests {
         let m = run(by_name("insecure-test").unwrap(), &key, &first, 2, |_| {});
         assert_eq!(m.blocks.len(), 2);
         for b in &m.blocks {
-            assert_eq!(b.output, Some(encrypt(&key, &input_block(&first, b.index))), "block {}", b.index);
+            assert_eq!(
+                b.output,
+                Some(encrypt(&key, &input_block(&first, b.index))),
+                "block {}",
+                b.index
+            );
             assert!(b.pbs > 0);
         }
         // FIPS-197 C.1 as a sanity check of the byte order end to end.

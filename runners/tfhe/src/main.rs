@@ -66,8 +66,9 @@ fn main() -> ExitCode {
     let random_first = random_block(&mut rng);
     let key = a.key.unwrap_or(random_key);
     let first = a.plaintext.unwrap_or(random_first);
-    let expected: Vec<Block> =
-        (0..a.blocks).map(|i| reference::encrypt(&key, &reference::input_block(&first, i))).collect();
+    let expected: Vec<Block> = (0..a.blocks)
+        .map(|i| reference::encrypt(&key, &reference::input_block(&first, i)))
+        .collect();
 
     eprintln!(
         "tfhe_aes: tfhe {} params {} ({} bits stated), {} block(s), {} thread(s)",
@@ -81,7 +82,13 @@ fn main() -> ExitCode {
     let blocks = a.blocks;
     let run = std::panic::catch_unwind(|| {
         fhe_aes::run(a.params, &key, &first, blocks, |b| {
-            eprintln!("tfhe_aes: block {}/{}: {:.3} s, {} bootstraps", b.index + 1, blocks, b.seconds, b.pbs)
+            eprintln!(
+                "tfhe_aes: block {}/{}: {:.3} s, {} bootstraps",
+                b.index + 1,
+                blocks,
+                b.seconds,
+                b.pbs
+            )
         })
     });
     let m = match run {

@@ -16,10 +16,9 @@
 
 use tfhe::shortint::parameters::current_params::V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
 use tfhe::shortint::parameters::{
-    AtomicPatternParameters, CarryModulus, CiphertextModulus, ClassicPBSParameters,
-    DecompositionBaseLog, DecompositionLevelCount, DynamicDistribution, EncryptionKeyChoice,
-    GlweDimension, LweDimension, MaxNoiseLevel, MessageModulus, ModulusSwitchType, PBSParameters,
-    PolynomialSize, StandardDev,
+    AtomicPatternParameters, CarryModulus, CiphertextModulus, ClassicPBSParameters, DecompositionBaseLog,
+    DecompositionLevelCount, DynamicDistribution, EncryptionKeyChoice, GlweDimension, LweDimension,
+    MaxNoiseLevel, MessageModulus, ModulusSwitchType, PBSParameters, PolynomialSize, StandardDev,
 };
 
 #[derive(Debug)]
@@ -100,7 +99,9 @@ pub fn by_name(name: &str) -> Option<&'static ParamSet> {
 }
 
 pub fn default_set() -> &'static ParamSet {
-    ALL.iter().find(|p| p.is_default).expect("one parameter set is the default")
+    ALL.iter()
+        .find(|p| p.is_default)
+        .expect("one parameter set is the default")
 }
 
 impl ParamSet {
@@ -152,7 +153,12 @@ mod tests {
     #[test]
     fn stated_failure_probability_is_below_2_to_minus_128_for_secure_sets() {
         for p in ALL.iter().filter(|p| p.security_bits >= 128) {
-            assert!(p.log2_p_fail.unwrap() <= -128.0, "{}: {:?}", p.name, p.log2_p_fail);
+            assert!(
+                p.log2_p_fail.unwrap() <= -128.0,
+                "{}: {:?}",
+                p.name,
+                p.log2_p_fail
+            );
         }
         assert_eq!(by_name("insecure-test").unwrap().security_bits, 0);
     }
@@ -160,7 +166,10 @@ mod tests {
     #[test]
     fn json_names_the_constant_and_security() {
         let j = default_set().to_json();
-        assert_eq!(j["constant"], "V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128");
+        assert_eq!(
+            j["constant"],
+            "V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128"
+        );
         assert_eq!(j["security"], 128);
         assert_eq!(j["polynomial_size"], 2048);
     }

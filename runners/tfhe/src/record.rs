@@ -28,7 +28,11 @@ pub struct Inputs<'a> {
 /// corruption; `expected[i]` the reference.
 pub fn build(inp: &Inputs, m: &Measurement, outputs: &[Option<Block>], expected: &[Block]) -> (Value, u64) {
     let blocks = m.blocks.len() as u64;
-    let wrong = outputs.iter().zip(expected).filter(|(o, e)| o.as_ref() != Some(*e)).count() as u64;
+    let wrong = outputs
+        .iter()
+        .zip(expected)
+        .filter(|(o, e)| o.as_ref() != Some(*e))
+        .count() as u64;
     let correct = wrong == 0 && blocks > 0;
     let total_s: f64 = m.blocks.iter().map(|b| b.seconds).sum();
     let cpu_total_s: f64 = m.blocks.iter().map(|b| b.cpu_s).sum();
@@ -87,7 +91,10 @@ pub fn build(inp: &Inputs, m: &Measurement, outputs: &[Option<Block>], expected:
         obj.insert("timings".into(), timings);
         obj.insert("per_block".into(), Value::Array(per_block));
     } else {
-        obj.insert("invalid_timings".into(), json!({"timings": timings, "per_block": per_block}));
+        obj.insert(
+            "invalid_timings".into(),
+            json!({"timings": timings, "per_block": per_block}),
+        );
     }
     (out, wrong)
 }
@@ -106,12 +113,29 @@ mod tests {
             key_schedule_cpu_s: 3.0,
             key_schedule_pbs: 10,
             decrypt_s: 0.1,
-            blocks: (0..n).map(|i| BlockRun { index: i, seconds: 3.0 + i as f64, cpu_s: 5.0, pbs: 7, output: None }).collect(),
+            blocks: (0..n)
+                .map(|i| BlockRun {
+                    index: i,
+                    seconds: 3.0 + i as f64,
+                    cpu_s: 5.0,
+                    pbs: 7,
+                    output: None,
+                })
+                .collect(),
         }
     }
 
     fn inputs<'a>(machine: &'a Machine, key: &'a Block) -> Inputs<'a> {
-        Inputs { set: default_set(), key, first: key, seed: 1, threads: 2, wall_s: 9.0, peak_rss_mb: 5.0, machine }
+        Inputs {
+            set: default_set(),
+            key,
+            first: key,
+            seed: 1,
+            threads: 2,
+            wall_s: 9.0,
+            peak_rss_mb: 5.0,
+            machine,
+        }
     }
 
     #[test]

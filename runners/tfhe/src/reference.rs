@@ -47,13 +47,19 @@ mod tests {
 
     #[test]
     fn fips197_appendix_c1() {
-        let got = encrypt(&hex("000102030405060708090a0b0c0d0e0f"), &hex("00112233445566778899aabbccddeeff"));
+        let got = encrypt(
+            &hex("000102030405060708090a0b0c0d0e0f"),
+            &hex("00112233445566778899aabbccddeeff"),
+        );
         assert_eq!(to_hex(&got), "69c4e0d86a7b0430d8cdb78070b4c55a");
     }
 
     #[test]
     fn project_vectors() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ciphers/reference/testdata/aes128.json");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../ciphers/reference/testdata/aes128.json"
+        );
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
         let vectors = doc["vectors"].as_array().unwrap();
@@ -61,7 +67,12 @@ mod tests {
         for v in vectors {
             let key = hex(v["key_bytes"].as_str().unwrap());
             let pt = hex(v["plaintext_bytes"].as_str().unwrap());
-            assert_eq!(to_hex(&encrypt(&key, &pt)), v["ciphertext_bytes"].as_str().unwrap(), "{}", v["name"]);
+            assert_eq!(
+                to_hex(&encrypt(&key, &pt)),
+                v["ciphertext_bytes"].as_str().unwrap(),
+                "{}",
+                v["name"]
+            );
         }
     }
 
@@ -77,7 +88,10 @@ mod tests {
     #[test]
     fn input_blocks_count_up_big_endian() {
         let first = hex("000000000000000000000000000000ff");
-        assert_eq!(to_hex(&input_block(&first, 1)), "00000000000000000000000000000100");
+        assert_eq!(
+            to_hex(&input_block(&first, 1)),
+            "00000000000000000000000000000100"
+        );
         let top = [0xffu8; 16];
         assert_eq!(input_block(&top, 1), [0u8; 16]);
     }
@@ -85,6 +99,9 @@ mod tests {
     #[test]
     fn fingerprint_is_fnv1a_64() {
         // FNV-1a 64 of the bytes 00 01 .. 0f (computed independently in Python).
-        assert_eq!(fingerprint(&hex("000102030405060708090a0b0c0d0e0f")), "7c84dc9477851775");
+        assert_eq!(
+            fingerprint(&hex("000102030405060708090a0b0c0d0e0f")),
+            "7c84dc9477851775"
+        );
     }
 }

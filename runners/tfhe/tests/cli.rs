@@ -34,12 +34,27 @@ fn bad_arguments_exit_1_with_a_named_error_and_no_json() {
     let j = out_path("bad.json");
     let js = j.to_str().unwrap();
     for (args, message) in [
-        (vec!["--json", js, "--blocks", "0"], "--blocks 0: must be between 1 and 1048576"),
-        (vec!["--json", js, "--threads", "two"], "--threads \"two\": not a positive integer"),
-        (vec!["--json", js, "--params", "tiny"], "--params \"tiny\": unknown parameter set"),
-        (vec!["--json", js, "--key", "00"], "--key \"00\": needs exactly 32 hex digits"),
+        (
+            vec!["--json", js, "--blocks", "0"],
+            "--blocks 0: must be between 1 and 1048576",
+        ),
+        (
+            vec!["--json", js, "--threads", "two"],
+            "--threads \"two\": not a positive integer",
+        ),
+        (
+            vec!["--json", js, "--params", "tiny"],
+            "--params \"tiny\": unknown parameter set",
+        ),
+        (
+            vec!["--json", js, "--key", "00"],
+            "--key \"00\": needs exactly 32 hex digits",
+        ),
         (vec!["--blocks", "1"], "--json is required"),
-        (vec!["--json", "/no-such-dir-cb/x.json"], "folder /no-such-dir-cb does not exist"),
+        (
+            vec!["--json", "/no-such-dir-cb/x.json"],
+            "folder /no-such-dir-cb does not exist",
+        ),
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
@@ -59,8 +74,18 @@ fn help_exits_0() {
 fn fips197_key_and_plaintext_on_the_test_set() {
     let j = out_path("ok.json");
     let o = run(&[
-        "--json", j.to_str().unwrap(), "--params", "insecure-test", "--blocks", "2", "--threads", "2",
-        "--key", "000102030405060708090a0b0c0d0e0f", "--plaintext", "00112233445566778899aabbccddeeff",
+        "--json",
+        j.to_str().unwrap(),
+        "--params",
+        "insecure-test",
+        "--blocks",
+        "2",
+        "--threads",
+        "2",
+        "--key",
+        "000102030405060708090a0b0c0d0e0f",
+        "--plaintext",
+        "00112233445566778899aabbccddeeff",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let r = read_json(&j);
@@ -75,7 +100,15 @@ fn fips197_key_and_plaintext_on_the_test_set() {
     assert_eq!(r["expected_hex"], "69c4e0d86a7b0430d8cdb78070b4c55a");
     assert_eq!(r["per_block"].as_array().unwrap().len(), 2);
     let t = &r["timings"];
-    for k in ["keygen_s", "key_schedule_s", "setup_s", "total_s", "per_block_s", "latency_s", "wall_s"] {
+    for k in [
+        "keygen_s",
+        "key_schedule_s",
+        "setup_s",
+        "total_s",
+        "per_block_s",
+        "latency_s",
+        "wall_s",
+    ] {
         assert!(t[k].as_f64().unwrap() > 0.0, "{k}");
     }
     assert!(r["pbs"]["per_block"].as_f64().unwrap() > 1000.0);
@@ -86,7 +119,15 @@ fn fips197_key_and_plaintext_on_the_test_set() {
 #[test]
 fn a_wrong_block_exits_2_and_keeps_no_timings() {
     let j = out_path("wrong.json");
-    let o = run(&["--json", j.to_str().unwrap(), "--params", "insecure-test", "--seed", "5", "--corrupt-output"]);
+    let o = run(&[
+        "--json",
+        j.to_str().unwrap(),
+        "--params",
+        "insecure-test",
+        "--seed",
+        "5",
+        "--corrupt-output",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("WRONG RESULT: 1 of 1 blocks"));
     let r = read_json(&j);
@@ -106,6 +147,9 @@ fn one_block_at_the_default_128_bit_parameters() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let r = read_json(&j);
     assert_eq!(r["correct"], true);
-    assert_eq!(r["params"]["constant"], "V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128");
+    assert_eq!(
+        r["params"]["constant"],
+        "V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128"
+    );
     assert_eq!(r["params"]["security"], 128);
 }
