@@ -10,7 +10,17 @@ JOBS       ?= $(shell nproc)
 CONFIG     ?= config/config.yaml
 CORES      ?= all
 
-.PHONY: all deps apt venv build run test test-cpp test-py tfhe test-tfhe test-slow clean distclean
+# The lattice estimator (on no registry): this commit of github.com/malb/lattice-estimator,
+# from ESTIMATOR_SRC=<a checkout> or cloned from upstream, into a git-ignored directory
+# where the explorer finds it (sage/cbparams/estimator.py).
+ESTIMATOR_DIR    := third_party/lattice-estimator
+ESTIMATOR_COMMIT := 27a581bb8e9d49f5e9e2db315bd48ac769d5f5f5
+ESTIMATOR_SRC    ?= https://github.com/malb/lattice-estimator
+
+# `make notebook`: JupyterLab, installed into .venv on first use (make run/test do not need it).
+JUPYTERLAB := jupyterlab==4.6.6
+
+.PHONY: all deps apt venv build run test test-cpp test-py tfhe test-tfhe test-slow clean distclean estimator notebook run-config helib test-helib
 
 all: build
 
@@ -19,20 +29,37 @@ deps: apt venv
 apt:
 	@bash scripts/install-apt.sh
 
-# The venv is rebuilt only when requirements.txt changes.
+# The venv is rebuilt only when requirements.txt or the explorer's package metadata
+# changes; the explorer (sage/cbparams) is installed editable, with its `cbparams` command.
 venv: $(VENV)/.installed
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt sage/pyproject.toml
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
 	$(VPY) -m pip install -q -r requirements.txt
+	$(VPY) -m pip install -q --no-deps --no-build-isolation -e sage
 	@touch $@
+
+estimator:
+	@bash scripts/get-estimator.sh $(ESTIMATOR_DIR) $(ESTIMATOR_COMMIT) $(ESTIMATOR_SRC)
+
+# notebooks/explore.ipynb in JupyterLab; its python3 kernel is .venv's (Sage, cbparams).
+notebook: venv build
+	@test -x $(VENV)/bin/jupyter-lab || $(VPY) -m pip install -q $(JUPYTERLAB)
+	$(VENV)/bin/jupyter lab notebooks/explore.ipynb
 
 build: apt
 	@cmake -S runners -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) > /dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: deps build
+# Before Snakemake: a missing CONFIG is named (Snakemake itself prints a traceback), and a
+# lock left by a killed Snakemake is removed when none runs here (workflow/scripts/unlock_stale.py).
+# Snakemake reads profiles/default (rerun-incomplete, keep-going) by itself.
+run: run-config deps build
+	@$(VPY) workflow/scripts/unlock_stale.py $(VENV)/bin/snakemake --configfile $(CONFIG)
 	$(VENV)/bin/snakemake --cores $(CORES) --configfile $(CONFIG)
+
+run-config:
+	@test -f "$(CONFIG)" || { echo "make run: CONFIG=$(CONFIG): no such file (the configs: $$(ls config/*.yaml | grep -v depth_profiles | tr '\n' ' '))" >&2; exit 2; }
 
 test-cpp: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -66,8 +93,26 @@ test-slow:
 
 test: deps test-cpp test-tfhe test-py
 
+# HElib 2.3.0 as a second backend (optional): builds HElib into .deps/helib-$(NTL_ROUTE)
+# (scripts/build-helib.sh; HELIB_SRC=<checkout> / NTL_SRC=<checkout> to use local sources,
+# NTL_ROUTE=debian: Debian's libntl-dev, NTL_ROUTE=native: NTL 11.5.1 built with NATIVE=on),
+# then the runners with -DCB_HELIB_DIR into build-helib-$(NTL_ROUTE)/ (run_cipher and
+# bench_ops --backend helib, the *_helib_test targets). Low priority, HELIB_JOBS jobs.
+NTL_ROUTE  ?= debian
+HELIB_JOBS ?= 2
+HELIB_DIR  := .deps/helib-$(NTL_ROUTE)
+HELIB_BUILD := build-helib-$(NTL_ROUTE)
+
+helib: apt
+	NTL_ROUTE=$(NTL_ROUTE) JOBS=$(HELIB_JOBS) HELIB_SRC=$(HELIB_SRC) NTL_SRC=$(NTL_SRC) bash scripts/build-helib.sh
+	@cmake -S runners -B $(HELIB_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCB_HELIB_DIR=$(abspath $(HELIB_DIR)) > /dev/null
+	nice -n 15 cmake --build $(HELIB_BUILD) -j $(HELIB_JOBS)
+
+test-helib: helib
+	cd $(HELIB_BUILD) && ctest --output-on-failure -j $(HELIB_JOBS) -R 'HelibVsClear|HelibBackend\.|AesHelibTest|VisionHelibTest'
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-helib-*
 
 distclean: clean
 	rm -rf $(VENV)

@@ -22,9 +22,11 @@ include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/params.smk"
 include: "workflow/rules/build.smk"
+include: "workflow/rules/helib.smk"
 include: "workflow/rules/run.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/plot.smk"
+include: "workflow/rules/summary.smk"
 include: "workflow/rules/peers_common.smk"
 include: "workflow/rules/peers.smk"
 
@@ -32,9 +34,11 @@ include: "workflow/rules/peers.smk"
 localrules:
     all,
     build_runners,
+    build_helib_runners,
     annotate_run,
     aggregate,
     tables,
+    report_tables,
     figures,
     annotate_peer,
     aggregate_peers,

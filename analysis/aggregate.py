@@ -5,20 +5,21 @@ runs.csv   one row per run: what was asked (experiment), the ring as the runner 
 rounds.csv one row per run and round: seconds, capacity left (bits).
 ops.csv    one row per run, round and operation: seconds.
 
-Only results that annotate.py accepted exist as records; aggregate re-checks `correct`
-so that a hand-placed or stale file cannot slip in.
+Only results that annotate.py accepted exist as records; aggregate re-checks every record
+(analysis/records.py: complete, correct, of the run its path names) and refuses a run
+counted twice, so that a damaged, hand-placed or copied file cannot slip in.
 """
 
-import json
+import os
+import sys
 
 import pandas as pd
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from records import BadRecord, load_record, run_id  # noqa: E402
+
 # Columns that identify a run; rounds.csv and ops.csv repeat them.
-KEYS = ["name", "cipher", "instance", "field_bits", "state_size", "packing", "m", "bits", "rep"]
-
-
-class BadRecord(ValueError):
-    """A run record that cannot be aggregated."""
+KEYS = ["name", "backend", "cipher", "instance", "field_bits", "state_size", "packing", "m", "bits", "rep"]
 
 
 def instance_label(experiment):
@@ -28,22 +29,12 @@ def instance_label(experiment):
     return f"Vision GF(2^{experiment['field_bits']})^{experiment['state_size']}"
 
 
-def load_record(path):
-    with open(path) as f:
-        record = json.load(f)
-    for key in ("experiment", "provenance", "benchmark", "params", "timings", "per_round"):
-        if key not in record:
-            raise BadRecord(f"{path}: no '{key}' key: not a pipeline run record")
-    if record.get("correct") is not True:
-        raise BadRecord(f"{path}: correct={record.get('correct')!r}: incorrect runs are never aggregated")
-    return record
-
-
 def record_rows(record):
     """(run row, round rows, op rows) of one record."""
     e, p = record["experiment"], record["params"]
     key = {k: e.get(k) for k in KEYS if k != "instance"}
     key["instance"] = instance_label(e)
+    key["backend"] = e.get("backend", "engine")  # records from before the backends axis: the engine
     per_round = record["per_round"]
     run = dict(key)
     run.update(
@@ -57,7 +48,7 @@ def record_rows(record):
         log2_q=p["log2_q"],
         log2_q_ct=p.get("log2_q_ct"),
         security_helib=p["security"],
-        backend=record.get("backend"),
+        ntl_route=record.get("ntl_route"),
         layout=record.get("layout"),
         blocks_per_run_max=record.get("blocks_per_run_max"),
         **{k: record["timings"][k] for k in ("setup_s", "keygen_s", "encrypt_input_s", "total_s")},
@@ -67,6 +58,7 @@ def record_rows(record):
         max_rss_mb=record["benchmark"]["max_rss_mb"],
         git_revision=record["provenance"]["git_revision"],
         host=record["provenance"]["host"],
+        cpu=record["provenance"].get("cpu"),
         threads=record["provenance"]["threads"],
         date=record["provenance"]["date"],
         ciphertext_hex=record.get("ciphertext_hex"),
@@ -82,8 +74,14 @@ def record_rows(record):
 def tidy(paths):
     """DataFrames (runs, rounds, ops) of the records at `paths`."""
     runs, rounds, ops = [], [], []
+    seen = {}
     for path in sorted(paths):
-        run, rs, os_ = record_rows(load_record(path))
+        record = load_record(path)
+        key = run_id(record["experiment"])
+        if key in seen:
+            raise BadRecord(f"{path}: run {key} is already counted from {seen[key]}")
+        seen[key] = path
+        run, rs, os_ = record_rows(record)
         runs.append(run)
         rounds += rs
         ops += os_

@@ -5,6 +5,9 @@ fig3_aes_vs_vision_round  seconds of one round per cipher instance, split by ope
 round_time_capacity       seconds and capacity left after each round
 vision_ops_vs_state       Vision's operations against the state dimension
 ours_vs_published         our Table 1 and Table 2 numbers beside the papers' published ones
+engine_vs_helib           per cipher instance, ring and chain: the engine's and HElib's total
+                          time, time per round and peak memory side by side, with the
+                          security (HElib's formula) of each bar's chain
 Each figure is written as PNG and PDF.
 """
 
@@ -179,6 +182,48 @@ def plot_ours_vs_published(table1, table2, png, pdf):
     _save(fig, png, pdf)
 
 
+BACKEND_COLORS = {"engine": "#1f77b4", "helib": "#ff7f0e"}
+
+
+def plot_engine_vs_helib(table2, png, pdf):
+    """Grouped bars per cipher instance x packing x ring x chain, one bar per backend:
+    total minutes, seconds per round, peak memory; each bar says its chain's security."""
+    t2 = table2.copy()
+    if "backend" not in t2:
+        t2["backend"] = "engine"
+    groups = t2[["instance", "packing", "m", "bits"]].drop_duplicates().reset_index(drop=True)
+    backends = [b for b in BACKEND_COLORS if b in set(t2["backend"])]
+    metrics = [("total_min", "minutes, all rounds"), ("per_round_s", "seconds per round (mean)"),
+               ("peak_mem_mb", "peak memory (MB)")]
+    t2["per_round_s"] = t2["total_min"] * 60 / t2["rounds"]
+    fig, axes = plt.subplots(1, 3, figsize=(4 + 2.2 * len(groups) * 1.5, 5))
+    width = 0.8 / max(1, len(backends))
+    for ax, (col, ylabel) in zip(axes, metrics):
+        for j, backend in enumerate(backends):
+            xs, ys, notes = [], [], []
+            for i, g in groups.iterrows():
+                row = t2[(t2["backend"] == backend) & (t2["instance"] == g["instance"])
+                         & (t2["packing"] == g["packing"]) & (t2["m"] == g["m"]) & (t2["bits"] == g["bits"])]
+                if row.empty:
+                    continue
+                r = row.iloc[0]
+                xs.append(i + (j - (len(backends) - 1) / 2) * width)
+                ys.append(r[col])
+                notes.append(f"{r['security_helib']:.0f}-bit sec." if pd.notna(r["security_helib"]) else "")
+            ax.bar(xs, ys, width, color=BACKEND_COLORS[backend], label=backend)
+            for x, y, note in zip(xs, ys, notes):
+                ax.annotate(note, (x, y), ha="center", va="bottom", fontsize=6, rotation=90)
+        ax.set_xticks(range(len(groups)), [_label(g) for _, g in groups.iterrows()], fontsize=7)
+        ax.set_ylabel(ylabel)
+        ax.set_ylim(top=ax.get_ylim()[1] * 1.25)
+    axes[0].legend(fontsize=8, loc="upper left")
+    title = "Engine and HElib 2.3.0 on the same circuits, rings and chain bits (one thread)"
+    if "helib" not in backends:
+        title += " - no HElib runs in this config (backends: [engine, helib])"
+    fig.suptitle(title, fontsize=10)
+    _save(fig, png, pdf)
+
+
 def figures(rounds_csv, ops_csv, table1_csv, table2_csv, outdir):
     rounds, ops = pd.read_csv(rounds_csv), pd.read_csv(ops_csv)
     t1, t2 = pd.read_csv(table1_csv), pd.read_csv(table2_csv)
@@ -187,6 +232,7 @@ def figures(rounds_csv, ops_csv, table1_csv, table2_csv, outdir):
     plot_round_curves(rounds, *out("round_time_capacity"))
     plot_vision_ops_vs_state(t1, *out("vision_ops_vs_state"))
     plot_ours_vs_published(t1, t2, *out("ours_vs_published"))
+    plot_engine_vs_helib(t2, *out("engine_vs_helib"))
 
 
 if "snakemake" in globals():

@@ -2,7 +2,7 @@
 
 Source: Toprakhisar, Mahzoun, Ashur, "A Comparative Study of Vision and AES in FHE
 Setting" (HElib, BGV, p = 2), Tables 1 and 2, as transcribed in the project's
-REFERENCE.md section 1. Measured on the authors' hardware, not ours.
+docs/references.md §1. Measured on the authors' hardware, not ours.
 """
 
 import pandas as pd

@@ -34,7 +34,7 @@ def coresvp_bits(n, log2_q, hwt):
 
     return model(n, log2_q, hwt)
 
-GROUP = ["instance", "field_bits", "state_size", "packing", "m", "bits"]
+GROUP = ["instance", "backend", "field_bits", "state_size", "packing", "m", "bits"]
 
 
 def state_label(row):
@@ -45,14 +45,14 @@ def state_label(row):
 
 def _sort(df):
     key = df["field_bits"].fillna(0)
-    return df.assign(_k=key).sort_values(["_k", "instance", "packing", "m", "bits"]).drop(columns="_k")
+    return df.assign(_k=key).sort_values(["_k", "instance", "packing", "m", "bits", "backend"]).drop(columns="_k")
 
 
 def table1_vision_ops(rounds, ops):
     """One row per Vision instance, packing, ring and chain."""
     rounds = rounds[rounds["cipher"] == "vision"]
     ops = ops[ops["cipher"] == "vision"]
-    columns = ["instance", "packing", "m", "bits", *VISION_OPS, "one_round", "runs"]
+    columns = ["instance", "backend", "packing", "m", "bits", *VISION_OPS, "one_round", "runs"]
     if rounds.empty:
         return pd.DataFrame(columns=columns)
     per_op = ops.groupby(GROUP + ["op"], dropna=False)["seconds"].mean().unstack("op")
@@ -126,7 +126,7 @@ def table2_totals(runs, estimates=None):
     table = join_estimates(table, estimates)
     estimates_cols = [c for c in table.columns if c.startswith("security_") and c != "security_helib"]
     columns = [
-        "instance", "state", "packing", "m", "phi", "d", "slots", "bits", "log2_q_ct", "log2_q", "c", "hwt",
+        "instance", "backend", "state", "packing", "m", "phi", "d", "slots", "bits", "log2_q_ct", "log2_q", "c", "hwt",
         "security_helib", *estimates_cols, "rounds", "blocks", "total_min",
         "amortized_s_per_block", "wall_min", "peak_mem_mb", "runs", "threads", "git_revision",
     ]
@@ -179,7 +179,7 @@ def write_table(df, csv_path, md_path, title):
 def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md, sage_dir=None):
     global SAGE_DIR
     SAGE_DIR = sage_dir or SAGE_DIR
-    runs = pd.read_csv(runs_csv)
+    runs = pd.read_csv(runs_csv, dtype={"git_revision": str})  # a short hash may be all digits
     rounds = pd.read_csv(rounds_csv)
     ops = pd.read_csv(ops_csv)
     estimates = pd.concat([pd.read_csv(p) for p in estimates_csvs]) if estimates_csvs else None

@@ -1,17 +1,25 @@
 """pytest setup for the parameter explorer (sage/cbparams).
 
-Makes `cbparams` importable and collects the doctests of its modules, whichever
+`cbparams` is installed into .venv (editable, by `make venv`); this checks that the
+installed package is this checkout's, and collects the doctests of its modules, whichever
 pytest.ini is in charge (`.venv/bin/pytest sage` from the repo root runs everything).
 """
 import doctest
-import sys
 from pathlib import Path
 
 import pytest
 from _pytest.doctest import DoctestModule
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+
+try:
+    import cbparams
+except ImportError:  # pragma: no cover - a setup error, said plainly
+    raise pytest.UsageError("cbparams is not installed in this Python: run `make venv` "
+                            "(it runs `pip install -e sage`)") from None
+if Path(cbparams.__file__).resolve().parent != HERE / "cbparams":
+    raise pytest.UsageError(f"cbparams is imported from {Path(cbparams.__file__).parent}, not from "
+                            f"this checkout's {HERE / 'cbparams'}: run `make venv` here")
 
 
 def pytest_collect_file(file_path, parent):

@@ -66,7 +66,7 @@ def test_aggregate_writes_csv(tmp_path):
     out = [tmp_path / f for f in ("runs.csv", "rounds.csv", "ops.csv")]
     aggregate.aggregate(RUNS, *out)
     assert all(p.stat().st_size > 0 for p in out)
-    assert out[1].read_text().splitlines()[0] == "name,cipher,instance,field_bits,state_size,packing,m,bits,rep,round,seconds,capacity_bits"
+    assert out[1].read_text().splitlines()[0] == "name,backend,cipher,instance,field_bits,state_size,packing,m,bits,rep,round,seconds,capacity_bits"
 
 
 def test_annotate_adds_provenance_and_benchmark(tmp_path):
@@ -88,6 +88,8 @@ def test_annotate_adds_provenance_and_benchmark(tmp_path):
         ({"correct": False}, "correct=False: decryption disagrees"),
         ({"rounds": 3}, "rounds=3, expected 2"),
         ({"cipher": "vision"}, "cipher='vision', expected 'aes128'"),
+        ({"backend": "clear"}, "backend='clear', expected 'bgv'"),
+        ({"backend": "helib"}, "backend='helib', expected 'bgv'"),
     ],
 )
 def test_annotate_refuses(tmp_path, change, message):
@@ -104,3 +106,56 @@ def test_annotate_refuses_other_ring(tmp_path):
     experiment = dict(load(RAW + ".experiment.json"), m=771)
     with pytest.raises(annotate.RunRejected, match="params.m=257, expected 771"):
         annotate.annotate(RAW + ".json", RAW + ".env.json", RAW + ".benchmark.tsv", experiment, tmp_path / "o.json")
+
+
+# --- damaged, copied and incomplete records are never counted ---------------------------
+
+import records  # noqa: E402
+
+
+def copy_to(tmp_path, src, run_id):
+    path = tmp_path / "runs" / f"{run_id}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(open(src).read())
+    return str(path)
+
+
+def test_truncated_record_is_refused(tmp_path):
+    path = tmp_path / "runs" / "vision8" / "m257_bits500_rep0.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(open(RUNS[-1]).read()[:200])
+    with pytest.raises(records.BadRecord, match="unreadable"):
+        aggregate.tidy([str(path)])
+
+
+def test_record_copied_under_another_run_is_refused(tmp_path):
+    src = next(p for p in RUNS if "vision8" in p)
+    path = copy_to(tmp_path, src, "vision8/m257_bits500_rep1")
+    with pytest.raises(records.BadRecord, match="the record is of run vision8/m257_bits500_rep0, not of the run"):
+        aggregate.tidy([path])
+
+
+def test_run_counted_twice_is_refused(tmp_path):
+    src = next(p for p in RUNS if "vision8" in p)
+    other = tmp_path / "elsewhere" / "vision8" / "m257_bits500_rep0.json"
+    other.parent.mkdir(parents=True)
+    other.write_text(open(src).read())
+    with pytest.raises(records.BadRecord, match="already counted"):
+        aggregate.tidy([src, str(other)])
+
+
+def test_missing_round_is_refused(tmp_path):
+    record = load(RUNS[0])
+    record["per_round"] = record["per_round"][:-1]
+    path = tmp_path / "runs" / "aes-packed" / "m257_bits300_rep0.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(record))
+    with pytest.raises(records.BadRecord, match="1 per_round entries"):
+        aggregate.tidy([str(path)])
+
+
+def test_record_of_another_experiment_is_refused():
+    record = load(RUNS[0])
+    expected = dict(record["experiment"], hwt=120)
+    with pytest.raises(records.BadRecord, match="experiment.hwt=0, the config asks for 120"):
+        records.check_record(record, RUNS[0], expected)

@@ -12,7 +12,7 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
-SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml"]
+SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml", "helib.yaml"]
 
 
 def snakemake(*args, results_dir):
@@ -35,7 +35,7 @@ def test_shipped_config_dry_runs(name, tmp_path):
     jobs = sum(
         len(ring["bits"]) if isinstance(ring["bits"], list) else 1
         for e in cfg["experiments"] for ring in e["rings"]
-    ) * cfg["repetitions"]
+    ) * cfg["repetitions"] * len(cfg.get("backends", ["engine"]))
     assert re.search(rf"^run_experiment\s+{jobs}$", result.stdout, re.M), result.stdout
 
 
@@ -46,7 +46,19 @@ def test_default_config_is_used_without_configfile(tmp_path):
         cfg = yaml.safe_load(f)
     for e in cfg["experiments"]:
         ring = e["rings"][0]
-        assert f"{e['name']}/m{ring['m']}_bits{ring['bits']}_rep0" in result.stdout
+        assert f"{e['name']}/engine/m{ring['m']}_bits{ring['bits']}_rep0" in result.stdout
+
+
+def test_helib_backend_builds_helib_first_and_keys_runs_by_backend(tmp_path):
+    result = snakemake("--configfile", "config/helib.yaml", results_dir=tmp_path)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert re.search(r"^build_helib_runners\s+1$", result.stdout, re.M), result.stdout
+    for backend in ("engine", "helib"):
+        assert f"aes-packed/{backend}/m4369_bits930_rep0" in result.stdout
+    out = subprocess.run([SNAKEMAKE, "-n", "-p", "--cores", "2", "--configfile", "config/helib.yaml", "--config",
+                          f"results_dir={tmp_path}"], cwd=ROOT, capture_output=True, text=True, timeout=300).stdout
+    assert "build-helib-debian/bin/run_cipher" in out and "--backend helib" in out and "--backend bgv" in out
+    assert "make -C" in out and "helib NTL_ROUTE=debian" in out
 
 
 def _set(cfg, path, value):
@@ -75,7 +87,11 @@ BAD = [
     (["experiments", 3, "rings", 0, "m"], 257,
      "m=257 has slots GF(2^16) (d = ord_m(2) = 16), which do not contain GF(2^64): the field degree 64 must divide d"),
     (["params", "m_maxx"], 5, "invalid config: params: Additional properties are not allowed ('m_maxx' was unexpected)"),
+    (["backends"], ["tfhe"], "invalid config: backends[0]: 'tfhe' is not one of ['engine', 'helib']"),
+    (["helib_ntl_route"], "conda", "invalid config: helib_ntl_route: 'conda' is not one of ['debian', 'native']"),
     (["stages"], DELETE, "invalid config: (top level): 'stages' is a required property"),
+    (["experiments", 0, "hwt"], 50, "invalid config: experiments[0].hwt: 50 is not allowed (Hamming weight of the "
+     "secret key (run_cipher --hwt), 0 (a dense key) or at least 120"),
 ]
 
 
@@ -111,3 +127,45 @@ def test_slurm_profile_dry_run(tmp_path):
     for phi, bits in ((46080, aes["bits"]), (163840, v64["bits"])):
         assert f"mem_mb={math.ceil(phi * bits * per_bit / 1e6)}," in result.stdout
     assert re.search(r"runtime=\d+", result.stdout)
+    # The dry run shows the threads the config asks for (paper.yaml: 2), not the 1 core a
+    # dry run counts without --cores.
+    assert cfg["threads"] == 2
+    assert "OMP_NUM_THREADS=2 " in result.stdout and "--threads 2 " in result.stdout
+    assert "OMP_NUM_THREADS=1 " not in result.stdout
+
+
+def test_default_profile_is_loaded(tmp_path):
+    """Snakemake reads profiles/default by itself (rerun-incomplete, keep-going), also
+    under the SLURM profile."""
+    for extra in ((), ("--profile", "workflow/profiles/slurm")):
+        cmd = [SNAKEMAKE, "-n", *extra, "--configfile", "config/test.yaml", "--config", f"results_dir={tmp_path}"]
+        result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert "workflow specific profile profiles/default for setting default command line arguments" in result.stderr
+    with open(os.path.join(ROOT, "profiles", "default", "config.yaml")) as f:
+        profile = yaml.safe_load(f)
+    assert profile["rerun-incomplete"] is True and profile["keep-going"] is True
+
+
+def test_report_and_dry_run_need_no_cores(tmp_path):
+    """`snakemake -n` and `snakemake --report` work without --cores (no rule asks for
+    workflow.cores)."""
+    cmd = [SNAKEMAKE, "-n", "--configfile", "config/test.yaml", "--config", f"results_dir={tmp_path}"]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    cmd = [SNAKEMAKE, "--report", str(tmp_path / "r.html"), "--configfile", "config/test.yaml",
+           "--config", f"results_dir={tmp_path}"]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    # Nothing has run in this folder: the report stops at the first missing result, not at cores.
+    assert "total number of cores" not in result.stderr
+    assert "marked for report but does not exist" in result.stderr, result.stderr
+
+
+def test_missing_config_file_is_named_before_any_work():
+    """`make run CONFIG=...` names a missing config (Snakemake would print a traceback)
+    before installing or building anything."""
+    result = subprocess.run(["make", "run-config", "CONFIG=config/nope.yaml"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode != 0
+    assert "make run: CONFIG=config/nope.yaml: no such file (the configs: config/config.yaml" in result.stderr
+    assert "Traceback" not in result.stderr

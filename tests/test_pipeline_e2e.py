@@ -50,7 +50,7 @@ def pipeline(tmp_path_factory):
 
 
 def records(results):
-    paths = sorted(glob.glob(os.path.join(results, "runs", "*", "*.json")))
+    paths = sorted(glob.glob(os.path.join(results, "runs", "*", "*", "*.json")))
     out = []
     for p in paths:
         with open(p) as f:
@@ -73,7 +73,7 @@ def test_every_experiment_ran_correctly_with_provenance(pipeline):
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r["provenance"]["date"])
         assert r["benchmark"]["wall_s"] > 0 and r["benchmark"]["max_rss_mb"] > 0
         # the raw runner output is kept beside the record
-        raw = os.path.join(results, "raw", r["experiment"]["name"],
+        raw = os.path.join(results, "raw", r["experiment"]["name"], r["experiment"]["backend"],
                            f"m{r['experiment']['m']}_bits{r['experiment']['bits']}_rep0.json")
         assert os.path.exists(raw)
 
@@ -124,7 +124,15 @@ def test_report_is_one_html_file(pipeline):
     assert result.returncode == 0, result.stderr[-3000:]
     with open(report, errors="replace") as f:
         html = f.read()
-    assert "fig3_aes_vs_vision_round.png" in html and "table2_totals.csv" in html
+    assert "fig3_aes_vs_vision_round.png" in html and "table2_totals.html" in html
+    # tables as HTML tables (shown inline, not CSV downloads), every result labelled with
+    # its rings, chains, security and machine
+    assert "m=257 (phi 256), m=641 (phi 640)" in html and "HElib's formula, key weight 120" in html
+    for name in ("table1_vision_ops", "table2_totals"):
+        with open(os.path.join(results, "tables", f"{name}.html")) as f:
+            page = f.read()
+        assert "<table>" in page and "<b>machine</b>: " + socket.gethostname() in page
+    assert page.count("<tr>") == 1 + len(records(results))  # table 2: a header and one row per run
 
 
 def test_rerun_runs_only_what_is_missing(pipeline):
@@ -135,7 +143,7 @@ def test_rerun_runs_only_what_is_missing(pipeline):
     # summaries) are redone; the other runs are kept.
     for folder in ("tidy", "tables", "figures"):
         shutil.rmtree(os.path.join(results, folder))
-    lost = os.path.relpath(sorted(glob.glob(os.path.join(results, "runs", "vision8", "*.json")))[0],
+    lost = os.path.relpath(sorted(glob.glob(os.path.join(results, "runs", "vision8", "engine", "*.json")))[0],
                            os.path.join(results, "runs"))[: -len(".json")]
     for kind, ext in (("raw", ".json"), ("raw", ".env.json"), ("runs", ".json")):
         os.remove(os.path.join(results, kind, lost + ext))

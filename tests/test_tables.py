@@ -58,7 +58,7 @@ def test_table2_coresvp_on_paper_ring(tidy):
     runs = tidy[0].copy()
     runs.loc[runs["name"] == "aes-packed", ["m", "phi", "bits", "hwt"]] = [53261, 46080, 820, 120]
     t2 = tables.table2_totals(runs)
-    # REFERENCE.md section 3: the estimator's rough (ADPS16) uSVP at m=53261, 820 bits, hwt 120
+    # docs/references.md §3: the estimator's rough (ADPS16) uSVP at m=53261, 820 bits, hwt 120
     assert t2[t2["m"] == 53261]["security_coresvp"].iloc[0] == pytest.approx(166.4, abs=0.05)
 
 
@@ -91,9 +91,9 @@ def test_markdown_and_csv_written(tidy, tmp_path):
     tables.write_table(t2, tmp_path / "t.csv", tmp_path / "t.md", "Table 2")
     md = (tmp_path / "t.md").read_text().splitlines()
     assert md[0] == "# Table 2"
-    assert md[2].startswith("| instance | state | packing | m |")
+    assert md[2].startswith("| instance | backend | state | packing | m |")
     assert len(md) == 2 + 2 + 3
-    assert "| Vision GF(2^64)^2 | GF(2^64)^2 | packed | 641 |" in md[-1]
+    assert "| Vision GF(2^64)^2 | engine | GF(2^64)^2 | packed | 641 |" in md[-1]
     back = pd.read_csv(tmp_path / "t.csv")
     assert back["total_min"].tolist() == pytest.approx(t2["total_min"].tolist())
 
@@ -113,6 +113,7 @@ def test_figures_written(tidy, tmp_path):
     tables.table1_vision_ops(rounds, ops).to_csv(d / "t1.csv", index=False)
     tables.table2_totals(runs).to_csv(d / "t2.csv", index=False)
     figures.figures(d / "rounds.csv", d / "ops.csv", d / "t1.csv", d / "t2.csv", d)
-    for name in ("fig3_aes_vs_vision_round", "round_time_capacity", "vision_ops_vs_state", "ours_vs_published"):
+    for name in ("fig3_aes_vs_vision_round", "round_time_capacity", "vision_ops_vs_state", "ours_vs_published",
+                 "engine_vs_helib"):
         for ext in ("png", "pdf"):
             assert (d / f"{name}.{ext}").stat().st_size > 5000

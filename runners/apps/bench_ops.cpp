@@ -1,27 +1,48 @@
-// bench_ops: times the BGV engine's basic operations at one parameter set.
+// bench_ops: times a backend's basic operations at one parameter set: the project's BGV
+// engine (--backend bgv, alias engine, the default) or HElib (--backend helib, when built with
+// -DCB_HELIB_DIR; same ring, bits, c, hwt, same operations and checks; the JSON adds
+// HElib's versions, NTL route, chain and key counts).
 //
 // Every timed result is decrypted and compared with the same operation on the clear
 // slots; a mismatch aborts with exit status 2 and no JSON. Times are medians over --reps
-// repetitions, each on fresh copies of fresh ciphertexts (top level), single process,
-// OMP_NUM_THREADS threads. "keygen_s" covers the secret, public and relinearization keys,
+// repetitions (wall time "<op>_ms"; process CPU time in "cpu_ms", the fair figure on a
+// shared machine with one thread), each on fresh copies of fresh ciphertexts (top level),
+// single process, OMP_NUM_THREADS threads. "keygen_s" covers the secret, public and relinearization keys,
 // all Frobenius keys X -> X^(2^j), j = 1..d-1, and the rotation keys the two rotations
 // need: the set HElib's benchmark generates.
+//
+// Bad input is refused before any work, with a message naming the value and exit status 1:
+// an --m or --bits given twice, a --json path that cannot be written, a key weight that
+// HElib's security formula rates at 0 bits (unless --allow-insecure; the JSON then says
+// "insecure_key": true), and whatever the engine's Context refuses (even m, too few bits,
+// c < 1, ...). A JSON that cannot be written at the end is an error too (exit 1).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <omp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <random>
 
 #include "backend/bgv_backend.h"
+#ifdef CB_HAVE_HELIB
+#include "backend/helib_backend.h"
+#endif
 #include "backend/permute.h"
+#include "engine/algebra/slot_ring.h"
+#include "engine/algebra/subfield.h"
 #include "engine/bgv/context.h"
+#include "engine/bgv/security.h"
 #include "engine/errors.h"
 
 namespace {
@@ -40,22 +61,226 @@ double peak_rss_mb() {
   return ru.ru_maxrss / 1024.0;
 }
 
+// CPU time of the whole process (all threads) in ms: with one thread, the operation's cost
+// even when other jobs share the cores (wall time then includes waiting for a core).
+double process_cpu_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 struct Mismatch : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// a in GF(2)[Y] as a hex integer, bit i = coefficient of Y^i (what Sage's cross-checks read).
+std::string gf2x_hex(const NTL::GF2X& a) {
+  const long deg = NTL::deg(a);
+  if (deg < 0) return "0x0";
+  std::string s = "0x";
+  for (long nib = deg / 4; nib >= 0; --nib) {
+    int v = 0;
+    for (long b = 3; b >= 0; --b) v = 2 * v + (4 * nib + b <= deg && NTL::IsOne(NTL::coeff(a, 4 * nib + b)));
+    s += "0123456789abcdef"[v];
+  }
+  return s;
+}
+
+// One value of an option that CLI11 collects into a vector (to name a repeated option).
+long single(const std::vector<long>& v, const char* name) {
+  if (v.size() != 1) {
+    std::string all;
+    for (long x : v) all += (all.empty() ? "" : ", ") + std::to_string(x);
+    throw cb::ParameterError(cb::msg(name, " given ", v.size(), " times (", all,
+                                     "): bench_ops measures one parameter set; run it once per value"));
+  }
+  return v[0];
+}
+
+// Refuse a --json path that cannot be written, before any work: open it for writing
+// without truncating it (a file this creates is removed again).
+void check_writable(const std::string& path) {
+  const bool existed = access(path.c_str(), F_OK) == 0;
+  const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (fd < 0) throw cb::ParameterError(cb::msg("--json ", path, ": cannot write it (", std::strerror(errno), ")"));
+  close(fd);
+  if (!existed) unlink(path.c_str());
+}
+
+// Key weights HElib's security formula rates at 0 bits whatever the ring: the weights w
+// with helib_security_level(large X, w) = 0 (1..119 in HElib 2.3.0; negative weights too).
+void check_key_weight(long hwt, bool allow_insecure) {
+  auto rated_zero = [](long w) { return cb::bgv::helib_security_level(1e6, 1.0, w) <= 0; };
+  if (hwt < 0) throw cb::ParameterError(cb::msg("--hwt ", hwt, " is negative: 0 is a dense key, else a weight"));
+  if (!rated_zero(hwt) || allow_insecure) return;
+  long least = hwt;
+  while (rated_zero(least)) ++least;
+  throw cb::ParameterError(cb::msg("--hwt ", hwt, ": HElib's security formula rates key weights 1 to ", least - 1,
+                                   " at 0 bits; use 0 (dense) or at least ", least, ", or --allow-insecure"));
+}
+
+void write_json(const std::string& path, const nlohmann::json& j) {
+  std::ofstream out(path);
+  out << j.dump(2) << "\n";
+  out.close();
+  if (!out) throw std::runtime_error(cb::msg("--json ", path, ": writing failed (", std::strerror(errno), ")"));
+}
+
+
+// What only one backend has: the engine's prime counts, HElib's versions, chain and keys.
+void backend_fields(const cb::BgvBackend& be, nlohmann::json& j) {
+  j["backend"] = "bgv";
+  j["primes"] = {{"ciphertext", be.context().L()}, {"small", be.context().S()}, {"special", be.context().K()}};
+}
+#ifdef CB_HAVE_HELIB
+void backend_fields(const cb::HelibBackend& be, nlohmann::json& j) {
+  j["backend"] = "helib";
+  j.update(nlohmann::json::parse(be.report_json()));
+}
+#endif
+
+struct Args {
+  long m, bits, c, hwt, reps, n, keep_uniform_mib;
+  uint64_t seed;
+  std::string json_path;
+  bool quiet;
+  std::function<void(const std::string&)> log;
+  bool allow_insecure = false;
+};
+
+// Times the operations on backend `be` (keys generated here), checks each result, writes JSON.
+template <class B>
+int bench(B& be, const Args& args, Clock::time_point t_setup) {
+  const long m = args.m, bits = args.bits, c = args.c, hwt = args.hwt, reps = args.reps, n = args.n;
+  const uint64_t seed = args.seed;
+  const std::string& json_path = args.json_path;
+  const bool quiet = args.quiet;
+  const auto& log = args.log;
+  const cb::ZmStar& zm = be.zmstar();
+  const cb::GF2n& f = be.field();
+  const long ell = be.slot_count();
+  const auto rot_dim0 = cb::SlotPermutation::rotate_dim(zm, 0, 1);
+  const auto rot_1 = cb::SlotPermutation::rotate(zm, 1);
+  const cb::PermutationPlan<B> plan_dim0(be, rot_dim0), plan_1(be, rot_1);
+  std::vector<long> keys;
+  for (long j = 1; j < zm.d(); ++j) keys.push_back(zm.power(2, j));
+  for (long k : plan_dim0.automorphisms()) keys.push_back(k);
+  for (long k : plan_1.automorphisms()) keys.push_back(k);
+  be.require_automorphisms(keys);
+  const double keygen_s = be.keygen_seconds();
+  const auto info = be.info();
+  log(cb::msg("m=", m, " phi=", info.phi, " d=", info.d, " slots=", ell, " log2 Q=", info.log2_q,
+              " (ciphertext ", info.log2_q_ct, ", special ", info.log2_p, ") security=", info.security,
+              " keygen ", keygen_s, " s, threads ", omp_get_max_threads()));
+
+  std::mt19937_64 g(seed ? seed : 42);
+  auto random_slots = [&] {
+    std::vector<uint64_t> v(ell);
+    for (auto& x : v) x = n == 64 ? g() : g() & ((1ULL << n) - 1);
+    return v;
+  };
+  const auto a = random_slots(), b = random_slots(), k = random_slots();
+  const auto ptxt_k = be.encode(k);
+
+  std::map<std::string, std::vector<double>> ms, cpu_ms;
+  auto timed = [&](const std::string& name, const std::function<void()>& fn) {
+    const double c0 = process_cpu_ms();
+    const auto t0 = Clock::now();
+    fn();
+    ms[name].push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    cpu_ms[name].push_back(process_cpu_ms() - c0);
+  };
+  auto check = [&](const std::string& what, const std::vector<uint64_t>& got, const std::vector<uint64_t>& want) {
+    if (got != want) throw Mismatch("bench_ops: " + what + " decrypted to a wrong result");
+  };
+  auto apply = [&](const std::vector<uint64_t>& v, const std::function<uint64_t(long)>& fn) {
+    std::vector<uint64_t> r(v.size());
+    for (long i = 0; i < long(v.size()); ++i) r[i] = fn(i);
+    return r;
+  };
+  const auto want_add = apply(a, [&](long i) { return a[i] ^ b[i]; });
+  const auto want_mul = apply(a, [&](long i) { return f.mul(a[i], b[i]); });
+  const auto want_mulc = apply(a, [&](long i) { return f.mul(a[i], k[i]); });
+  const auto want_frob = apply(a, [&](long i) { return f.sqr(a[i]); });
+  const auto want_dim0 = rot_dim0.apply_clear(a);
+  const auto want_rot = rot_1.apply_clear(a);
+
+  for (long r = 0; r < reps; ++r) {
+    log(cb::msg("repetition ", r + 1, "/", reps));
+    typename B::Ctxt ca, cb_;
+    timed("encrypt", [&] { ca = be.encrypt(a); });
+    cb_ = be.encrypt(b);
+    std::vector<uint64_t> out;
+    timed("decrypt", [&] { out = be.decrypt(ca); });
+    check("encrypt/decrypt", out, a);
+
+    auto x = ca;
+    timed("add", [&] { be.add(x, cb_); });
+    check("add", be.decrypt(x), want_add);
+    x = ca;
+    timed("mul_relin", [&] { be.mul(x, cb_); });
+    check("multiply", be.decrypt(x), want_mul);
+    x = ca;
+    timed("mul_const", [&] { be.mul_plain(x, ptxt_k); });
+    check("multiply by constant", be.decrypt(x), want_mulc);
+    x = ca;
+    timed("frobenius", [&] { be.automorph(x, 2); });
+    check("Frobenius", be.decrypt(x), want_frob);
+    x = ca;
+    timed("rotate_dim0", [&] { plan_dim0.apply(be, x); });
+    check("rotation along dimension 0", be.decrypt(x), want_dim0);
+    x = ca;
+    timed("rotate", [&] { plan_1.apply(be, x); });
+    check("rotation by 1", be.decrypt(x), want_rot);
+  }
+
+  nlohmann::json j;
+  j["m"] = m;
+  j["phi"] = info.phi;
+  j["d"] = info.d;
+  j["slots"] = ell;
+  j["bits"] = bits;
+  j["c"] = c;
+  j["hwt"] = hwt;
+  j["log2_q"] = info.log2_q;
+  j["log2_q_ct"] = info.log2_q_ct;
+  j["log2_p"] = info.log2_p;
+  backend_fields(be, j);
+  if constexpr (std::is_same_v<B, cb::BgvBackend>) j["keep_uniform_mib"] = args.keep_uniform_mib;
+  j["security"] = info.security;
+  j["threads"] = omp_get_max_threads();
+  j["reps"] = reps;
+  j["keygen_s"] = keygen_s;
+  j["keygen_keys"] = keys.size();
+  j["setup_s"] = std::chrono::duration<double>(Clock::now() - t_setup).count();
+  for (const auto& [name, v] : ms) j[name + "_ms"] = median(v);
+  for (const auto& [name, v] : cpu_ms) j["cpu_ms"][name] = median(v);
+  j["rotate_dim0_automorphisms"] = plan_dim0.automorphisms().size();
+  j["rotate_automorphisms"] = plan_1.automorphisms().size();
+  j["dims"] = nlohmann::json::array();
+  for (long i = 0; i < zm.dims(); ++i)
+    j["dims"].push_back({{"gen", zm.gen(i)}, {"ord", zm.ord(i)}, {"good", zm.good(i)}});
+  j["peak_rss_mb"] = peak_rss_mb();
+  j["correct"] = true;
+  if (args.allow_insecure) j["insecure_key"] = j["security"] <= 0;
+  write_json(json_path, j);
+  if (!quiet) std::cout << j.dump(2) << std::endl;
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Times the BGV engine's basic operations; every result is checked by decryption."};
-  long m = 0, bits = 0, c = 3, hwt = 0, reps = 5, n = 8;
+  CLI::App app{"Times a backend's basic operations (the BGV engine or HElib); every result is checked by decryption."};
+  long c = 3, hwt = 120, reps = 5, n = 8;
+  std::vector<long> m_values, bits_values;
   uint64_t seed = 0;
   std::string json_path;
   bool quiet = false;
-  app.add_option("--m", m, "cyclotomic index (odd)")->required();
-  app.add_option("--bits", bits, "ciphertext-modulus bits")->required();
+  app.add_option("--m", m_values, "cyclotomic index (odd)")->required()->allow_extra_args(false);
+  app.add_option("--bits", bits_values, "ciphertext-modulus bits")->required()->allow_extra_args(false);
   app.add_option("--c", c, "key-switching digits")->capture_default_str();
-  app.add_option("--hwt", hwt, "secret-key Hamming weight, 0 = dense (HElib's benchmark: dense)")
+  app.add_option("--hwt", hwt, "secret-key Hamming weight, 0 = dense (HElib's benchmark: dense, --hwt 0); 120 as run_cipher and the pipeline")
       ->capture_default_str();
   app.add_option("--reps", reps, "repetitions per operation (median reported)")->capture_default_str();
   app.add_option("--field-bits", n, "slot values live in GF(2^n), n | d (8: the AES field)")
@@ -68,12 +293,26 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--json", json_path, "output file")->required();
   app.add_flag("--quiet", quiet, "no progress on stderr");
+  std::string backend = "bgv";
+#ifdef CB_HAVE_HELIB
+  app.add_option("--backend", backend, "bgv (the project's engine, default; also: engine) or helib (HElib 2.3.0)")
+      ->check(CLI::IsMember({"bgv", "engine", "helib"}));
+#else
+  app.add_option("--backend", backend, "bgv (the project's engine, default; also: engine); helib needs a build with make helib")
+      ->check(CLI::IsMember({"bgv", "engine"}));
+#endif
   bool info_only = false;
   app.add_flag("--info-only", info_only,
                "only build the chain and report it (primes, log2 of the moduli, security): no keys");
+  bool allow_insecure = false;
+  app.add_flag("--allow-insecure", allow_insecure,
+               "accept a key weight HElib's formula rates at 0 bits (the JSON says insecure_key)");
   CLI11_PARSE(app, argc, argv);
 
   try {
+    const long m = single(m_values, "--m"), bits = single(bits_values, "--bits");
+    check_writable(json_path);
+    check_key_weight(hwt, allow_insecure);
     if (reps < 1) throw cb::ParameterError(cb::msg("--reps=", reps, " must be at least 1"));
     static const std::map<long, uint64_t> kFieldPoly = {
         {8, 0x1b}, {16, 0x2b}, {32, 0x8d}, {64, 0x1b}};  // the ciphers' field polynomials
@@ -82,6 +321,8 @@ int main(int argc, char** argv) {
       if (!quiet) std::cerr << "[bench_ops] " << s << std::endl;
     };
 
+    if (info_only && backend == "helib")
+      throw cb::ParameterError("--info-only reports the engine's chain; HElib's chain is in the JSON of a --backend helib run");
     if (info_only) {
       const cb::bgv::Context ctx(cb::bgv::ContextParams{m, bits, c, hwt});
       nlohmann::json j;
@@ -99,119 +340,41 @@ int main(int argc, char** argv) {
       for (long i = 0; i < ctx.num_primes(); ++i)
         j[i < ctx.S() ? "small_primes" : i < ctx.L() ? "ciphertext_primes" : "special_primes"].push_back(ctx.q(i));
       j["digits"] = ctx.digits();
-      std::ofstream(json_path) << j.dump(2) << "\n";
+      // The slot structure, for independent checks (sage/cbparams/sagecheck.py): the
+      // hypercube of Z_m^*/<2>, the slot field K = GF(2)[Y]/G with its m-th root zeta, and
+      // theta, the root of the cipher field's modulus that embeds GF(2^n) in K (n | d).
+      const cb::ZmStar& zm = ctx.zmstar();
+      j["dims"] = nlohmann::json::array();
+      for (long i = 0; i < zm.dims(); ++i)
+        j["dims"].push_back({{"gen", zm.gen(i)}, {"ord", zm.ord(i)}, {"good", zm.good(i)}, {"twist", zm.twist(i)}});
+      try {
+        const cb::SlotRing ring(zm);
+        j["slot_field"] = {{"G", gf2x_hex(ring.G())}, {"zeta", gf2x_hex(ring.zeta())}};
+        if (zm.d() % n == 0) {
+          const cb::Subfield sub(ring, n, kFieldPoly.at(n));
+          NTL::GF2X f_low;
+          for (long i = 0; i < 64; ++i) NTL::SetCoeff(f_low, i, (kFieldPoly.at(n) >> i) & 1);
+          j["field"] = {{"n", n}, {"f_low", gf2x_hex(f_low)}, {"theta", gf2x_hex(sub.theta())}};
+        }
+      } catch (const cb::ParameterError& e) {
+        j["slot_field_error"] = e.what();  // e.g. d > 1024: the chain exists, the slots do not
+      }
+      if (allow_insecure) j["insecure_key"] = j["security"] <= 0;
+      write_json(json_path, j);
       if (!quiet) std::cout << j.dump(2) << std::endl;
       return 0;
     }
 
     const auto t_setup = Clock::now();
-    cb::BgvBackend be(cb::BgvParams{m, bits, c, hwt, seed, keep_uniform_mib}, n, kFieldPoly.at(n));
-    const cb::ZmStar& zm = be.zmstar();
-    const cb::GF2n& f = be.field();
-    const long ell = be.slot_count();
-    const auto rot_dim0 = cb::SlotPermutation::rotate_dim(zm, 0, 1);
-    const auto rot_1 = cb::SlotPermutation::rotate(zm, 1);
-    const cb::PermutationPlan<cb::BgvBackend> plan_dim0(be, rot_dim0), plan_1(be, rot_1);
-    std::vector<long> keys;
-    for (long j = 1; j < zm.d(); ++j) keys.push_back(zm.power(2, j));
-    for (long k : plan_dim0.automorphisms()) keys.push_back(k);
-    for (long k : plan_1.automorphisms()) keys.push_back(k);
-    be.require_automorphisms(keys);
-    const double keygen_s = be.keygen_seconds();
-    const auto info = be.info();
-    log(cb::msg("m=", m, " phi=", info.phi, " d=", info.d, " slots=", ell, " log2 Q=", info.log2_q,
-                " (ciphertext ", info.log2_q_ct, ", special ", info.log2_p, ") security=", info.security,
-                " keygen ", keygen_s, " s, threads ", omp_get_max_threads()));
-
-    std::mt19937_64 g(seed ? seed : 42);
-    auto random_slots = [&] {
-      std::vector<uint64_t> v(ell);
-      for (auto& x : v) x = n == 64 ? g() : g() & ((1ULL << n) - 1);
-      return v;
-    };
-    const auto a = random_slots(), b = random_slots(), k = random_slots();
-    const auto ptxt_k = be.encode(k);
-
-    std::map<std::string, std::vector<double>> ms;
-    auto timed = [&](const std::string& name, const std::function<void()>& fn) {
-      const auto t0 = Clock::now();
-      fn();
-      ms[name].push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    };
-    auto check = [&](const std::string& what, const std::vector<uint64_t>& got, const std::vector<uint64_t>& want) {
-      if (got != want) throw Mismatch("bench_ops: " + what + " decrypted to a wrong result");
-    };
-    auto apply = [&](const std::vector<uint64_t>& v, const std::function<uint64_t(long)>& fn) {
-      std::vector<uint64_t> r(v.size());
-      for (long i = 0; i < long(v.size()); ++i) r[i] = fn(i);
-      return r;
-    };
-    const auto want_add = apply(a, [&](long i) { return a[i] ^ b[i]; });
-    const auto want_mul = apply(a, [&](long i) { return f.mul(a[i], b[i]); });
-    const auto want_mulc = apply(a, [&](long i) { return f.mul(a[i], k[i]); });
-    const auto want_frob = apply(a, [&](long i) { return f.sqr(a[i]); });
-    const auto want_dim0 = rot_dim0.apply_clear(a);
-    const auto want_rot = rot_1.apply_clear(a);
-
-    for (long r = 0; r < reps; ++r) {
-      log(cb::msg("repetition ", r + 1, "/", reps));
-      cb::BgvBackend::Ctxt ca, cb_;
-      timed("encrypt", [&] { ca = be.encrypt(a); });
-      cb_ = be.encrypt(b);
-      std::vector<uint64_t> out;
-      timed("decrypt", [&] { out = be.decrypt(ca); });
-      check("encrypt/decrypt", out, a);
-
-      auto x = ca;
-      timed("add", [&] { be.add(x, cb_); });
-      check("add", be.decrypt(x), want_add);
-      x = ca;
-      timed("mul_relin", [&] { be.mul(x, cb_); });
-      check("multiply", be.decrypt(x), want_mul);
-      x = ca;
-      timed("mul_const", [&] { be.mul_plain(x, ptxt_k); });
-      check("multiply by constant", be.decrypt(x), want_mulc);
-      x = ca;
-      timed("frobenius", [&] { be.automorph(x, 2); });
-      check("Frobenius", be.decrypt(x), want_frob);
-      x = ca;
-      timed("rotate_dim0", [&] { plan_dim0.apply(be, x); });
-      check("rotation along dimension 0", be.decrypt(x), want_dim0);
-      x = ca;
-      timed("rotate", [&] { plan_1.apply(be, x); });
-      check("rotation by 1", be.decrypt(x), want_rot);
+    const Args args{m, bits, c, hwt, reps, n, keep_uniform_mib, seed, json_path, quiet, log, allow_insecure};
+#ifdef CB_HAVE_HELIB
+    if (backend == "helib") {
+      cb::HelibBackend be(cb::HelibParams{m, bits, c, hwt, seed}, n, kFieldPoly.at(n));
+      return bench(be, args, t_setup);
     }
-
-    nlohmann::json j;
-    j["m"] = m;
-    j["phi"] = info.phi;
-    j["d"] = info.d;
-    j["slots"] = ell;
-    j["bits"] = bits;
-    j["c"] = c;
-    j["hwt"] = hwt;
-    j["log2_q"] = info.log2_q;
-    j["log2_q_ct"] = info.log2_q_ct;
-    j["log2_p"] = info.log2_p;
-    j["primes"] = {{"ciphertext", be.context().L()}, {"small", be.context().S()}, {"special", be.context().K()}};
-    j["security"] = info.security;
-    j["threads"] = omp_get_max_threads();
-    j["reps"] = reps;
-    j["keygen_s"] = keygen_s;
-    j["keygen_keys"] = keys.size();
-    j["keep_uniform_mib"] = keep_uniform_mib;
-    j["setup_s"] = std::chrono::duration<double>(Clock::now() - t_setup).count();
-    for (const auto& [name, v] : ms) j[name + "_ms"] = median(v);
-    j["rotate_dim0_automorphisms"] = plan_dim0.automorphisms().size();
-    j["rotate_automorphisms"] = plan_1.automorphisms().size();
-    j["dims"] = nlohmann::json::array();
-    for (long i = 0; i < zm.dims(); ++i)
-      j["dims"].push_back({{"gen", zm.gen(i)}, {"ord", zm.ord(i)}, {"good", zm.good(i)}});
-    j["peak_rss_mb"] = peak_rss_mb();
-    j["correct"] = true;
-    std::ofstream(json_path) << j.dump(2) << "\n";
-    if (!quiet) std::cout << j.dump(2) << std::endl;
-    return 0;
+#endif
+    cb::BgvBackend be(cb::BgvParams{m, bits, c, hwt, seed, keep_uniform_mib}, n, kFieldPoly.at(n));
+    return bench(be, args, t_setup);
   } catch (const Mismatch& e) {
     std::cerr << e.what() << std::endl;
     return 2;

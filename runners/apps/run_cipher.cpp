@@ -1,9 +1,21 @@
 // run_cipher: AES-128 or Vision evaluated homomorphically, with per-round timings.
 //
 //   run_cipher --cipher {aes128|vision} [--field-bits n --state-size s] [--rounds R]
-//              [--packing {packed|byte-sliced|sliced}] --m M --bits B [--c C] [--hwt H]
+//              [--packing {packed|byte-sliced|sliced}] --m M [--bits B] [--c C] [--hwt H]
 //              [--key HEX] [--plaintext HEX] [--blocks K] [--seed S] [--decrypt]
-//              [--backend {bgv|clear}] --json OUT
+//              [--backend {bgv|clear}] [--plan] --json OUT
+//
+// The chain (BGV): the planner (backend/chain_planner.h) runs the same circuit on clear
+// slots with the engine's noise bounds beside them and finds the least chain on which no
+// bound reaches its modulus. --plan writes that plan (params as a run would report them,
+// the planned bits per round and capacity after each round) and stops; without --bits the
+// run uses the planned chain; a --bits below the plan is refused with the plan's figure
+// (--force runs anyway). For a seeded run the plan knows the run's secret key and
+// predicts its capacity per round exactly ("plan" in the run's JSON).
+// --security-target T picks the key-switching digits c: the fewest (from --c up) whose
+// planned chain reaches T bits by HElib's formula (c sets the special primes P, which the
+// formula counts), and says why in plan.choice.
+// Progress: one line per round on stderr (seconds, capacity left, ETA).
 //
 // One cipher key per run (the round keys are expanded in the clear and encrypted, as the
 // papers did). Block 0 is --plaintext when given; the other blocks, and the key when
@@ -29,7 +41,8 @@
 // counts{mul, mul_plain, add, add_plain, automorph}}], ops (counts over the run),
 // fresh_capacity_bits,
 // plaintext_hex, input_hex, ciphertext_hex (the output block 0), expected_hex,
-// key_fingerprint, wrong_blocks, correct.
+// key_fingerprint, wrong_blocks, correct, plan{bits, bits_per_round, round_capacity_bits,
+// chain, seconds} (BGV).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <omp.h>
@@ -38,20 +51,26 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iomanip>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "backend/bgv_backend.h"
+#include "backend/chain_planner.h"
 #include "backend/clear_backend.h"
+#ifdef CB_HAVE_HELIB
+#include "backend/helib_backend.h"
+#endif
 #include "ciphers/aes/aes_circuit.h"
-#include "ciphers/common/noise_budget.h"
 #include "ciphers/reference/aes128.h"
 #include "ciphers/reference/hex.h"
 #include "ciphers/reference/vision.h"
 #include "ciphers/vision/vision_circuit.h"
 #include "engine/algebra/zmstar.h"
+#include "engine/bgv/chain.h"
+#include "engine/bgv/security.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -61,9 +80,10 @@ using json = nlohmann::json;
 
 struct Options {
   std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
-  long n = 0, s = 0, rounds = 0, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
+  long n = 0, s = 0, rounds = -1, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
+  double security_target = 0, max_memory_gb = 0;
   uint64_t seed = 1;
-  bool decrypt = false, force = false, corrupt_output = false;
+  bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
 };
 
 // The cipher instance of a run, in the clear: sizes, field, reference.
@@ -90,7 +110,7 @@ Instance make_instance(const Options& o) {
     in.n = n, in.s = s, in.f_low = in.vp->modulus_low, in.rounds = in.vp->rounds;
   }
   in.name = msg("GF(2^", in.n, ")^", in.s);
-  if (o.rounds) {
+  if (o.rounds != -1) {
     if (o.rounds < 1 || o.rounds > in.rounds)
       throw ParameterError(msg("--rounds ", o.rounds, ": ", o.cipher, " ", in.name, " has 1..", in.rounds));
     in.rounds = o.rounds;
@@ -171,17 +191,20 @@ json round_json(const RoundRecord& r) {
           {"counts", r.counts.as_map()}};
 }
 
-template <class B>
-json params_json(const B& b) {
-  const BackendInfo i = b.info();
+json params_json(const BackendInfo& i) {
   return {{"m", i.m},       {"phi", i.phi},   {"d", i.d},           {"slots", i.slots},
           {"bits", i.bits}, {"c", i.c},       {"hwt", i.hwt},       {"log2_q", i.log2_q},
           {"log2_q_ct", i.log2_q_ct},         {"log2_p", i.log2_p}, {"security", i.security}};
 }
+template <class B>
+json params_json(const B& b) {
+  return params_json(b.info());
+}
+json params_json(const ChainPlan& p) { return params_json(p.info); }
 
 template <class B>
 double keygen_seconds(const B& b) {
-  if constexpr (std::is_same_v<B, BgvBackend>) return b.keygen_seconds();
+  if constexpr (!std::is_same_v<B, ClearBackend>) return b.keygen_seconds();
   return 0;
 }
 
@@ -189,61 +212,147 @@ double keygen_seconds(const B& b) {
 template <class Circuit, class B>
 constexpr bool kIsAes = std::is_constructible_v<Circuit, const B&, long, bool>;
 
+// A circuit on a backend with its clear workload: what a run and a plan both evaluate.
+template <class Circuit, class B>
+struct Harness {
+  using State = typename Circuit::State;
+  Harness(B& b, const Options& o_, const Instance& in_) : o(o_), in(in_) {
+    if constexpr (kIsAes<Circuit, B>) {
+      circ.emplace(b, in.rounds, o.decrypt);
+    } else {
+      vref.emplace(*in.vp);
+      circ.emplace(b, *vref, in.rounds, o.decrypt);
+    }
+    blocks = o.blocks ? o.blocks : circ->max_blocks();
+    if (blocks < 1 || blocks > circ->max_blocks())
+      throw ParameterError(msg("--blocks ", blocks, ": m=", o.m, " holds ", circ->max_blocks(), " blocks of ",
+                               display(in), " ", o.packing));
+    autos = circ->automorphisms();
+    b.require_automorphisms(autos);
+    w = make_workload(o, in, blocks);
+  }
+  const std::vector<std::vector<uint8_t>>& inputs() const { return o.decrypt ? w.cipher : w.plain; }
+  const std::vector<std::vector<uint8_t>>& expected() const { return o.decrypt ? w.plain : w.cipher; }
+  void load_keys() {
+    if constexpr (kIsAes<Circuit, B>) {
+      aes128::Block k;
+      std::copy(w.key.begin(), w.key.end(), k.begin());
+      const auto rk = aes128::Aes128(k).round_keys();
+      circ->load_round_keys({rk.begin(), rk.end()});
+    } else {
+      circ->load_subkeys(vref->key_schedule(vref->from_bytes(w.key), in.rounds));
+    }
+  }
+  State encrypt_inputs() const {
+    if constexpr (kIsAes<Circuit, B>) {
+      std::vector<aes128::Block> bl;
+      for (auto& p : inputs()) {
+        aes128::Block x;
+        std::copy(p.begin(), p.end(), x.begin());
+        bl.push_back(x);
+      }
+      return circ->encrypt_input(bl);
+    } else {
+      std::vector<Vision::State> bl;
+      for (auto& p : inputs()) bl.push_back(vref->from_bytes(p));
+      return circ->encrypt_input(bl);
+    }
+  }
+  std::vector<std::vector<uint8_t>> decrypt_outputs(const State& st) const {
+    std::vector<std::vector<uint8_t>> got;
+    if constexpr (kIsAes<Circuit, B>) {
+      for (auto& bl : circ->decrypt_output(st, blocks)) got.emplace_back(bl.begin(), bl.end());
+    } else {
+      for (auto& v : circ->decrypt_output(st, blocks)) got.push_back(vref->to_bytes(v));
+    }
+    return got;
+  }
+  const Options& o;
+  const Instance& in;
+  std::optional<Vision> vref;
+  std::optional<Circuit> circ;
+  long blocks = 0;
+  std::vector<long> autos;
+  Workload w;
+};
+
+json plan_json(const ChainPlan& p, double seconds) {
+  return {{"bits", p.bits},
+          {"bits_per_round", p.bits_per_round},
+          {"fresh_capacity_bits", p.fresh_capacity},
+          {"round_capacity_bits", p.round_capacity},
+          {"min_capacity_bits", p.min_capacity},
+          {"chain", p.chain},
+          {"chains_tried", p.chains_tried},
+          {"choice", p.choice},
+          {"seconds", seconds}};
+}
+
+// The planned chain for the run's circuit, ring, digits, key weight and seed.
+template <class Circuit>
+ChainPlan plan_circuit(const Options& o, const Instance& in) {
+  PlanParams pp;
+  pp.m = o.m, pp.bits = 1000, pp.c = o.c, pp.hwt = o.hwt, pp.seed = o.seed;
+  PlanBackend b(pp, in.n, in.f_low);
+  Harness<Circuit, PlanBackend> h(b, o, in);
+  auto run = [&](PlanBackend& pb) {
+    h.load_keys();
+    auto st = h.encrypt_inputs();
+    PlanRun r;
+    r.fresh_capacity = h.circ->capacity(st);
+    Evaluator<PlanBackend> ev(pb);
+    for (auto& rec : h.circ->run(ev, st)) r.round_capacity.push_back(rec.capacity_bits);
+    if (h.decrypt_outputs(st) != h.expected())
+      throw Error("chain planner: the circuit's clear evaluation differs from the reference");
+    return r;
+  };
+  const long hint = 150 * in.rounds + 100;
+  ChainPlan p = plan_chain(b, run, hint);
+  p.keys = long(h.autos.size()) + 1;  // the automorphisms' and the relinearization key
+  return p;
+}
+
+ChainPlan plan_for(const Options& o, const Instance& in) {
+  using P = PlanBackend;
+  if (in.cipher == "aes128") {
+    if (o.packing == "packed") return plan_circuit<AesCircuit<P, PackedRep>>(o, in);
+    return plan_circuit<AesCircuit<P, SlicedRep>>(o, in);
+  }
+  if (o.packing == "packed") return plan_circuit<VisionCircuit<P, PackedRep>>(o, in);
+  return plan_circuit<VisionCircuit<P, SlicedRep>>(o, in);
+}
+
 // Builds the circuit, runs it and fills `out`; returns whether every block was right.
 template <class Circuit, class B>
 bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
   Stopwatch setup;
-  std::optional<Vision> vref;
-  std::optional<Circuit> circ;
-  if constexpr (kIsAes<Circuit, B>) {
-    circ.emplace(b, in.rounds, o.decrypt);
-  } else {
-    vref.emplace(*in.vp);
-    circ.emplace(b, *vref, in.rounds, o.decrypt);
-  }
-  const long blocks = o.blocks ? o.blocks : circ->max_blocks();
-  if (blocks < 1 || blocks > circ->max_blocks())
-    throw ParameterError(msg("--blocks ", blocks, ": m=", o.m, " holds ", circ->max_blocks(), " blocks of ", display(in),
-                             " ", o.packing));
-  const auto autos = circ->automorphisms();
-  b.require_automorphisms(autos);
-  const Workload w = make_workload(o, in, blocks);
-
-  // Clear inputs as the circuit types want them.
-  const auto& inputs = o.decrypt ? w.cipher : w.plain;
-  const auto& expected = o.decrypt ? w.plain : w.cipher;
+  Harness<Circuit, B> h(b, o, in);
+  auto& circ = h.circ;
+  const long blocks = h.blocks;
+  const auto& autos = h.autos;
+  const Workload& w = h.w;
+  const auto& inputs = h.inputs();
+  const auto& expected = h.expected();
   Stopwatch keys_watch;
-  if constexpr (kIsAes<Circuit, B>) {
-    aes128::Block k;
-    std::copy(w.key.begin(), w.key.end(), k.begin());
-    const auto rk = aes128::Aes128(k).round_keys();
-    circ->load_round_keys({rk.begin(), rk.end()});
-  } else {
-    circ->load_subkeys(vref->key_schedule(vref->from_bytes(w.key), in.rounds));
-  }
+  h.load_keys();
   const double encrypt_keys_s = keys_watch.seconds();
   const double setup_s = backend_s + setup.seconds();
 
   Stopwatch enc_watch;
-  typename Circuit::State st;
-  if constexpr (kIsAes<Circuit, B>) {
-    std::vector<aes128::Block> bl;
-    for (auto& p : inputs) {
-      aes128::Block x;
-      std::copy(p.begin(), p.end(), x.begin());
-      bl.push_back(x);
-    }
-    st = circ->encrypt_input(bl);
-  } else {
-    std::vector<Vision::State> bl;
-    for (auto& p : inputs) bl.push_back(vref->from_bytes(p));
-    st = circ->encrypt_input(bl);
-  }
+  typename Circuit::State st = h.encrypt_inputs();
   const double encrypt_input_s = enc_watch.seconds();
   const double fresh_capacity = circ->capacity(st);
 
   Evaluator<B> ev(b);
   Stopwatch eval_watch;
+  ev.on_round = [&](const RoundRecord& r) {
+    const double done = eval_watch.seconds();
+    const double eta = done / double(r.round) * double(in.rounds - r.round);
+    const std::string cap = std::isfinite(r.capacity_bits) ? msg(long(std::floor(r.capacity_bits))) : "inf";
+    std::fprintf(stderr, "run_cipher: %s round %ld/%ld done in %.2f s, capacity %s bits, ETA %.0f s\n",
+                 display(in).c_str(), r.round, in.rounds, r.seconds, cap.c_str(), eta);
+    std::fflush(stderr);
+  };
   std::vector<RoundRecord> recs;
   try {
     recs = circ->run(ev, st);
@@ -254,11 +363,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   Stopwatch dec_watch;
   std::vector<std::vector<uint8_t>> got;
   try {
-    if constexpr (kIsAes<Circuit, B>) {
-      for (auto& bl : circ->decrypt_output(st, blocks)) got.emplace_back(bl.begin(), bl.end());
-    } else {
-      for (auto& v : circ->decrypt_output(st, blocks)) got.push_back(vref->to_bytes(v));
-    }
+    got = h.decrypt_outputs(st);
   } catch (const CapacityError& e) {
     throw CapacityError(msg(display(in), " output cannot be decrypted (", e.what(), "): use more --bits"));
   }
@@ -319,21 +424,125 @@ bool run_with(B& b, const Options& o, const Instance& in, const Stopwatch& wall,
   return run_circuit<VisionCircuit<B, SlicedRep>>(b, o, in, wall, backend_s, out);
 }
 
+// MemAvailable of /proc/meminfo in bytes, 0 when unknown.
+double available_memory_bytes() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  double kb;
+  std::string unit;
+  while (f >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+// What the run's memory is known to be made of, for an allocation failure's message.
+std::string memory_note;
+
 int run(const Options& o_in) {
   Options o = o_in;
   const Instance in = make_instance(o);
   if (o.cipher == "aes128" && o.packing == "sliced") o.packing = "byte-sliced";
+  if (o.backend == "bgv" && o.hwt >= 1 && o.hwt < 120 && !o.allow_insecure)
+    throw ParameterError(msg("--hwt ", o.hwt, ": HElib's security formula rates secret keys of weight 1..119 at 0 bits; "
+                             "use 0 (dense) or >= 120, or --allow-insecure"));
+  if (o.backend == "bgv" && o.c < 1) throw ParameterError(msg("--c ", o.c, ": key switching needs at least 1 digit"));
   if (o.cipher == "vision" && o.packing == "byte-sliced") o.packing = "sliced";
   if (!o.key_hex.empty()) from_hex(o.key_hex, "--key");
   if (!o.pt_hex.empty()) from_hex(o.pt_hex, "--plaintext");
   const ZmStar zm(o.m);
   check_ring(o, in, zm);
+  // The output must be writable before any work starts.
+  {
+    const bool existed = std::ifstream(o.json_path).good();
+    std::ofstream probe(o.json_path, std::ios::app);
+    if (!probe) throw ParameterError(msg("--json ", o.json_path, ": cannot open for writing"));
+    probe.close();
+    if (!existed) std::remove(o.json_path.c_str());
+  }
+  std::optional<ChainPlan> plan;
+  double plan_s = 0;
   if (o.backend == "bgv") {
-    const NoiseBudget nb = noise_budget(in.cipher, in.n, zm.phi());
-    if (!o.force && o.bits < nb.bits_needed(in.rounds))
-      throw ParameterError(msg("chain of ", o.bits, " bits holds about ", nb.rounds_held(o.bits), " rounds of ",
-                               display(in), "; ", in.rounds, " rounds need about ", nb.bits_needed(in.rounds),
-                               " bits (--bits ", nb.bits_needed(in.rounds), "; --force runs anyway)"));
+    Stopwatch pw;
+    plan = plan_for(o, in);
+    if (o.security_target > 0) {
+      // The digits c set P, so the security of a chain (HElib's formula counts Q_L P), but
+      // barely the noise: the smallest c whose chain reaches the target is the cheapest
+      // (each digit is one more key product per key switch). Re-planned at that c.
+      const long phi = ZmStar(o.m).phi();
+      long chosen = 0;
+      double best = 0;
+      std::string tried;
+      for (long c = o.c; c <= std::min<long>(plan->info.bits / 20, 16); ++c) {
+        double sec;
+        try {
+          const bgv::Chain ch(bgv::ChainParams{o.m, plan->bits, c});
+          sec = bgv::helib_security(o.m, phi, ch.log2_Q() + ch.log2_P(), o.hwt);
+        } catch (const ParameterError&) {
+          break;  // more digits than primes
+        }
+        tried += msg(tried.empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
+        best = std::max(best, sec);
+        if (sec >= o.security_target) {
+          chosen = c;
+          break;
+        }
+      }
+      if (!chosen)
+        throw ParameterError(msg("--security-target ", o.security_target, ": the planned chain of ", plan->bits,
+                                 " bits at m=", o.m, " reaches at most ", std::fixed, std::setprecision(1), best,
+                                 " bits by HElib's formula with hwt=", o.hwt, " (", tried,
+                                 "): use a larger m or another key weight"));
+      if (chosen != o.c) {
+        o.c = chosen;
+        plan = plan_for(o, in);
+      }
+      plan->choice = msg("c=", chosen, " is the fewest digits whose chain reaches ", o.security_target,
+                         " bits by HElib's formula (", tried, ")");
+    }
+    plan_s = pw.seconds();
+    std::fprintf(stderr, "run_cipher: planned chain %ld bits (%.1f bits per round, security %.1f) in %.1f s\n",
+                 plan->bits, plan->bits_per_round, plan->info.security, plan_s);
+    if (o.plan) {
+      json out;
+      out["cipher"] = in.cipher;
+      out["instance"] = in.name;
+      out["packing"] = o.packing;
+      out["direction"] = o.decrypt ? "decrypt" : "encrypt";
+      out["rounds"] = in.rounds;
+      out["backend"] = "bgv";
+      out["seed"] = o.seed;
+      out["params"] = params_json(*plan);
+      out["plan"] = plan_json(*plan, plan_s);
+      std::ofstream f(o.json_path);
+      f << out.dump(2) << "\n";
+      if (!f) throw Error(msg("--json ", o.json_path, ": write failed"));
+      return 0;
+    }
+    if (o.bits == 0) {
+      o.bits = plan->bits;
+    } else if (o.bits < plan->bits && !o.force) {
+      throw ParameterError(msg("--bits ", o.bits, " is below the planned chain: ", in.rounds, " rounds of ", display(in),
+                               " at m=", o.m, " need ", plan->bits, " bits (", std::fixed, std::setprecision(1),
+                               plan->bits_per_round, " per round; --bits ", plan->bits,
+                               ", or --force runs anyway)"));
+    }
+    // The key-switching keys alone: per key, c digits of (b, a) over all L + K primes of
+    // phi words, the uniform halves kept as seeds once they exceed 64 MiB (bgv_backend.h).
+    const bgv::Chain ch(bgv::ChainParams{o.m, o.bits, o.c});
+    const double limb = double(ZmStar(o.m).phi()) * 8;
+    const double half = double(o.c) * double(ch.num_primes()) * limb;
+    const double key_bytes = double(plan->keys) * (half > 64.0 * (1 << 20) ? half : 2 * half);
+    const double avail = o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
+    if (avail > 0 && key_bytes > avail && !o.force)
+      throw ParameterError(msg("m=", o.m, " with a ", o.bits, "-bit chain (c=", o.c, ", ", ch.num_primes(),
+                               " primes) needs about ", std::fixed, std::setprecision(1), key_bytes / 1e9,
+                               " GB for its ", plan->keys, " key-switching keys alone, more than the ",
+                               avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed (--max-memory-gb)" : "available",
+                               ": use a smaller ring or chain, fewer digits c, or --force"));
+    memory_note = msg("m=", o.m, ", ", o.bits, "-bit chain (c=", o.c, "): the ", plan->keys,
+                      " key-switching keys take about ", std::fixed, std::setprecision(1), key_bytes / 1e9, " GB");
+  } else if (o.plan) {
+    throw ParameterError("--plan needs --backend bgv (the clear backend has no noise)");
   }
   Stopwatch wall;
   json out;
@@ -341,11 +550,18 @@ int run(const Options& o_in) {
   if (o.backend == "clear") {
     ClearBackend b(o.m, in.n, in.f_low);
     ok = run_with(b, o, in, wall, wall.seconds(), out);
+#ifdef CB_HAVE_HELIB
+  } else if (o.backend == "helib") {  // HElib's own chain for --bits; no engine noise planning
+    HelibBackend b(HelibParams{o.m, o.bits, o.c, o.hwt, o.seed}, in.n, in.f_low);
+    ok = run_with(b, o, in, wall, wall.seconds(), out);
+    out.update(json::parse(b.report_json()));
+#endif
   } else {
     BgvParams p;
     p.m = o.m, p.bits = o.bits, p.c = o.c, p.hwt = o.hwt, p.seed = o.seed;
     BgvBackend b(p, in.n, in.f_low);
     ok = run_with(b, o, in, wall, wall.seconds(), out);
+    if (plan) out["plan"] = plan_json(*plan, plan_s);
   }
   std::ofstream f(o.json_path);
   if (!f) throw Error(msg("--json ", o.json_path, ": cannot open for writing"));
@@ -371,7 +587,7 @@ int main(int argc, char** argv) {
   app.add_option("--packing", o.packing, "packed (blocks in slots), byte-sliced (AES) / sliced (Vision): one ciphertext per element")
       ->check(CLI::IsMember({"packed", "byte-sliced", "sliced"}));
   app.add_option("--m", o.m, "cyclotomic index m (odd)")->required();
-  app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV)");
+  app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV; default: the planned chain)")->check(CLI::PositiveNumber);
   app.add_option("--c", o.c, "key-switching digits (BGV, default 3)");
   app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");
   app.add_option("--key", o.key_hex, "cipher key as hex (default: random from --seed)");
@@ -379,11 +595,25 @@ int main(int argc, char** argv) {
   app.add_option("--blocks", o.blocks, "blocks to process (default: all the ciphertexts hold)");
   app.add_option("--seed", o.seed, "seed of the random key and blocks, and of the BGV randomness (default 1)");
   app.add_flag("--decrypt", o.decrypt, "run the inverse cipher on the blocks' ciphertexts (transciphering)");
+#ifdef CB_HAVE_HELIB
+  app.add_option("--backend", o.backend, "bgv (default), clear (slot simulator, no noise) or helib (HElib 2.3.0)")
+      ->check(CLI::IsMember({"bgv", "clear", "helib"}));
+#else
   app.add_option("--backend", o.backend, "bgv (default) or clear (slot simulator, no noise)")
       ->check(CLI::IsMember({"bgv", "clear"}));
+#endif
   app.add_option("--threads", o.threads, "OpenMP threads of the engine (default: OMP_NUM_THREADS or all cores)")
       ->check(CLI::NonNegativeNumber);
-  app.add_flag("--force", o.force, "run even when the chain looks too short for the rounds");
+  app.add_flag("--force", o.force, "run even when the chain is below the planned one");
+  app.add_flag("--plan", o.plan, "plan the chain (BGV) and write it to --json without running");
+  app.add_option("--max-memory-gb", o.max_memory_gb,
+                 "refuse a run whose keys alone exceed this many GB (default: the memory available)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--security-target", o.security_target,
+                 "choose the fewest key-switching digits c (from --c up) whose planned chain reaches this "
+                 "security by HElib's formula")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--allow-insecure", o.allow_insecure, "accept key weights HElib's formula rates at 0 bits (1..119)");
   app.add_option("--json", o.json_path, "output JSON file")->required();
   app.add_flag("--corrupt-output", o.corrupt_output, "(tests) flip a bit of block 0's result before the check")
       ->group("");
@@ -393,13 +623,18 @@ int main(int argc, char** argv) {
     app.exit(e);
     return e.get_exit_code() == 0 ? 0 : 1;
   }
-  if (o.backend == "bgv" && o.bits <= 0) {
-    std::cerr << "run_cipher: --bits is required with --backend bgv\n";
+  if (o.backend == "helib" && o.bits <= 0) {
+    std::cerr << "run_cipher: --bits is required with --backend helib (HElib builds its own chain for it)\n";
     return 1;
   }
   if (o.threads > 0) omp_set_num_threads(int(o.threads));
   try {
     return cb::run(o);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "run_cipher: out of memory"
+              << (cb::memory_note.empty() ? std::string() : " (" + cb::memory_note + ")")
+              << ": use a smaller ring or chain, or a machine with more memory\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "run_cipher: " << e.what() << "\n";
     return 1;

@@ -102,6 +102,12 @@ def test_vision_13_rounds_gf64(tmp_path):
      "--blocks 3: m=771 holds 2 blocks of AES-128 GF(2^8)^16 packed"),
     (["--cipher", "aes128", "--m", 257, "--rounds", 11],
      "--rounds 11: aes128 GF(2^8)^16 has 1..10"),
+    (["--cipher", "aes128", "--m", 257, "--rounds", 0],
+     "--rounds 0: aes128 GF(2^8)^16 has 1..10"),
+    (["--cipher", "aes128", "--m", 257, "--plan"],
+     "--plan needs --backend bgv (the clear backend has no noise)"),
+    (["--cipher", "aes128", "--m", 257, "--bits", -5],
+     "--bits: Value -5 not in range"),
 ])
 def test_errors(tmp_path, args, message):
     proc, d = run(tmp_path, "--backend", "clear", *args)
@@ -110,18 +116,64 @@ def test_errors(tmp_path, args, message):
     assert message in proc.stderr
 
 
+@pytest.mark.parametrize("args,message", [
+    (["--cipher", "aes128", "--m", 257, "--hwt", 50],
+     "--hwt 50: HElib's security formula rates secret keys of weight 1..119 at 0 bits; use 0 (dense) or >= 120, "
+     "or --allow-insecure"),
+    (["--cipher", "aes128", "--m", 257, "--c", 0], "--c 0: key switching needs at least 1 digit"),
+])
+def test_bgv_errors(tmp_path, args, message):
+    proc, d = run(tmp_path, *args)
+    assert proc.returncode == 1 and d is None
+    assert message in proc.stderr
+    assert "planned chain" not in proc.stderr  # refused before the planner ran
+
+
+def test_keys_beyond_the_memory_are_refused_before_keygen(tmp_path):
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--rounds", 2, "--max-memory-gb", 0.001)
+    assert proc.returncode == 1 and d is None
+    assert "m=257 with a " in proc.stderr and "key-switching keys alone, more than the 0.0 GB allowed" in proc.stderr
+    assert "round 1/2" not in proc.stderr
+
+
+def test_unwritable_json_is_refused_before_any_work(tmp_path):
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "257", "--json", "/nonexistent/x.json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "--json /nonexistent/x.json: cannot open for writing" in proc.stderr
+    assert "planned chain" not in proc.stderr  # refused before the planner ran
+
+
 def test_chain_too_short_is_refused_before_running(tmp_path):
     proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 150)
     assert proc.returncode == 1 and d is None
-    assert "chain of 150 bits holds about 1 rounds of AES-128 GF(2^8)^16; 10 rounds need about" in proc.stderr
-    assert "(--bits " in proc.stderr
+    assert "--bits 150 is below the planned chain: 10 rounds of AES-128 GF(2^8)^16 at m=257 need" in proc.stderr
+    assert "(--bits " not in proc.stderr and "--force runs anyway" in proc.stderr
     proc, d = run(tmp_path, "--cipher", "vision", "--field-bits", 64, "--m", 641, "--bits", 1000, "--rounds", 13)
-    assert proc.returncode == 1 and "rounds of Vision GF(2^64)^2; 13 rounds need about" in proc.stderr
+    assert proc.returncode == 1 and "13 rounds of Vision GF(2^64)^2 at m=641 need" in proc.stderr
 
 
-def test_bits_required_with_bgv(tmp_path):
-    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257)
-    assert proc.returncode == 1 and "--bits is required" in proc.stderr
+def test_plan_then_run_at_the_plan(tmp_path):
+    """--plan writes the chain the planner finds and the params a run reports; a run without
+    --bits uses it, decrypts, and its capacity after each round is the plan's; the chain one
+    bit shorter is refused."""
+    plan_path = tmp_path / "plan.json"
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "771", "--rounds", "3", "--plan",
+                           "--json", str(plan_path)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    plan = json.loads(plan_path.read_text())
+    bits = plan["plan"]["bits"]
+    assert plan["params"]["bits"] == bits and plan["plan"]["min_capacity_bits"] >= 0
+    assert set(plan["params"]) >= {"m", "phi", "bits", "c", "hwt", "log2_q", "log2_q_ct", "log2_p", "security"}
+    assert len(plan["plan"]["round_capacity_bits"]) == 3 and plan["plan"]["bits_per_round"] > 0
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 771, "--rounds", 3)
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] and d["params"] == plan["params"]
+    assert [r["capacity_bits"] for r in d["per_round"]] == pytest.approx(plan["plan"]["round_capacity_bits"], abs=1e-6)
+    assert "round 3/3 done" in proc.stderr
+    (tmp_path / "short").mkdir()
+    proc, d = run(tmp_path / "short", "--cipher", "aes128", "--m", 771, "--rounds", 3, "--bits", bits - 1)
+    assert proc.returncode == 1 and d is None and f"need {bits} bits" in proc.stderr
 
 
 def test_bgv_aes_full_rounds(tmp_path):
@@ -155,7 +207,7 @@ def test_wrong_result_exits_2_with_invalid_timings(tmp_path):
 
 
 def test_capacity_exhausted_fails_cleanly(tmp_path):
-    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 300, "--force")
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 200, "--force")
     assert proc.returncode == 1 and d is None
     assert "AES-128 GF(2^8)^16" in proc.stderr and "use more --bits" in proc.stderr
 

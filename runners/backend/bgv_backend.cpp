@@ -37,9 +37,9 @@ struct BgvBackend::Impl {
     pk = keygen.public_key(sk);
     relin = keygen.relin_key(sk);
     keygen_s += seconds_since(t0);
-    noise = NoiseModel(ctx.m(), ctx.phi(), sk.norm);
+    noise = NoiseModel(ctx.m(), sk.coeffs);
     enc = std::make_unique<Encryptor>(ctx, pk, noise);
-    dec = std::make_unique<Decryptor>(ctx, sk, noise.log2_round);
+    dec = std::make_unique<Decryptor>(ctx, sk, noise.rounding().log2_max());
     ev = std::make_unique<Evaluator>(ctx, noise, relin, autos);
   }
 
@@ -114,6 +114,8 @@ std::vector<uint64_t> BgvBackend::decrypt(const Ctxt& c) const {
 double BgvBackend::measured_noise_bits(const Ctxt& c) const {
   return impl_->dec->decrypt_at_level(c).log2_noise;
 }
+
+bgv::RootBound BgvBackend::measured_root_noise(const Ctxt& c) const { return impl_->dec->noise_embedding(c); }
 
 void BgvBackend::add(Ctxt& a, const Ctxt& b) const { impl_->ev->add(a, b); }
 void BgvBackend::add_plain(Ctxt& a, const Ptxt& p) const { impl_->ev->add_plain(a, p); }

@@ -65,6 +65,9 @@ class BgvBackend {
   const bgv::Context& context() const;
   // The measured noise of c (log2 max |nu_i|), by decrypting: for tests and reports.
   double measured_noise_bits(const Ctxt& c) const;
+  // The noise of c at every root of the canonical embedding, computed exactly from the
+  // secret key: what the bound c.noise dominates (tests and tightness reports).
+  bgv::RootBound measured_root_noise(const Ctxt& c) const;
 
  private:
   struct Impl;

@@ -1,0 +1,49 @@
+"""cipherbench's parameter explorer: cyclotomic rings, security, modulus chains, selection.
+
+The public API (what notebooks/explore.ipynb and the `cbparams` command use):
+
+    ring_facts(m)                      phi, d, slots, the hypercube of Z_m^*/<2>
+    sweep(m_min, m_max, degrees)       every odd m with n | ord_m(2), as rows
+    build_chain(m, bits, c)            the engine's chain for a capacity
+    helib_security, coresvp_bits       HElib's formula, core-SVP uSVP
+    security_curve(m, bits_list)       both (and the lattice estimator's) against chain length
+    plan(cipher, m)                    the chain a cipher needs, from run_cipher --plan or the explorer
+    run_cipher(...), ring_info(m)      the C++ executables, their JSON read back
+    check_ring(m), check_vision_constants()   Sage's cross-checks (needs passagemath)
+    locate_estimator()                 where the lattice estimator is (make estimator)
+    load_params(section)               the pipeline's params: settings with defaults
+"""
+import importlib
+
+#: Public name -> the module that defines it. Loaded on first use, so that importing one
+#: module (e.g. cbparams.security, which needs neither numpy nor Sage) loads only that one.
+_API = {
+    "Chain": "chains", "build_chain": "chains",
+    "ROOT": "config", "load_params": "config",
+    "security_curve": "curves",
+    "RingFacts": "cyclotomic", "check_m": "cyclotomic", "ring_facts": "cyclotomic",
+    "sweep": "enumerate",
+    "ChainError": "errors", "EstimatorMissing": "errors", "ParamError": "errors",
+    "RingError": "errors", "SecurityError": "errors",
+    "locate_estimator": "estimator",
+    "Plan": "planner", "engine_has_planner": "planner", "plan": "planner",
+    "RunError": "runner", "ring_info": "runner", "run_cipher": "runner",
+    "check_ring": "sagecheck", "check_vision_constants": "sagecheck",
+    "coresvp_bits": "security", "helib_security": "security",
+}
+_RENAMED = {"locate_estimator": "locate"}
+
+__all__ = sorted(_API)
+
+
+def __getattr__(name):
+    if name not in _API:
+        raise AttributeError(f"module 'cbparams' has no attribute {name!r}")
+    mod = importlib.import_module(f".{_API[name]}", __name__)
+    value = getattr(mod, _RENAMED.get(name, name))
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_API))

@@ -1,145 +1,60 @@
-"""Modulus chains: the primes the engine builds for (m, bits, c), and chain sizing.
+"""Modulus chains: the engine's chain for (m, bits, c), asked of the engine, and chain sizing.
 
-How the engine builds its chain (runners/engine/bgv/context.cpp, mirrored here):
+The chain is built in one place, the engine (runners/engine/bgv/chain.h): six small
+"ladder" primes of consecutive sizes from the smallest the ring allows (q = 1 mod m N),
+big primes of the engine's full size (50 bits with AVX-512 IFMA, else 60) with the
+remainder shared by the top few, c digits balanced by bits, and special primes covering
+the largest digit plus a margin. This module asks ``build/bin/chain_info`` (batch: one
+request a line, one JSON answer a line) and caches the answers, so the explorer's log2 Q,
+and so its security figures, are the engine's exactly; nothing is mirrored here.
 
-* step = m N with N = bluestein_length(m), the smallest power of two >= 2m - 1; every
-  prime is 1 mod step, and no prime is smaller than min_bits = ceil(log2 step) + 2 bits;
-* B = the engine's largest prime size: 50 bits where it is built with AVX-512 IFMA (its
-  fast 52-bit transform path), else 60 (``engine_max_prime_bits()`` reads the CPU flags,
-  as -march=native does);
-* S = 2 small "adjusting" primes: the smallest primes q = 1 mod step, searching bit
-  sizes upward from min_bits (they let modulus switching move in steps of a few bits);
-* big ciphertext primes: L_big = ceil(big / B) primes of b_ct = max(ceil(big / L_big),
-  min_bits) bits, big = bits - floor(log2 of the small primes), the first L_big primes
-  q = 1 mod step below 2^b_ct searching downward; L = S + L_big;
-* digits for key switching: the L primes (small ones first) in c consecutive groups,
-  sizes as equal as possible, larger groups first (c must not exceed L);
-* special primes: needed = ceil(log2 of the largest digit's product) + 20 bits of margin,
-  K = ceil(needed / B) primes of b_sp = max(ceil(needed / K), min_bits) bits, found the
-  same way and distinct from the ciphertext primes;
-* log2 Q for security = log2(ciphertext primes) + log2(special primes) (HElib counts the
-  same; the engine's Context::security()).
+For example (with the engine built), ``build_chain(53261, 905, 3)`` has S=6, L=20, K=7
+and log2 Q_L = 909.9 on an AVX-512 IFMA machine.
 
-With ``exact=True`` the primes are computed like the engine does (deterministic
-Miller-Rabin), so log2 Q is the engine's to the last digit; with ``exact=False`` each
-b-bit prime counts as b bits, an upper bound (a prime found by the downward search lies
-within a few step of 2^b, so the error is below 0.001 bit per 60-bit prime) that can only
-understate security.
-
->>> ch = build_chain(53261, 820, 3, max_prime_bits=60)
->>> ch.S, ch.L, ch.b_ct, ch.digits, ch.K, ch.b_sp
-(2, 15, 58, (5, 5, 5), 6, 52)
->>> round(ch.log2_Q, 2), round(ch.log2_q_ct, 2)
-(1138.42, 826.42)
-
-Chain sizing for a circuit (Profile): bits = base + rounds * bits_per_round(phi) + margin,
-from config/depth_profiles.yaml (the engine's noise guard, or the papers' figures) or
-from measured runs.
+Chain sizing for a circuit: the engine's chain planner (``run_cipher --plan``) runs the
+circuit with the engine's noise bounds and is the reference; the Profile below sizes
+candidate rings in a sweep from per-round figures (config/depth_profiles.yaml).
 """
 from __future__ import annotations
 
 import glob
 import json
 import math
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from .config import ROOT
 from .errors import ChainError
 
-#: Small adjusting primes of the chain (ContextParams::small_primes).
-SMALL_PRIMES = 2
-
-
-def engine_max_prime_bits() -> int:
-    """The engine's largest prime size (util::max_fast_prime_bits): 50 with AVX-512 IFMA."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            return 50 if "avx512ifma" in f.read() else 60
-    except OSError:
-        return 60
-
-
-#: Largest prime size the engine uses on this machine (context.cpp kMaxPrimeBits).
-MAX_PRIME_BITS = engine_max_prime_bits()
 #: log2(P / largest digit), the engine's default ks_margin_bits.
 KS_MARGIN_BITS = 20
+#: The engine's batch chain command.
+CHAIN_INFO = ROOT / "build" / "bin" / "chain_info"
 
-_MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
-
-
-def is_prime(n: int) -> bool:
-    """Miller-Rabin with the first twelve prime bases: exact for n < 3.3e24.
-
-    >>> [p for p in range(30) if is_prime(p)]
-    [2, 3, 5, 7, 11, 13, 17, 19, 23, 29]
-    """
-    if n < 2:
-        return False
-    for p in _MR_BASES:
-        if n % p == 0:
-            return n == p
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d //= 2
-        s += 1
-    for a in _MR_BASES:
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def bluestein_length(m: int) -> int:
-    """N = the smallest power of two >= 2m - 1."""
-    n = 1
-    while n < 2 * m - 1:
-        n *= 2
-    return n
-
-
-def ntt_primes(count: int, bits: int, step: int, exclude=()) -> list[int]:
-    """The first `count` primes q = 1 mod step with 2^(bits-1) < q < 2^bits, downward."""
-    out = []
-    q = (1 << bits) - 1
-    q -= (q - 1) % step
-    lo = 1 << (bits - 1)
-    ex = set(exclude)
-    while q > lo and len(out) < count:
-        if q not in ex and is_prime(q):
-            out.append(q)
-        q -= step
-    if len(out) < count:
-        raise ChainError(f"only {len(out)} primes q = 1 mod {step} lie in (2^{bits - 1}, 2^{bits}), "
-                         f"but {count} were requested: use more bits or a smaller m")
-    return out
+_cache: dict[tuple[int, int, int, int], dict] = {}
 
 
 @dataclass(frozen=True)
 class Chain:
-    """A modulus chain as the engine builds it."""
+    """A modulus chain as the engine builds it (chain_info's answer)."""
 
     m: int                   #: cyclotomic index
     bits: int                #: requested capacity, bits of the ciphertext modulus Q_L
     c: int                   #: number of key-switching digits
     L: int                   #: number of ciphertext primes, small ones included
-    b_ct: int                #: size in bits of each ciphertext prime
-    digits: tuple[int, ...]  #: primes per digit (c groups, larger first)
+    b_ct: int                #: bits of the largest ciphertext prime
+    digits: tuple[int, ...]  #: primes per digit (c consecutive groups)
     K: int                   #: number of special primes
-    b_sp: int                #: size in bits of each special prime
+    b_sp: int                #: bits of the largest special prime
     log2_q_ct: float         #: log2 of the product of the ciphertext primes
     log2_q_sp: float         #: log2 P, the special primes' product
     log2_max_digit: float    #: log2 of the largest digit's product
-    exact: bool              #: True: from the actual primes; False: b bits per prime
-    primes: tuple[int, ...] = ()  #: the L + K primes when exact
-    S: int = 0               #: small adjusting primes (the first S of the L)
+    primes: tuple[int, ...] = ()  #: the L + K primes
+    S: int = 0               #: small ladder primes (the first S of the L)
+    description: str = ""    #: how the engine built it, in one line
 
     @property
     def log2_Q(self) -> float:
@@ -147,71 +62,40 @@ class Chain:
         return self.log2_q_ct + self.log2_q_sp
 
 
-def build_chain(m: int, bits: int, c: int = 3, ks_margin_bits: int = KS_MARGIN_BITS,
-                exact: bool = True, max_prime_bits: int = MAX_PRIME_BITS) -> Chain:
-    """The engine's chain for (m, bits, c); see the module doc.
+def build_chains(requests, ks_margin_bits: int = KS_MARGIN_BITS, refused: str = "raise") -> list:
+    """The engine's chains for many (m, bits, c) at once (one chain_info call).
 
-    >>> build_chain(257, 100, 9, max_prime_bits=50)
-    Traceback (most recent call last):
-    ...
-    cbparams.errors.ChainError: c=9 exceeds the 4 ciphertext primes of a 100-bit chain: use c <= 4 or more bits
-    """
-    if bits < 20:
-        raise ChainError(f"bits={bits} is too small: the chain needs at least 20 bits")
-    if c < 1:
-        raise ChainError(f"c={c}: key switching needs at least 1 digit")
-    step = m * bluestein_length(m)
-    min_bits = math.ceil(math.log2(step)) + 2
-    if min_bits > 62:
-        raise ChainError(f"m={m} needs primes of at least {min_bits} bits (1 mod m*N = {step}), "
-                         f"more than the 62 bits the engine's NTT allows: use a smaller m")
-    small: list[int] = []
-    small_bits = 0.0
-    b = min_bits
-    while len(small) < SMALL_PRIMES and b <= max_prime_bits:
-        for want in range(SMALL_PRIMES - len(small), 0, -1):
-            try:
-                found = ntt_primes(want, b, step, exclude=small)
-            except ChainError:
+    A request the engine refuses raises ChainError with the engine's message, or with
+    refused="none" gives None in its place. ChainError when the engine is not built."""
+    reqs = [(int(m), int(bits), int(c), int(ks_margin_bits)) for m, bits, c in requests]
+    todo = sorted({r for r in reqs if r not in _cache})
+    if todo:
+        if not CHAIN_INFO.exists():
+            raise ChainError(f"{CHAIN_INFO} does not exist: the explorer asks the engine for its chains; "
+                             f"build it first (make build)")
+        text = "".join(f"{m} {bits} {c} {k}\n" for m, bits, c, k in todo)
+        out = subprocess.run([str(CHAIN_INFO)], input=text, capture_output=True, text=True, check=True,
+                             timeout=600).stdout.splitlines()
+        for r, line in zip(todo, out):
+            _cache[r] = json.loads(line)
+    chains = []
+    for r in reqs:
+        j = _cache[r]
+        if "error" in j:
+            if refused == "none":
+                chains.append(None)
                 continue
-            add = sum(math.log2(q) for q in found)
-            if small_bits + add > bits - 20:
-                break
-            small += found
-            small_bits += add
-            break
-        if small_bits > bits - 20 - b:
-            break
-        b += 1
-    S = len(small)
-    big_bits = max(bits - int(small_bits), 20)
-    L_big = -(-big_bits // max_prime_bits)
-    L = S + L_big
-    if c > L:
-        raise ChainError(f"c={c} exceeds the {L} ciphertext primes of a {bits}-bit chain: "
-                         f"use c <= {L} or more bits")
-    b_ct = max(-(-big_bits // L_big), min_bits)
-    digits = tuple(L // c + (1 if j < L % c else 0) for j in range(c))
-    if exact:
-        ct = small + ntt_primes(L_big, b_ct, step, exclude=small)
-        logs = [math.log2(q) for q in ct]
-    else:
-        ct, logs = list(small), [math.log2(q) for q in small] + [float(b_ct)] * L_big
-    max_digit, start = 0.0, 0
-    for size in digits:
-        max_digit = max(max_digit, sum(logs[start:start + size]))
-        start += size
-    needed = math.ceil(max_digit - 1e-9 if not exact else max_digit) + ks_margin_bits
-    K = -(-needed // max_prime_bits)
-    b_sp = max(-(-needed // K), min_bits)
-    if exact:
-        sp = ntt_primes(K, b_sp, step, exclude=ct)
-        log_sp = sum(math.log2(q) for q in sp)
-    else:
-        sp, log_sp = [], float(K * b_sp)
-    return Chain(m=m, bits=bits, c=c, L=L, b_ct=b_ct, digits=digits, K=K, b_sp=b_sp,
-                 log2_q_ct=sum(logs), log2_q_sp=log_sp, log2_max_digit=max_digit,
-                 exact=exact, primes=tuple(ct) + tuple(sp) if exact else (), S=S)
+            raise ChainError(f"m={r[0]} bits={r[1]} c={r[2]}: {j['error']}")
+        chains.append(Chain(m=j["m"], bits=j["bits"], c=j["c"], L=j["L"], b_ct=j["b_ct"],
+                            digits=tuple(j["digits"]), K=j["K"], b_sp=j["b_sp"], log2_q_ct=j["log2_q_ct"],
+                            log2_q_sp=j["log2_p"], log2_max_digit=j["log2_max_digit"],
+                            primes=tuple(j["primes"]), S=j["S"], description=j["chain"]))
+    return chains
+
+
+def build_chain(m: int, bits: int, c: int = 3, ks_margin_bits: int = KS_MARGIN_BITS) -> Chain:
+    """The engine's chain for (m, bits, c) (see build_chains)."""
+    return build_chains([(m, bits, c)], ks_margin_bits)[0]
 
 
 # ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ d = ord_m(2); the plaintext slots are indexed by the cosets of <2> in Z_m^*, so
     ell  = phi / d = |Z_m^* / <2>|      (number of slots)
 
 None of this needs Phi_m to be factored (that takes 54 s in Sage at m = 53261,
-REFERENCE.md section 6): d comes from the factorization of the Carmichael function, and
+docs/references.md §6): d comes from the factorization of the Carmichael function, and
 the quotient group is handled with plain modular arithmetic on the ell cosets.
 
 The hypercube structure of Z_m^*/<2> follows the C++ engine
@@ -20,7 +20,7 @@ integer. Dimension i is "good" when g_i^ord_i = 1 mod m (its order in Z_m^* equa
 order in the quotient); otherwise g_i^ord_i = 2^f_i with twist f_i != 0, or, if not even
 that can be had, the twist is reported as -1 (g_i^ord_i lies outside <2>).
 
-The ring of GHS's and HElib's AES (REFERENCE.md section 1):
+The ring of GHS's and HElib's AES (docs/references.md §1):
 
 >>> r = ring_facts(53261)
 >>> r.factors, r.phi, r.d, r.ell
@@ -44,6 +44,9 @@ from .errors import RingError
 
 #: Largest m the explorer accepts; the engine's ZmStar takes 3 <= m <= 2^20.
 M_LIMIT = 1 << 20
+#: Largest slot degree d the engine runs: its SlotRing (runners/engine/algebra/slot_ring.h)
+#: refuses d > 1024 (test_engine_agreement.py asks bench_ops).
+D_LIMIT = 1024
 
 
 # ---------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from pathlib import Path
 from .cyclotomic import M_LIMIT, RingFacts, basic_facts, zmstar_structure
 from .errors import ParamError, RingError
 
-#: State size (field elements per block) for each slot-field degree n (VISION_SPEC.md;
+#: State size (field elements per block) for each slot-field degree n (128-bit states, docs/references.md §1;
 #: AES-128 is 16 bytes). Used for the `state` and `blocks` columns.
 STATE_SIZE = {8: 16, 16: 8, 32: 4, 64: 2}
 

@@ -1,8 +1,9 @@
 """The lattice estimator (github.com/malb/lattice-estimator), when the user has it.
 
-The estimator is on no package registry: users clone it and either set
-params.estimator.path to the clone or put it on PYTHONPATH. It needs Sage (the
-passagemath wheels in .venv are enough). Each estimate runs in its own subprocess
+The estimator is on no package registry. `make estimator` puts the pinned commit
+(scripts/get-estimator.sh) into third_party/lattice-estimator (git-ignored), where
+locate() finds it with no configuration; params.estimator.path (or PYTHONPATH) points
+elsewhere. It needs Sage (the passagemath wheels in .venv are enough). Each estimate runs in its own subprocess
 (python -m cbparams.estimator_worker) so a time limit can stop it, and its result is
 cached on disk as one JSON file per parameter set and attack, so a pipeline rerun never
 repeats an estimate.
@@ -11,7 +12,7 @@ What is estimated: LWE with n = phi(m), q = 2^log2_q, error sigma = 3.2 (discret
 Gaussian), secret sparse ternary of weight hwt (hwt/2 entries +1, the rest of the weight
 -1) or uniform ternary for a dense key (hwt = 0). log2_q counts the ciphertext AND the
 special primes (the key-switching keys live modulo Q_L P, so that is the modulus an
-attacker sees); REFERENCE.md section 3 used the ciphertext primes only (q = 2^bits), which
+attacker sees); docs/references.md §3 used the ciphertext primes only (q = 2^bits), which
 reads about 20-30% more secure. The column est_log2_q says which q was used.
 
 Attacks: "usvp" (LWE.primal_usvp), "dual" (LWE.dual) -- under a second each, the fast
@@ -37,8 +38,11 @@ from .errors import EstimatorMissing
 ATTACKS = ("usvp", "dual", "hybrid", "full")
 HERE = Path(__file__).resolve().parent.parent   # sage/, so the worker finds cbparams
 
-INSTALL_HINT = ("clone https://github.com/malb/lattice-estimator and set params.estimator.path "
-                "to the clone (or put it on PYTHONPATH)")
+#: Where `make estimator` puts the pinned clone (scripts/get-estimator.sh).
+DEFAULT_DIR = HERE.parent / "third_party" / "lattice-estimator"
+
+INSTALL_HINT = ("run `make estimator` (the pinned clone of https://github.com/malb/lattice-estimator "
+                "into third_party/), or set params.estimator.path to a clone (or put it on PYTHONPATH)")
 
 
 @dataclass(frozen=True)
@@ -51,12 +55,13 @@ class Located:
 
 
 def locate(path: str = "") -> Located:
-    """Finds the estimator. A configured path that does not hold it is an error.
+    """Finds the estimator: the configured path (an error when it does not hold it), else
+    `make estimator`'s third_party/lattice-estimator, else the Python path.
 
     >>> locate("/nonexistent/lattice-estimator")
     Traceback (most recent call last):
     ...
-    cbparams.errors.EstimatorMissing: params.estimator.path='/nonexistent/lattice-estimator' does not contain estimator/__init__.py: clone https://github.com/malb/lattice-estimator and set params.estimator.path to the clone (or put it on PYTHONPATH), or set it to "" and params.estimator.mode to off
+    cbparams.errors.EstimatorMissing: params.estimator.path='/nonexistent/lattice-estimator' does not contain estimator/__init__.py: run `make estimator` (the pinned clone of https://github.com/malb/lattice-estimator into third_party/), or set params.estimator.path to a clone (or put it on PYTHONPATH), or set it to "" and params.estimator.mode to off
     """
     if path:
         p = Path(path)
@@ -64,10 +69,25 @@ def locate(path: str = "") -> Located:
             raise EstimatorMissing(f"params.estimator.path={path!r} does not contain estimator/__init__.py: "
                                    f"{INSTALL_HINT}, or set it to \"\" and params.estimator.mode to off")
         return Located(True, str(p.resolve()), f"estimator at {p}")
+    if (DEFAULT_DIR / "estimator" / "__init__.py").exists():
+        return Located(True, str(DEFAULT_DIR), f"estimator at {DEFAULT_DIR} (make estimator)")
     if importlib.util.find_spec("estimator") is not None:
         return Located(True, "", "estimator importable from the Python path")
     return Located(False, "", f"lattice estimator not found (params.estimator.path is empty and "
                               f"'import estimator' fails): {INSTALL_HINT}")
+
+
+def describe(where: Located, commit: str, attacks) -> str:
+    """What an est_* figure is: which clone, which functions, which q.
+
+    >>> describe(Located(True, "/x", "estimator at /x"), "27a581b", ["usvp", "dual"])
+    'lattice-estimator 27a581b (estimator at /x): usvp = LWE.primal_usvp, dual = LWE.dual; default cost model; q = Q (ciphertext + special primes)'
+    """
+    what = {"usvp": "LWE.primal_usvp", "dual": "LWE.dual",
+            "hybrid": "LWE.primal_hybrid(mitm=False, babai=False)", "full": "LWE.estimate (cheapest attack)"}
+    parts = ", ".join(f"{a} = {what[a]}" for a in attacks)
+    return (f"lattice-estimator {commit or 'unknown commit'} ({where.note}): {parts}; default cost model; "
+            f"q = Q (ciphertext + special primes)")
 
 
 def _commit(path: str) -> str:

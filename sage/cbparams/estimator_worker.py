@@ -18,7 +18,13 @@ def main():
     ap.add_argument("--sigma", type=float, default=3.2)
     a = ap.parse_args()
 
-    from estimator import LWE, ND  # the user's clone, on PYTHONPATH
+    import importlib.util
+
+    if importlib.util.find_spec("sage") is not None and importlib.util.find_spec("sage.all") is None:
+        from cbparams.sageall import sage_all
+
+        sage_all()  # the smaller passagemath set: sage.all assembled from its pieces
+    from estimator import LWE, ND  # the clone, on PYTHONPATH
 
     # q = 2^log2_q as an integer (53 bits of the mantissa, the rest zeros).
     whole = int(math.floor(a.log2_q))

@@ -3,11 +3,11 @@
 Plain Python (no Sage, no numpy needed), importable on its own.
 
 1. HElib's formula, exactly as HElib 2.3.0 computes the "security level"
-   (Context::securityLevel / lweEstimateSecurity, as stated in REFERENCE.md section 2):
+   (Context::securityLevel / lweEstimateSecurity, as stated in docs/references.md §2):
    Q counts the ciphertext primes and the special primes, sigma = 3.2 (times sqrt(m) when
    m is not a power of two), log2AlphaInv = log2 Q - log2 sigma, X = phi / log2AlphaInv;
    dense key: 3.8 X - 20; sparse key of weight h >= 120: a(h) X + b(h) from a table with
-   linear interpolation; floored at 0. The table is HElib's (REFERENCE.md section 2).
+   linear interpolation; floored at 0. The table is HElib's (docs/references.md §2).
 
    The five figures HElib 2.3.0 printed for the paper's rings (dense key, c = 3; for
    m = 53261 from log2 Q, for the others from the log2AlphaInv HElib reported):
@@ -33,7 +33,7 @@ Plain Python (no Sage, no numpy needed), importable on its own.
    key-switching keys give many), and no hybrid or sparse-secret guessing: this is a
    lower-envelope sanity figure, the same model as the lattice estimator's "rough" uSVP.
 
-   At m = 53261 with q = 2^820 and key weight 120, REFERENCE.md section 3 lists the
+   At m = 53261 with q = 2^820 and key weight 120, docs/references.md §3 lists the
    estimator's rough (ADPS16) uSVP as 166.4:
 
    >>> round(coresvp_bits(46080, 820, hwt=120), 1)
@@ -45,7 +45,7 @@ import math
 
 from .errors import SecurityError
 
-#: HElib's sparse-key table (HElib 2.3.0 lweEstimateSecurity; REFERENCE.md section 2):
+#: HElib's sparse-key table (HElib 2.3.0 lweEstimateSecurity; docs/references.md §2):
 #: key weights h_i = 120, 150, ..., 450 and the coefficients a_i, b_i of a X + b.
 HELIB_HWT = tuple(range(120, 451, 30))
 HELIB_A = (2.4, 2.67, 2.83, 3.0, 3.1, 3.3, 3.3, 3.35, 3.4, 3.45, 3.5, 3.55)

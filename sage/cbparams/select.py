@@ -3,7 +3,7 @@
 Three steps, each a CLI sub-command over tidy CSV files:
 
 candidates  For every cipher instance (config/depth_profiles.yaml) and every ring of the
-            sweep whose slot field holds it (n | d), the chain the engine would build for
+            sweep whose slot field holds it (n | d) and that the engine runs (d <= 1024), the chain the engine would build for
             the bits the depth model asks at that ring (+ margin), its log2 Q (ciphertext + special
             primes, b bits per prime: an upper bound), HElib's formula (configured key
             weight and dense) and core-SVP uSVP.  -> results/params/candidates.csv
@@ -12,7 +12,7 @@ select      For each cipher instance: the ring with the smallest phi(m) that hol
             model in target_models; ties go to more blocks, then smaller m. The chain is
             then rebuilt with the exact primes.  -> results/params/selected.csv and
             results/params/selected.yaml (experiment configurations for the pipeline).
-security    The selected configurations and the paper's five (REFERENCE.md section 1) with
+security    The selected configurations and the paper's five (docs/references.md §1) with
             HElib's formula, core-SVP and, when the lattice estimator is there, its
             estimates (cached; the hybrid for sparse keys), flagged when the best attack
             falls below the target.  -> results/params/security.csv
@@ -30,10 +30,11 @@ import yaml
 
 from . import chains, estimator, security
 from .config import ROOT, params_from_args
+from .cyclotomic import D_LIMIT
 from .errors import ParamError, SecurityError
 
-#: The paper's configurations (Toprakhisar, Mahzoun, Ashur, Table 2; REFERENCE.md
-#: section 1): cipher instance, m, chain bits, rounds, the security the paper reports.
+#: The paper's configurations (Toprakhisar, Mahzoun, Ashur, Table 2;
+#: docs/references.md §1): cipher instance, m, chain bits, rounds, the security the paper reports.
 PAPER_CONFIGS = [
     ("aes", 53261, 820, 10, 136.256),
     ("vision8", 163455, 1550, 10, 128.529),
@@ -82,10 +83,8 @@ def profiles_for(p: dict, runs_glob: str | None = None) -> dict[str, chains.Prof
     return prof
 
 
-def chain_row(m: int, phi: int, bits: int, p: dict, exact: bool = False) -> dict:
-    """Chain and security columns for ring m with `bits` of capacity."""
-    ch = chains.build_chain(m, bits, p["c"], p["special_margin_bits"], exact=exact,
-                            max_prime_bits=p["prime_bits"])
+def chain_columns(ch: chains.Chain, m: int, phi: int, bits: int, p: dict) -> dict:
+    """Chain and security columns for ring m with the engine's chain ch."""
     lq = ch.log2_Q
     return {"bits": bits, "c": p["c"], "L": ch.L, "b_ct": ch.b_ct, "K": ch.K, "b_sp": ch.b_sp,
             "log2_q_ct": round(ch.log2_q_ct, 3), "log2_q": round(lq, 3), "hwt": p["hwt"],
@@ -94,25 +93,38 @@ def chain_row(m: int, phi: int, bits: int, p: dict, exact: bool = False) -> dict
             "coresvp_bits": round(_coresvp(phi, round(lq, 3), p["hwt"]), 1)}
 
 
+def chain_row(m: int, phi: int, bits: int, p: dict) -> dict:
+    """Chain and security columns for ring m with `bits` of capacity (the engine's chain)."""
+    return chain_columns(chains.build_chain(m, bits, p["c"], p["special_margin_bits"]), m, phi, bits, p)
+
+
 def candidates(cyc_rows: list[dict], p: dict, runs_glob: str | None = None) -> list[dict]:
-    """One row per (cipher instance, ring with its field degree)."""
+    """One row per (cipher instance, ring with its field degree); the engine's chains are
+    asked for in one batch, and rings whose chain the engine refuses are no candidates."""
     prof = profiles_for(p, runs_glob)
-    out = []
+    rows, reqs = [], []
     for name in p["ciphers"]:
         pr = prof[name]
         for r in cyc_rows:
             if int(r["n"]) != pr.n:
                 continue
             m, phi, ell = int(r["m"]), int(r["phi"]), int(r["slots"])
+            if int(r["d"]) > D_LIMIT:
+                continue   # the engine cannot build slots GF(2^d) this large: not runnable
             bits = pr.bits_needed(p["chain_margin_bits"], phi=phi)
-            row = {"cipher": name, "m": m, "phi": phi, "d": int(r["d"]), "slots": ell, "n": pr.n,
-                   "state": pr.state, "blocks": ell // pr.state, "rounds": pr.rounds,
-                   "bits_per_round": round(pr.per_round(phi), 1)}
-            try:
-                row.update(chain_row(m, phi, bits, p))
-            except ParamError:
-                continue   # e.g. m too large for the engine's primes; not a candidate
-            out.append(row)
+            rows.append({"cipher": name, "m": m, "phi": phi, "d": int(r["d"]), "slots": ell, "n": pr.n,
+                         "state": pr.state, "blocks": ell // pr.state, "rounds": pr.rounds,
+                         "bits_per_round": round(pr.per_round(phi), 1)})
+            reqs.append((m, bits, p["c"]))
+    out = []
+    for row, req, ch in zip(rows, reqs, chains.build_chains(reqs, p["special_margin_bits"], refused="none")):
+        if ch is None:
+            continue   # e.g. m too large for the engine's primes; not a candidate
+        try:
+            row.update(chain_columns(ch, req[0], row["phi"], req[1], p))
+        except ParamError:
+            continue   # e.g. a key weight above phi on a toy ring; not a candidate
+        out.append(row)
     return out
 
 
@@ -179,7 +191,7 @@ def _select_one(name, target, cand_rows, p, prof) -> dict:
     m, phi = int(r["m"]), int(r["phi"])
     row = {k: r[k] for k in ("cipher", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
                              "bits_per_round")}
-    row.update(chain_row(m, phi, int(r["bits"]), p, exact=True))
+    row.update(chain_row(m, phi, int(r["bits"]), p))
     row["bits_source"] = f"{p['depth_model']} model: {prof[name].source}"
     row["security_target"] = target
     row["status"] = "ok"
@@ -239,8 +251,8 @@ def selected_yaml(rows: list[dict], base_config: str | Path | None = None) -> st
 SECURITY_COLUMNS = ["source", "cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "log2_q_exact",
                     "hwt", "helib_bits", "helib_dense_bits", "paper_bits", "coresvp_bits",
                     "est_log2_q", "est_usvp", "est_dual", "est_hybrid", "est_full", "est_best",
-                    "est_best_attack", "estimator_note", "security_target", "below_target",
-                    "below_target_models"]
+                    "est_best_attack", "estimator_note", "estimator_source", "security_target",
+                    "below_target", "below_target_models"]
 
 
 def flag_row(row: dict, est: dict) -> dict:
@@ -256,6 +268,56 @@ def flag_row(row: dict, est: dict) -> dict:
     below = [k for k, v in figs.items() if v < t]
     flag = min(est.values()) < t if est else figs["helib"] < t or figs["coresvp"] < t
     return {"below_target": int(flag), "below_target_models": ";".join(below)}
+
+
+def security_rows(configs: list[dict], p: dict, log=print) -> list[dict]:
+    """security.csv rows for configurations (dicts with source, cipher, m, phi, bits,
+    paper_bits, security_target): exact chains, HElib's formula, core-SVP and, when it is
+    there, the lattice estimator (estimator_source says which clone and which attacks)."""
+    est = p["estimator"]
+    where = None
+    if est["mode"] != "off" and configs:
+        where = estimator.locate(est["path"])
+        if not where.available:
+            log(f"note: {where.note}; estimator columns left empty")
+    out = []
+    for cfg in configs:
+        row = dict(cfg)
+        row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], p))
+        row["log2_q_exact"] = 1
+        notes = []
+        results = {}
+        if where is None:
+            notes.append("estimator off (params.estimator.mode)")
+        else:
+            for attack in estimator.attacks_for(est["mode"], est["hybrid"], p["hwt"]):
+                res = estimator.estimate(cfg["phi"], float(row["log2_q"]), p["hwt"], attack, where,
+                                         est["timeout_s"], est["cache_dir"])
+                results[attack] = res
+                if res["status"] != "ok" or attack == "hybrid":   # failures, and the slow one
+                    notes.append(res["note"])
+                if res["status"] != "skipped":
+                    log(f"{cfg['cipher']} m={cfg['m']} {attack}: {res.get('log2_rop')} ({res['note']})")
+        for attack in ("usvp", "dual", "hybrid", "full"):
+            v = results.get(attack, {}).get("log2_rop")
+            row[f"est_{attack}"] = round(v, 1) if v is not None else ""
+        vals = {a: r["log2_rop"] for a, r in results.items() if r.get("log2_rop") is not None}
+        if vals:
+            best = min(vals, key=vals.get)
+            row["est_best"] = round(vals[best], 1)
+            row["est_best_attack"] = (results[best].get("detail", {}).get("best_attack", best)
+                                      if best == "full" else best)
+            row["est_log2_q"] = row["log2_q"]
+            commit = next((r.get("commit") for r in results.values() if r.get("commit")), "")
+            row["estimator_source"] = estimator.describe(where, commit, sorted(vals))
+        else:
+            why = ("estimator off (params.estimator.mode)" if where is None else where.note
+                   if not where.available else "no estimate finished (see estimator_note)")
+            row["estimator_source"] = "none: " + why
+        row["estimator_note"] = "; ".join(dict.fromkeys(notes))
+        row.update(flag_row(row, vals))
+        out.append(row)
+    return out
 
 
 def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
@@ -285,43 +347,7 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
         else:
             configs[key] = {"source": "paper", "cipher": name, "m": m, "phi": basic_facts(m)[1],
                             "bits": bits, "paper_bits": paper_bits, "security_target": max(targets(p))}
-    est = p["estimator"]
-    where = None
-    if est["mode"] != "off" and configs:
-        where = estimator.locate(est["path"])
-        if not where.available:
-            log(f"note: {where.note}; estimator columns left empty")
-    out = []
-    for cfg in configs.values():
-        row = dict(cfg)
-        row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], p, exact=True))
-        row["log2_q_exact"] = 1
-        notes = []
-        results = {}
-        if where is None:
-            notes.append("estimator off (params.estimator.mode)")
-        else:
-            for attack in estimator.attacks_for(est["mode"], est["hybrid"], p["hwt"]):
-                res = estimator.estimate(cfg["phi"], float(row["log2_q"]), p["hwt"], attack, where,
-                                         est["timeout_s"], est["cache_dir"])
-                results[attack] = res
-                if res["status"] != "ok" or attack == "hybrid":   # failures, and the slow one
-                    notes.append(res["note"])
-                if res["status"] != "skipped":
-                    log(f"{cfg['cipher']} m={cfg['m']} {attack}: {res.get('log2_rop')} ({res['note']})")
-        for attack in ("usvp", "dual", "hybrid", "full"):
-            v = results.get(attack, {}).get("log2_rop")
-            row[f"est_{attack}"] = round(v, 1) if v is not None else ""
-        vals = {a: r["log2_rop"] for a, r in results.items() if r.get("log2_rop") is not None}
-        if vals:
-            best = min(vals, key=vals.get)
-            row["est_best"] = round(vals[best], 1)
-            row["est_best_attack"] = (results[best].get("detail", {}).get("best_attack", best)
-                                      if best == "full" else best)
-            row["est_log2_q"] = row["log2_q"]
-        row["estimator_note"] = "; ".join(dict.fromkeys(notes))
-        row.update(flag_row(row, vals))
-        out.append(row)
+    out = security_rows(list(configs.values()), p, log)
     target = max(targets(p))
     for r in cand_rows or []:
         if (r["cipher"], int(r["m"]), int(r["bits"])) in configs:
@@ -329,7 +355,8 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
         row = {k: r[k] for k in ("cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "hwt",
                                  "helib_bits", "helib_dense_bits", "coresvp_bits")}
         row.update(source="sweep", log2_q_exact=0, security_target=target,
-                   estimator_note="sweep row: the estimator runs on selected and paper configurations only")
+                   estimator_note="sweep row: the estimator runs on selected and paper configurations only",
+                   estimator_source="none: sweep row")
         row.update(flag_row(row, {}))
         out.append(row)
     return out

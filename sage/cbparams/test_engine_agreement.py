@@ -26,3 +26,28 @@ def test_matches_engine(m, bits, c, tmp_path):
     assert (eng["primes"]["ciphertext"], eng["primes"]["special"]) == (ch.L, ch.K)
     assert eng["log2_q_ct"] == pytest.approx(ch.log2_q_ct, abs=1e-9)
     assert eng["log2_q"] == pytest.approx(ch.log2_Q, abs=1e-9)
+
+
+@pytest.mark.skipif(not BENCH_OPS.exists(), reason="engine not built (make build)")
+def test_slot_degree_limit_is_the_engines(tmp_path):
+    """cyclotomic.D_LIMIT: the engine builds the slots of m=53261 (d=24) and refuses those of
+    m=119941 (d=1656 > 1024), so the selection must skip such rings."""
+    from cbparams.cyclotomic import D_LIMIT
+    from cbparams.runner import ring_info
+
+    assert "slot_field" in ring_info(53261)
+    assert ring_facts(119941).d > D_LIMIT
+    info = ring_info(119941)
+    assert "slot_field" not in info and f"> {D_LIMIT}" in info["slot_field_error"]
+
+
+def test_candidates_skip_rings_the_engine_cannot_run():
+    from cbparams.cyclotomic import D_LIMIT
+    from cbparams.config import load_params
+    from cbparams.enumerate import sweep
+    from cbparams.select import candidates
+
+    rows = sweep(119000, 121000, [8], workers=1)
+    assert any(r["d"] > D_LIMIT for r in rows)
+    cand = candidates(rows, load_params({"use_measured": False, "ciphers": ["aes"]}))
+    assert cand and all(r["d"] <= D_LIMIT for r in cand)

@@ -8,7 +8,7 @@ import pytest
 from cbparams import security as S
 from cbparams.errors import SecurityError
 
-# REFERENCE.md section 2: HElib 2.3.0, buildModChain(bits, c=3), dense key.
+# docs/references.md §2: HElib 2.3.0, buildModChain(bits, c=3), dense key.
 # (m, phi, log2 Q or None, log2AlphaInv, security)
 HELIB_FIGURES = [
     (53261, 46080, 1119.16, 1109.632, 137.804),
@@ -56,7 +56,7 @@ def test_bad_alpha():
         S.helib_security_level(100, -1, 0)
 
 
-# REFERENCE.md section 3: the estimator's rough (ADPS16 core-SVP) uSVP, key weight 120,
+# docs/references.md §3: the estimator's rough (ADPS16 core-SVP) uSVP, key weight 120,
 # q = 2^bits. Our closed form reproduces them to 0.1 bit.
 @pytest.mark.parametrize("n, bits, rough", [
     (46080, 820, 166.4), (81920, 1550, 153.0), (129024, 2000, 201.5),

@@ -22,7 +22,9 @@ rule build_runners:
         targets="run_cipher bench_ops",  # only what the pipeline runs (not the C++ tests)
         binaries=f"{RUN_CIPHER} {BENCH_OPS}",
         repo=workflow.basedir,
-    threads: workflow.cores
+    # Every core of the host that builds (Snakemake lowers it to --cores); not
+    # workflow.cores, which is undefined under --report, -n without --cores and SLURM.
+    threads: os.cpu_count() or 1
     conda:
         "../envs/runners.yaml"
     shell:

@@ -1,9 +1,11 @@
 # common.smk: the experiment list and the target builders every stage uses.
 #
 # The config's `experiments` expand into one job per (experiment, ring, chain, repetition):
-# RUNS holds one record per job, keyed by its id "<name>/m<m>_bits<bits>_rep<rep>",
+# RUNS holds one record per job (and per backend of the config's `backends`), keyed by its
+# id "<name>/<backend>/m<m>_bits<bits>_rep<rep>",
 # which is also the path of its result under <results_dir>/runs/.
 
+import itertools
 import math
 import os
 import sys
@@ -19,7 +21,11 @@ RUN_CIPHER = os.path.join(BUILD_DIR, "bin", "run_cipher")
 BENCH_OPS = os.path.join(BUILD_DIR, "bin", "bench_ops")
 # The build rule's output: a flag file in the results folder (see build.smk).
 BUILD_STAMP = os.path.join(R, "build", "runners.done")
-RUN_ID = "{name}/m{m}_bits{bits}_rep{rep}"
+# HElib's runners (make helib, see helib.smk): their own build folder per NTL route.
+HELIB_ROUTE = config.get("helib_ntl_route", "debian")
+HELIB_BUILD_DIR = os.path.join(workflow.basedir, f"build-helib-{HELIB_ROUTE}")
+HELIB_STAMP = os.path.join(R, "build", f"helib-{HELIB_ROUTE}.done")
+RUN_ID = "{name}/{backend}/m{m}_bits{bits}_rep{rep}"
 
 RUNNERS_DIR = os.path.join(workflow.basedir, "runners")
 
@@ -45,6 +51,7 @@ if os.path.exists(RUN_CIPHER) and os.path.exists(BUILD_STAMP):
 
 wildcard_constraints:
     name="[a-z0-9][a-z0-9-]*",
+    backend="engine|helib",
     m=r"\d+",
     bits=r"\d+",
     rep=r"\d+",
@@ -70,6 +77,19 @@ def euler_phi(m):
     return result - result // n if n > 1 else result
 
 
+def _experiment_defaults():
+    """The schema's defaults of an experiment's optional keys (c, hwt): one place for them."""
+    import yaml
+
+    with open(os.path.join(workflow.basedir, "config", "schema", "config.schema.yaml")) as f:
+        schema = yaml.safe_load(f)
+    props = schema["$defs"]["experiment"]["properties"]
+    return {k: v["default"] for k, v in props.items() if "default" in v}
+
+
+EXPERIMENT_DEFAULTS = _experiment_defaults()
+
+
 def _expand_runs(cfg):
     """One record per job; raises ConfigError for what the schema cannot express."""
     runs, names = {}, set()
@@ -90,26 +110,28 @@ def _expand_runs(cfg):
                     f"which do not contain GF(2^{n}): the field degree {n} must divide d"
                 )
             bits_list = ring["bits"] if isinstance(ring["bits"], list) else [ring["bits"]]
-            for bits in bits_list:
-                for rep in range(cfg["repetitions"]):
-                    run = dict(
-                        name=exp["name"],
-                        cipher=exp["cipher"],
-                        field_bits=exp.get("field_bits"),
-                        state_size=exp.get("state_size"),
-                        packing=exp["packing"],
-                        rounds=exp["rounds"],
-                        blocks=ring.get("blocks", exp.get("blocks")),
-                        c=exp.get("c", 3),
-                        hwt=exp.get("hwt", 0),
-                        m=m,
-                        phi=euler_phi(m),
-                        d=d,
-                        bits=bits,
-                        rep=rep,
-                        seed=cfg["seed"] + rep,
-                    )
-                    runs[RUN_ID.format(**run)] = run
+            for bits, backend, rep in itertools.product(
+                bits_list, cfg.get("backends", ["engine"]), range(cfg["repetitions"])
+            ):
+                run = dict(
+                    name=exp["name"],
+                    backend=backend,
+                    cipher=exp["cipher"],
+                    field_bits=exp.get("field_bits"),
+                    state_size=exp.get("state_size"),
+                    packing=exp["packing"],
+                    rounds=exp["rounds"],
+                    blocks=ring.get("blocks", exp.get("blocks")),
+                    c=exp.get("c", EXPERIMENT_DEFAULTS["c"]),
+                    hwt=exp.get("hwt", EXPERIMENT_DEFAULTS["hwt"]),
+                    m=m,
+                    phi=euler_phi(m),
+                    d=d,
+                    bits=bits,
+                    rep=rep,
+                    seed=cfg["seed"] + rep,
+                )
+                runs[RUN_ID.format(**run)] = run
     return runs
 
 
@@ -130,7 +152,7 @@ def run_record(wildcards):
 def run_cipher_args(wildcards):
     """Command-line arguments of run_cipher for one run (all but --json)."""
     r = run_record(wildcards)
-    args = ["--cipher", r["cipher"]]
+    args = ["--backend", {"engine": "bgv", "helib": "helib"}[r["backend"]], "--cipher", r["cipher"]]
     if r["cipher"] == "vision":
         args += ["--field-bits", r["field_bits"], "--state-size", r["state_size"]]
     args += [
@@ -140,6 +162,18 @@ def run_cipher_args(wildcards):
     if r["blocks"] is not None:
         args += ["--blocks", r["blocks"]]
     return " ".join(str(a) for a in args)
+
+
+def run_binary(wildcards):
+    """run_cipher of the run's backend: the engine's build, or HElib's (make helib)."""
+    if run_record(wildcards)["backend"] == "helib":
+        return os.path.join(HELIB_BUILD_DIR, "bin", "run_cipher")
+    return RUN_CIPHER
+
+
+def run_build_stamp(wildcards):
+    """The build flag a run waits for: the engine's runners or HElib's."""
+    return HELIB_STAMP if run_record(wildcards)["backend"] == "helib" else BUILD_STAMP
 
 
 def run_size(r):
@@ -184,17 +218,20 @@ def has_vision():
     return any(r["cipher"] == "vision" for r in RUNS.values())
 
 
-PARAMS_OUTPUTS = [os.path.join(R, "params", f) for f in ("cyclotomics.csv", "security.csv", "selected.csv")]
+PARAMS_OUTPUTS = [
+    os.path.join(R, "params", f) for f in ("cyclotomics.csv", "security.csv", "selected.csv", "sagechecks.json")
+]
 TABLES = [
     os.path.join(R, "tables", f"{t}.{ext}")
     for t in ("table1_vision_ops", "table2_totals")
-    for ext in ("csv", "md")
+    for ext in ("csv", "md", "html")
 ]
 FIGURES = [
     "fig3_aes_vs_vision_round",
     "round_time_capacity",
     "vision_ops_vs_state",
     "ours_vs_published",
+    "engine_vs_helib",
 ]
 
 
@@ -208,7 +245,10 @@ def security_estimates(wildcards):
 
 
 def all_targets():
-    targets = TABLES + figure_files("png") + figure_files("pdf")
+    # The run records themselves too: Snakemake does not rebuild a deleted intermediate file
+    # when what was made from it (the tables) looks up to date; asked for here, a missing
+    # record is rebuilt, and then the tables.
+    targets = run_files("runs") + TABLES + figure_files("png") + figure_files("pdf")
     if config["stages"]["params"]:
         targets += PARAMS_OUTPUTS
     return targets

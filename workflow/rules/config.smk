@@ -21,7 +21,8 @@ except WorkflowError as err:
     message = cause.message
     if cause.validator in ("oneOf", "anyOf", "not"):
         # jsonschema would print the whole instance; the schema's description says what is allowed.
-        message = "not an allowed combination"
+        scalar = isinstance(cause.instance, (int, float, str, bool))
+        message = f"{cause.instance!r} is not allowed" if scalar else "not an allowed combination"
     hint = ""
     if cause.validator not in ("additionalProperties", "required") and schema.get("description"):
         hint = f" ({' '.join(schema['description'].split())})"

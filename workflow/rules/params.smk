@@ -1,8 +1,9 @@
 # params.smk: the parameter explorer (sage/cbparams): rings -> candidates -> selection ->
 # security. Settings come from the config's `params:` section (config/schema/params.schema.yaml),
-# passed to each step as JSON; every step is `python -m cbparams.<module>` with sage/ on
-# PYTHONPATH, run by the Python that runs Snakemake (the .venv's), or by the conda env's
-# python under --sw-deployment-method conda (the explorer needs numpy, PyYAML, jsonschema).
+# passed to each step as JSON; every step is `python -m cbparams.<module>`, run by the Python
+# that runs Snakemake (the .venv's, where `make venv` installs cbparams), or by the conda
+# env's python with sage/ on PYTHONPATH under --sw-deployment-method conda (the explorer
+# needs numpy, PyYAML, jsonschema).
 
 import json
 import sys
@@ -12,7 +13,13 @@ from snakemake.settings.types import DeploymentMethod
 PARAMS_DIR = os.path.join(R, "params")
 PARAMS_JSON = json.dumps(config.get("params") or {})
 _CONDA = DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
-PARAMS_PY = "PYTHONPATH=sage " + ("python" if _CONDA else sys.executable)
+PARAMS_PY = "PYTHONPATH=sage python" if _CONDA else sys.executable
+if not _CONDA:
+    try:
+        import cbparams
+    except ImportError:
+        raise WorkflowError(f"the parameter explorer (cbparams) is not installed in {sys.executable}: "
+                            "run `make venv` (it runs `pip install -e sage`)")
 PARAMS_WORKERS = (config.get("params") or {}).get("workers", 2)
 PARAMS_PROFILES = (config.get("params") or {}).get("depth_profiles", "config/depth_profiles.yaml")
 
@@ -133,3 +140,28 @@ rule params_all:
         rules.params_candidates.output[0],
         rules.params_select.output.csv,
         rules.params_security.output[0],
+        os.path.join(PARAMS_DIR, "sagechecks.json"),
+
+
+# Sage's cross-checks of the selected rings (sage/cbparams/sagecheck.py): Phi_m's
+# factorization, Z_m^*/<2> against the engine's hypercube, slot field and GF(2^n)
+# embedding (from bench_ops --info-only), the Vision constants; each ring's time in the
+# JSON, the whole step's in the benchmark file. Fails when a check fails.
+rule params_sagechecks:
+    input:
+        selected=rules.params_select.output.csv,
+        build=BUILD_STAMP,
+    output:
+        os.path.join(PARAMS_DIR, "sagechecks.json"),
+    log:
+        os.path.join(R, "logs", "params", "sagechecks.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "sagechecks.tsv")
+    conda:
+        "../envs/sage.yaml"
+    params:
+        py=PARAMS_PY,
+        build_dir=BUILD_DIR,
+    shell:
+        "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.sagecheck --vision --selected {input.selected:q}"
+        " --out {output:q} > {log:q} 2>&1"

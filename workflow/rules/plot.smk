@@ -9,7 +9,12 @@ rule figures:
         table2=rules.tables.output.t2_csv,
     output:
         png=[
-            report(path, caption=f"../report/{name}.rst", category="Figures")
+            report(
+                path,
+                caption=f"../report/{name}.rst",
+                category="Figures",
+                labels=lambda wildcards, name=name: {"result": name, **context_of(RUNS_CSV)},
+            )
             for name, path in zip(FIGURES, figure_files("png"))
         ],
         pdf=figure_files("pdf"),

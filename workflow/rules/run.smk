@@ -8,20 +8,40 @@
 # output. annotate_run merges the raw JSON, that provenance and the benchmark into
 # <results_dir>/runs/<id>.json (the raw output stays under raw/), and refuses a result
 # that says correct=false or whose parameters differ from the ones asked for.
+#
+# A run dies with the Snakemake process that started it (Ctrl-C, kill -9, a SLURM job
+# cancelled): measure.py watches the process named here, which is the main Snakemake
+# locally and the job's own Snakemake under SLURM (each re-reads this file).
+
+os.environ.update(CB_PIPELINE_PID=str(os.getpid()))
+
+# Damaged results set aside before planning, and the count of runs done / to do.
+include: "records.smk"
+
+# Snakemake gives a job at most the cores it was given (a dry run without --cores counts 1).
+_cores = workflow.resource_settings.cores if workflow.resource_settings else None
+if workflow.is_main_process and isinstance(_cores, int) and _cores < config["threads"]:
+    logger.warning(
+        f"threads: the config asks for {config['threads']} per run but Snakemake has {_cores} core(s), "
+        f"so runs get {_cores} (give --cores {config['threads']} or more)"
+    )
 
 
 rule run_experiment:
     input:
-        build=BUILD_STAMP,
+        build=run_build_stamp,
     output:
         raw=run_path("raw", ".json"),
         env=run_path("raw", ".env.json"),
     log:
         run_path("logs/run", ".log"),
+    message:
+        "run_cipher {wildcards.name} m={wildcards.m} bits={wildcards.bits} rep={wildcards.rep}"
+        " (threads={threads}, mem_mb={resources.mem_mb}, runtime={resources.runtime} min; progress in {log})"
     benchmark:
         run_path("benchmarks", ".tsv")
     params:
-        binary=RUN_CIPHER,
+        binary=run_binary,
         args=run_cipher_args,
         repo=workflow.basedir,
         python=sys.executable,

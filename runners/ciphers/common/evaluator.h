@@ -6,6 +6,7 @@
 // It is used from one thread at a time.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -13,6 +14,8 @@
 #include <vector>
 
 namespace cb {
+
+struct RoundRecord;
 
 // Ciphertext operations by kind.
 struct OpCounts {
@@ -50,6 +53,8 @@ class Evaluator {
 
   B& backend() const { return b_; }
   const OpCounts& counts() const { return counts_; }
+  // Called with each round's record as the round ends (progress reports); may be empty.
+  std::function<void(const RoundRecord&)> on_round;
 
   void add(Ctxt& a, const Ctxt& c) { b_.add(a, c), ++counts_.add; }
   void add_plain(Ctxt& a, const Ptxt& p) { b_.add_plain(a, p), ++counts_.add_plain; }

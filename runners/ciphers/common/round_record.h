@@ -53,6 +53,7 @@ class RoundTimer {
     rec_.seconds = total_.seconds();
     rec_.capacity_bits = capacity_bits;
     rec_.counts = ev_.counts() - start_;
+    if (ev_.on_round) ev_.on_round(rec_);
     return rec_;
   }
 

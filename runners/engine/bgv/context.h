@@ -6,19 +6,9 @@
 //     c0 + c1 s = mu + 2 e  (mod Q_l),    mu the plaintext, nu = mu + 2e the noise,
 // decryption being correct while |nu| < Q_l / 2 coefficient-wise.
 //
-// Chain (GHS, HElib): S small "adjusting" primes (the smallest NTT primes the ring
-// allows, ~25-40 bits), then big ciphertext primes of b_ct <= 60 bits up to `bits` in
-// all (L ciphertext primes); the L primes split into c consecutive "digits" D_1..D_c for
-// key switching; K special primes of b_sp bits whose product P exceeds the largest digit
-// by ks_margin_bits, so key-switching noise (about D_j * |e|) is divided away by P.
-// A ciphertext lives modulo Q_T = prod_{i in T} q_i for a subset T of the ciphertext
-// primes (as HElib's IndexSet): modulus switching drops big primes from the top and any
-// of the small ones, so the modulus can shrink by about the small primes' size at a time
-// instead of a whole 60-bit prime: the noise is kept close to its floor before each
-// product, which is what saves capacity.
-// Every prime q satisfies q = 1 (mod m N), N = bluestein_length(m), so Z_q holds the
-// m-th roots of unity (for the ring) and the N-th roots (for Bluestein's convolution).
-//
+// The chain of primes (small ladder primes, big ciphertext primes, c digits, K special
+// primes) is chain.h's; a ciphertext lives modulo Q_T = prod_{i in T} q_i for a subset T
+// of the ciphertext primes (as HElib's IndexSet), chosen by levels.h.
 // Double-CRT: a polynomial is stored per prime as its values a(zeta_q^j) at the phi
 // primitive m-th roots, j in Z_m^* increasing ("evaluation positions" t = 0..phi-1).
 // The automorphism X -> X^k permutes the positions: new[t] = old[pos(k j_t mod m)].
@@ -29,6 +19,7 @@
 #include <vector>
 
 #include "engine/algebra/slot_ring.h"
+#include "engine/bgv/chain.h"
 #include "engine/algebra/zmstar.h"
 #include "engine/util/bluestein.h"
 
@@ -40,7 +31,7 @@ struct ContextParams {
   long c = 3;               // key-switching digits, 1 <= c <= L
   long hwt = 120;           // secret-key Hamming weight; 0 = dense ternary
   long ks_margin_bits = 20; // log2(P / largest digit)
-  long small_primes = 2;    // S, adjusting primes at the bottom of the chain (0..3)
+  long small_primes = 6;    // S, ladder primes at the bottom of the chain (chain.h)
 };
 
 class Context {
@@ -58,23 +49,24 @@ class Context {
   // coefficients per limb a parallel region costs more than it saves.
   bool parallel() const { return zm_->phi() >= 4096; }
 
-  long L() const { return L_; }  // number of ciphertext primes (small ones included)
-  long S() const { return S_; }  // the small primes are indices 0..S-1
-  long K() const { return K_; }  // number of special primes
-  long num_primes() const { return L_ + K_; }
-  uint64_t q(long i) const { return q_[i]; }  // i < L: ciphertext prime, else special
-  double log2_q(long i) const { return log2_q_[i]; }
+  const Chain& chain() const { return chain_; }
+  long L() const { return chain_.L(); }  // number of ciphertext primes (small ones included)
+  long S() const { return chain_.S(); }  // the small primes are indices 0..S-1
+  long K() const { return chain_.K(); }  // number of special primes
+  long num_primes() const { return chain_.num_primes(); }
+  uint64_t q(long i) const { return chain_.q(i); }  // i < L: ciphertext prime, else special
+  double log2_q(long i) const { return chain_.log2_q(i); }
   const util::CyclotomicTransform& ntt(long i) const { return *ntt_[i]; }
 
   // The key-switching digits: prime indices of each D_j (consecutive ciphertext primes).
-  const std::vector<std::vector<int>>& digits() const { return digits_; }
-  std::vector<int> ciphertext_primes() const;  // 0..L-1, a fresh ciphertext's set
-  std::vector<int> special_primes() const;     // L..L+K-1
+  const std::vector<std::vector<int>>& digits() const { return chain_.digits(); }
+  std::vector<int> ciphertext_primes() const { return chain_.ciphertext_primes(); }
+  std::vector<int> special_primes() const { return chain_.special_primes(); }
 
-  double log2_Q(const std::vector<int>& primes) const;  // log2 of the product
-  double log2_Q() const;                               // of all ciphertext primes
-  double log2_P() const;            // log2 of the special primes' product
-  double log2_max_digit() const;    // log2 of the largest digit's product
+  double log2_Q(const std::vector<int>& primes) const { return chain_.log2_Q(primes); }
+  double log2_Q() const { return chain_.log2_Q(); }  // of all ciphertext primes
+  double log2_P() const { return chain_.log2_P(); }  // of the special primes
+  double log2_max_digit() const { return chain_.log2_max_digit(); }
   double security() const;          // HElib's formula on Q_L * P
 
   // Evaluation position of the unit j (j_t = j), or -1 when gcd(j, m) != 1.
@@ -83,15 +75,13 @@ class Context {
   std::vector<int> automorphism_perm(long k) const;
 
  private:
+  static ChainParams check(const ContextParams& p, long phi);
   ContextParams params_;
   std::unique_ptr<ZmStar> zm_;
   mutable std::unique_ptr<SlotRing> slots_;
   mutable std::once_flag slots_once_;
-  long L_ = 0, K_ = 0, S_ = 0;
-  std::vector<uint64_t> q_;
-  std::vector<double> log2_q_;
+  Chain chain_;
   std::vector<std::unique_ptr<util::CyclotomicTransform>> ntt_;
-  std::vector<std::vector<int>> digits_;
   std::vector<long> pos_;
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/bgv/noise.h"
+#include "engine/util/canonical.h"
 #include "engine/bgv/rns_rounding.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
@@ -91,19 +92,20 @@ Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
     int best = T[0];
     for (int p : T)
       if (ctx_.log2_q(p) > ctx_.log2_q(best)) best = p;
-    const double at_1 = log2_add(c.log2_noise - (ctx_.log2_Q(T) - ctx_.log2_q(best)), log2_round_);
+    const double at_1 = log2_add(c.log2_noise() - (ctx_.log2_Q(T) - ctx_.log2_q(best)), log2_round_);
     if (at_1 < ctx_.log2_q(best) - 4) {
       std::vector<int> drop;
       for (int p : T)
         if (p != best) drop.push_back(p);
-      const Ciphertext low(divide_round(c.c0, {best}, drop), divide_round(c.c1, {best}, drop), at_1);
+      const Ciphertext low(divide_round(c.c0, {best}, drop), divide_round(c.c1, {best}, drop),
+                           RootBound::flat(ctx_.phi(), at_1));
       return decrypt_at_level(low);
     }
   }
   return decrypt_at_level(c);
 }
 
-Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
+std::vector<std::vector<uint64_t>> Decryptor::crt_components(const Ciphertext& c) const {
   const long l = c.level(), phi = ctx_.phi(), m = ctx_.m();
   const auto& T = c.primes();
   std::vector<std::vector<uint64_t>> y(l, std::vector<uint64_t>(phi, 0));
@@ -136,6 +138,41 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
         y[i][k] = util::mul_shoup(uint64_t(NTL::rep(ax[k])), inv.w, inv.wp, q);
     }
   }
+  return y;
+}
+
+RootBound Decryptor::noise_embedding(const Ciphertext& c) const {
+  const auto y = crt_components(c);
+  const auto& T = c.primes();
+  const long l = c.level(), phi = ctx_.phi();
+  NTL::ZZ Q(1);
+  std::vector<NTL::ZZ> hat(l);
+  for (int p : T) Q *= NTL::ZZ(NTL::INIT_VAL, (unsigned long)ctx_.q(p));
+  for (long i = 0; i < l; ++i) hat[i] = Q / NTL::ZZ(NTL::INIT_VAL, (unsigned long)ctx_.q(T[i]));
+  const NTL::ZZ half = Q / 2;
+  // nu_k = sum_i y_ik Q/q_i, centered modulo Q; as doubles scaled by 2^-shift.
+  const long shift = std::max<long>(0, NTL::NumBits(Q) - 900);
+  std::vector<double> nu(phi);
+  NTL::ZZ acc, t;
+  for (long k = 0; k < phi; ++k) {
+    acc = 0;
+    for (long i = 0; i < l; ++i) {
+      NTL::mul(t, hat[i], (unsigned long)y[i][k]);
+      acc += t;
+    }
+    acc %= Q;
+    if (acc > half) acc -= Q;
+    nu[k] = NTL::conv<double>(acc >> shift);
+  }
+  RootBound r = RootBound::from_values(util::canonical_embedding(ctx_.m())->magnitudes(nu));
+  r.scale(double(shift));
+  return r;
+}
+
+Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
+  const long l = c.level(), phi = ctx_.phi();
+  const auto& T = c.primes();
+  const auto y = crt_components(c);
   Result r;
   double max_frac = 0;
   r.mu.SetLength(phi);

@@ -44,6 +44,9 @@ class Decryptor {
   Result decrypt(const Ciphertext& c) const;
   // Decrypts at c's own level (no switch), e.g. to measure its noise.
   Result decrypt_at_level(const Ciphertext& c) const;
+  // The noise nu = [c0 + c1 s]_Q itself, exactly (CRT in big integers), at every root of
+  // the canonical embedding: what the bound c.noise must dominate (tests, reports).
+  RootBound noise_embedding(const Ciphertext& c) const;
 
  private:
   const Context& ctx_;
@@ -54,6 +57,8 @@ class Decryptor {
   mutable std::mutex mu_;
   mutable std::vector<long> phi_coeffs_;  // Phi_m over Z
   const PhiModulus& phi_modulus(long i) const;
+  // y[i][k] = [x_ik (Q/q_i)^-1]_{q_i}, x_i the coefficients of c0 + c1 s mod (q_i, Phi_m).
+  std::vector<std::vector<uint64_t>> crt_components(const Ciphertext& c) const;
 };
 
 // Coefficients of the integer cyclotomic polynomial Phi_m, degree phi(m).

@@ -16,7 +16,7 @@ Ciphertext Encryptor::encrypt(const Plaintext& mu, Sampler& rng) const {
   DCRTPoly c1 = DCRTPoly::from_coeffs(ctx_, ct, e1);
   c0.add_product(pk_.b, u);
   c1.add_product(pk_.a, u);
-  return Ciphertext(std::move(c0), std::move(c1), noise_.fresh(mu.log2_norm(), pk_.log2_e));
+  return Ciphertext(std::move(c0), std::move(c1), noise_.fresh(mu.roots()));
 }
 
 }  // namespace cb::bgv

@@ -25,7 +25,7 @@ void Evaluator::mod_switch_to(Ciphertext& a, const std::vector<int>& target) con
   if (add.empty() && drop.empty()) return;
   for (int p : add)
     if (p >= ctx_.L()) throw ParameterError(msg("mod_switch_to: prime index ", p, " is not a ciphertext prime"));
-  const double noise = noise_at(a, target);
+  RootBound noise = levels_.switched(have, a.noise, target);
   if (!add.empty()) {
     // Mod up: c * A over T u A is c modulo Q_T times A = prod(add), and 0 modulo each
     // added prime; the plaintext is multiplied by A = 1 (mod 2), the noise by A.
@@ -50,7 +50,7 @@ void Evaluator::mod_switch_to(Ciphertext& a, const std::vector<int>& target) con
     a.c0 = divide_round(a.c0, target, drop);
     a.c1 = divide_round(a.c1, target, drop);
   }
-  a.log2_noise = noise;
+  a.noise = std::move(noise);
   n_ms_ += long(add.size() + drop.size());
 }
 
@@ -60,102 +60,24 @@ void Evaluator::mod_switch_to(Ciphertext& a, long level) const {
   mod_switch_to(a, std::vector<int>(a.primes().begin(), a.primes().begin() + level));
 }
 
-double Evaluator::noise_at(const Ciphertext& a, const std::vector<int>& target) const {
-  const auto& have = a.primes();
-  if (target == have) return a.log2_noise;
-  const double scaled = a.log2_noise + ctx_.log2_Q(target) - ctx_.log2_Q(have);
-  // Adding primes only scales; dropping any rounds, which adds R.
-  if (std::includes(target.begin(), target.end(), have.begin(), have.end())) return scaled;
-  return log2_add(scaled, noise_.log2_round);
-}
+void Evaluator::reduce_level(Ciphertext& a) const { mod_switch_to(a, levels_.key_switch_set(a.primes(), a.noise)); }
 
-std::vector<std::vector<int>> Evaluator::switch_targets(const std::vector<int>& primes) const {
-  // Big primes: a prefix of the operand's own (dropped from the top); small primes: any
-  // subset, present or not (an absent one is added back by mod up, which scales the
-  // modulus by its size: with big primes dropped, the modulus moves in steps of a few bits).
-  std::vector<int> big;
-  for (int p : primes)
-    if (p >= ctx_.S()) big.push_back(p);
-  std::vector<std::vector<int>> out;
-  for (long keep_big = long(big.size()); keep_big >= 0; --keep_big) {
-    for (long mask = (1L << ctx_.S()) - 1; mask >= 0; --mask) {
-      std::vector<int> t;
-      for (long i = 0; i < ctx_.S(); ++i)
-        if (mask >> i & 1) t.push_back(int(i));
-      t.insert(t.end(), big.begin(), big.begin() + keep_big);
-      if (!t.empty()) out.push_back(std::move(t));
-    }
-  }
-  return out;
-}
-
-void Evaluator::reduce_level(Ciphertext& a) const {
-  // The smallest modulus whose switch keeps the noise above R (no capacity lost).
-  const double q_all = ctx_.log2_Q(a.primes());
-  std::vector<int> best = a.primes();
-  double best_bits = q_all;
-  for (const auto& t : switch_targets(a.primes())) {
-    const double bits = ctx_.log2_Q(t);
-    if (bits < best_bits - 1 && a.log2_noise - (q_all - bits) >= noise_.log2_round + 1) {
-      best = t;
-      best_bits = bits;
-    }
-  }
-  mod_switch_to(a, best);
-}
-
-std::vector<int> Evaluator::product_set(const Ciphertext& a, const Ciphertext& b) const {
-  std::vector<int> common;
-  std::set_intersection(a.primes().begin(), a.primes().end(), b.primes().begin(), b.primes().end(),
-                        std::back_inserter(common));
-  for (long i = 0; i < ctx_.S(); ++i)  // small primes may be added back to either
-    if (!std::binary_search(common.begin(), common.end(), int(i))) common.insert(common.begin() + i, int(i));
-  std::vector<int> best;
-  double best_cap = -INFINITY, best_bits = INFINITY;
-  for (const auto& t : switch_targets(common)) {
-    const double cap = ctx_.log2_Q(t) - noise_at(a, t) - noise_at(b, t);
-    const double bits = ctx_.log2_Q(t);
-    if (cap > best_cap + 0.25 || (cap > best_cap - 0.25 && bits < best_bits)) {
-      best_cap = std::max(best_cap, cap);
-      best = t;
-      best_bits = bits;
-    }
-  }
-  return best;
-}
-
-double Evaluator::capacity_bits(const Ciphertext& a) const {
-  return ctx_.log2_Q(a.primes()) - 1 - a.log2_noise;
-}
+double Evaluator::capacity_bits(const Ciphertext& a) const { return levels_.capacity(a.primes(), a.noise); }
 
 void Evaluator::add(Ciphertext& a, const Ciphertext& b) const {
   check_context(ctx_, a, "add");
   if (a.primes() == b.primes()) {
     a.c0 += b.c0;
     a.c1 += b.c1;
-    a.log2_noise = log2_add(a.log2_noise, b.log2_noise);
+    a.noise += b.noise;
   } else {
-    // The common set with the most capacity for the sum.
-    std::vector<int> common;
-    std::set_intersection(a.primes().begin(), a.primes().end(), b.primes().begin(), b.primes().end(),
-                          std::back_inserter(common));
-    for (long i = 0; i < ctx_.S(); ++i)
-      if (!std::binary_search(common.begin(), common.end(), int(i))) common.insert(common.begin() + i, int(i));
-    std::vector<int> best;
-    double best_cap = -INFINITY;
-    for (const auto& t : switch_targets(common)) {
-      const double cap = ctx_.log2_Q(t) - log2_add(noise_at(a, t), noise_at(b, t));
-      if (cap > best_cap + 0.25) {
-        best_cap = cap;
-        best = t;
-      }
-    }
+    const auto target = levels_.sum_set(a.primes(), a.noise, b.primes(), b.noise);
     Ciphertext bb = b;
-    mod_switch_to(a, best);
-    mod_switch_to(bb, best);
+    mod_switch_to(a, target);
+    mod_switch_to(bb, target);
     a.c0 += bb.c0;
     a.c1 += bb.c1;
-    a.log2_noise = log2_add(a.log2_noise, bb.log2_noise);
+    a.noise += bb.noise;
   }
   ++n_add_;
 }
@@ -171,7 +93,7 @@ void Evaluator::add_plain(Ciphertext& a, const Plaintext& mu) const {
     const uint64_t* y = p->limb_of(a.primes()[i]);
     for (long t = 0; t < ctx_.phi(); ++t) x[t] = util::add_mod(x[t], y[t], q);
   }
-  a.log2_noise = log2_add(a.log2_noise, mu.log2_norm());
+  a.noise += mu.roots();
   ++n_add_;
 }
 
@@ -181,7 +103,7 @@ void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
   if (mu.is_zero()) {
     a.c0 = DCRTPoly(ctx_, a.c0.primes());
     a.c1 = DCRTPoly(ctx_, a.c1.primes());
-    a.log2_noise = -INFINITY;
+    a.noise = RootBound();
     return;
   }
   const auto p = mu.dcrt(a.primes());
@@ -196,7 +118,7 @@ void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
       x1[t] = br.reduce(util::u128(x1[t]) * y[t]);
     }
   }
-  a.log2_noise += mu.log2_norm();
+  a.noise *= mu.roots();
 }
 
 Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
@@ -221,7 +143,7 @@ Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
 }
 
 void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
-                          DCRTPoly& e0, DCRTPoly& e1, double& log2_added) const {
+                          DCRTPoly& e0, DCRTPoly& e1) const {
   DCRTPoly acc0(ctx_, dg.targets), acc1(ctx_, dg.targets);
   const long phi = ctx_.phi();
   const long nd = long(dg.d.size());
@@ -254,7 +176,6 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
   const std::vector<int> keep(dg.targets.begin(), dg.targets.end() - ctx_.K());
   e0 = divide_round(acc0, keep, special);
   e1 = divide_round(acc1, keep, special);
-  log2_added = noise_.key_switch(dg.log2_d, key.log2_e, ctx_.log2_P());
   ++n_ks_;
 }
 
@@ -270,7 +191,7 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   check_context(ctx_, a, "mul");
   if (&a == &b) return square(a);
   Ciphertext bb = b;
-  const auto target = product_set(a, bb);
+  const auto target = levels_.product_set(a.primes(), a.noise, bb.primes(), bb.noise);
   mod_switch_to(a, target);
   mod_switch_to(bb, target);
   DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
@@ -278,31 +199,31 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   d1 *= bb.c1;
   d1.add_product(a.c1, bb.c0);
   d2 *= bb.c1;
-  relinearize(a, std::move(d0), std::move(d1), d2, a.log2_noise + bb.log2_noise);
+  relinearize(a, std::move(d0), std::move(d1), d2, a.noise, bb.noise);
 }
 
-void Evaluator::relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, const DCRTPoly& d2,
-                            double log2_product_noise) const {
+void Evaluator::relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, const DCRTPoly& d2, const RootBound& a,
+                            const RootBound& b) const {
   DCRTPoly e0, e1;
-  double ks;
-  apply_key(decompose(d2), relin_, nullptr, e0, e1, ks);
+  apply_key(decompose(d2), relin_, nullptr, e0, e1);
   d0 += e0;
   d1 += e1;
+  out.noise = levels_.product(a, b, d0.primes());
   out.c0 = std::move(d0);
   out.c1 = std::move(d1);
-  out.log2_noise = log2_add(log2_product_noise, ks);
   ++n_mul_;
 }
 
 void Evaluator::square(Ciphertext& a) const {
   check_context(ctx_, a, "square");
-  mod_switch_to(a, product_set(a, a));
+  mod_switch_to(a, levels_.product_set(a.primes(), a.noise, a.primes(), a.noise));
   DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
   d0 *= a.c0;
   d1 *= a.c1;
   d1 += d1;
   d2 *= a.c1;
-  relinearize(a, std::move(d0), std::move(d1), d2, 2 * a.log2_noise);
+  const RootBound na = a.noise;
+  relinearize(a, std::move(d0), std::move(d1), d2, na, na);
 }
 
 void Evaluator::automorph(Ciphertext& a, long k) const {
@@ -315,12 +236,11 @@ void Evaluator::automorph(Ciphertext& a, long k) const {
   const auto perm = ctx_.automorphism_perm(k);
   DCRTPoly c0 = a.c0.permuted(perm);
   DCRTPoly e0, e1;
-  double ks;
-  apply_key(decompose(a.c1.permuted(perm)), key, nullptr, e0, e1, ks);
+  apply_key(decompose(a.c1.permuted(perm)), key, nullptr, e0, e1);
   c0 += e0;
+  a.noise = levels_.automorphism(a.noise, perm, a.primes());
   a.c0 = std::move(c0);
   a.c1 = std::move(e1);
-  a.log2_noise = log2_add(a.log2_noise, ks);
   ++n_auto_;
 }
 
@@ -342,11 +262,10 @@ std::vector<Ciphertext> Evaluator::automorph_many(const Ciphertext& a, const std
     if (!dg) dg = std::make_unique<Digits>(decompose(base.c1));
     const auto perm = ctx_.automorphism_perm(k);
     DCRTPoly e0, e1;
-    double added;
-    apply_key(*dg, key, &perm, e0, e1, added);
+    apply_key(*dg, key, &perm, e0, e1);
     DCRTPoly c0 = base.c0.permuted(perm);
     c0 += e0;
-    out.emplace_back(std::move(c0), std::move(e1), log2_add(base.log2_noise, added));
+    out.emplace_back(std::move(c0), std::move(e1), levels_.automorphism(base.noise, perm, base.primes()));
     ++n_auto_;
   }
   return out;

@@ -7,16 +7,10 @@
 // automorph:  X -> X^k on both parts (a permutation of evaluation positions), then the
 //             c1 part is key-switched from s(X^k) to s; noise is unchanged by the
 //             permutation (the canonical norm is invariant) plus key-switching noise.
-// Modulus switching divides by the top primes (rns_rounding.h) and shrinks the noise by
-// the same factor, adding R. Levels are dropped only when needed (GHS §3.2 "dynamic noise
-// management"). Before a key switch an operand sheds top primes while its noise stays
-// above R: capacity-neutral, and the switch gets cheaper. Before a multiplication the
-// level is chosen to maximize the product's capacity
-//     log2 Q_l - log2(N_a Q_l / Q_a + R) - log2(N_b Q_l / Q_b + R),
-// over every level l up to the lower operand's: dropping a prime q pays even when it
-// pushes the noise down to R, as long as the noise exceeds about R sqrt(q), because
-// the product squares what it is given. (With whole ~60-bit primes as the only unit of
-// switching, the capacity-neutral rule alone would let up to 2^60 R into every product.)
+// Modulus switching divides by dropped primes (rns_rounding.h) or multiplies by added
+// small ones; where each operation runs, and the noise bound each leaves, come from
+// levels.h (GHS's dynamic noise management, fine-grained as HElib's), which the chain
+// planner shares.
 #pragma once
 
 #include <atomic>
@@ -24,6 +18,7 @@
 
 #include "engine/bgv/ciphertext.h"
 #include "engine/bgv/keys.h"
+#include "engine/bgv/levels.h"
 #include "engine/bgv/noise.h"
 #include "engine/bgv/plaintext.h"
 
@@ -33,7 +28,9 @@ class Evaluator {
  public:
   Evaluator(const Context& ctx, const NoiseModel& noise, const KeySwitchKey& relin,
             const std::map<long, KeySwitchKey>& automorphism_keys)
-      : ctx_(ctx), noise_(noise), relin_(relin), autos_(automorphism_keys) {}
+      : ctx_(ctx), levels_(ctx.chain(), noise), relin_(relin), autos_(automorphism_keys) {}
+
+  const Levels& levels() const { return levels_; }
 
   void add(Ciphertext& a, const Ciphertext& b) const;
   void add_plain(Ciphertext& a, const Plaintext& mu) const;
@@ -52,17 +49,10 @@ class Evaluator {
   void mod_switch_to(Ciphertext& a, const std::vector<int>& keep) const;
   // Keeps only the first `level` primes of a's set (1 <= level <= a.level()).
   void mod_switch_to(Ciphertext& a, long level) const;
-  // Drop primes while the noise stays above the rounding noise R (capacity-neutral).
+  // Switch to the smallest modulus that costs the coming key switch at most
+  // Levels::kKeySwitchLossBits of capacity (levels.h).
   void reduce_level(Ciphertext& a) const;
-  // The subsets a ciphertext over `primes` may switch to: big primes dropped from the
-  // top, any of the small ones; from the most primes to the fewest.
-  std::vector<std::vector<int>> switch_targets(const std::vector<int>& primes) const;
-  // The prime set, within both operands' sets, at which their product has the most
-  // capacity left (ties within 1/4 bit: fewer primes, cheaper).
-  std::vector<int> product_set(const Ciphertext& a, const Ciphertext& b) const;
-  // log2 noise of a after switching to `target` (a subset of a.primes()).
-  double noise_at(const Ciphertext& a, const std::vector<int>& target) const;
-  // log2(Q_l / 2) - log2(noise bound): bits of modulus left.
+  // log2(Q_T / 2) - log2 max_t of the noise bound: bits of modulus left.
   double capacity_bits(const Ciphertext& a) const;
 
   struct Counters {
@@ -80,17 +70,17 @@ class Evaluator {
     std::vector<double> log2_d;  // log2 of each digit's modulus
   };
   Digits decompose(const DCRTPoly& c) const;
-  // (e0, e1) over the first l ciphertext primes with e0 + e1 s = sigma(c) s' + small noise,
-  // sigma the permutation perm (nullptr: none) of the digits' evaluations; log2_added
-  // receives the added noise.
+  // (e0, e1) over the ciphertext's primes with e0 + e1 s = sigma(c) s' + small noise,
+  // sigma the permutation perm (nullptr: none) of the digits' evaluations (the noise it
+  // adds is Levels::key_switch).
   void apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
-                 DCRTPoly& e0, DCRTPoly& e1, double& log2_added) const;
+                 DCRTPoly& e0, DCRTPoly& e1) const;
   const KeySwitchKey& automorphism_key(long k) const;
-  // out = (d0, d1) + the s^2 part d2 switched to s; the noise bound of the tensor given.
-  void relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, const DCRTPoly& d2,
-                   double log2_product_noise) const;
+  // out = (d0, d1) + the s^2 part d2 switched to s; the operands' noise bounds given.
+  void relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, const DCRTPoly& d2, const RootBound& a,
+                   const RootBound& b) const;
   const Context& ctx_;
-  const NoiseModel& noise_;
+  Levels levels_;
   const KeySwitchKey& relin_;
   const std::map<long, KeySwitchKey>& autos_;
   mutable std::atomic<long> n_mul_{0}, n_mul_plain_{0}, n_add_{0}, n_auto_{0}, n_ks_{0}, n_ms_{0};

@@ -1,67 +1,94 @@
-// noise.h: the noise estimates behind capacity, dynamic modulus switching and the
-// refusal to decrypt a ciphertext whose noise may have wrapped.
+// noise.h: the noise bounds behind capacity, dynamic modulus switching, the chain planner
+// and the refusal to decrypt a ciphertext whose noise may have wrapped.
 //
-// We bound nu = c0 + c1 s (mod Q) in the canonical embedding, |nu|_can = max over the
-// primitive m-th roots zeta of |nu(zeta)|. That norm is sub-multiplicative and invariant
-// under automorphisms, so products and X -> X^k are exact rules:
-//     |a b|_can <= |a|_can |b|_can,   |a + b|_can <= |a|_can + |b|_can.
-// Random terms use the high-probability factor hp = sqrt(ln(phi) + 40 ln 2): for a
-// polynomial with independent centered coefficients of variance V (n of them), nu(zeta)
-// has E|nu(zeta)|^2 = n V, and |nu(zeta)| > hp sqrt(n V) at some of the phi roots with
-// probability below 2^-40 (a Gaussian tail with a union bound). The secret key, the
-// public-key error and the key-switching errors are known at key generation, so their
-// canonical norms are computed exactly (util/canonical.h) instead of estimated.
+// A ciphertext (c0, c1) over Q_T decrypts through nu = c0 + c1 s (mod Q_T), nu = mu + 2e.
+// We bound nu at every root of the canonical embedding (root_bound.h): B_t >= |nu(zeta_t)|
+// for all t at once, and the capacity is log2(Q_T / 2) - log2 max_t B_t. The operations'
+// deterministic parts are exact at each root: products multiply, sums add, constants
+// multiply by their own embedding |mu(zeta_t)| (computed, not estimated), automorphisms
+// permute the roots. The random parts are bounded with a stated failure probability.
 //
-// - fresh:     |mu| + 2(|e_pk| hp sqrt(phi/2) + hp sigma sqrt(phi) (1 + |s|))
-//              (u ternary of variance 1/2, e0 and e1 Gaussian)
-// - rounding:  R = hp sqrt(m/3) (1 + |s|): dividing by T with delta = x mod T, even,
-//              |delta| <= T (rns_rounding.h) adds (delta0 + delta1 s)/T, whose m
-//              coefficients have variance <= 1/3
-// - key switch: sum_j 2 hp sqrt(m/12) D_j |e_j| / P + R (digits uniform modulo D_j)
-// Capacity = log2(Q_l / 2) - log2(bound). Decryption also measures the actual size of
-// nu (decryptor.h), so a wrong estimate can never turn into a wrong plaintext.
+// The probability argument. Each random term is X(zeta) = sum_i a_i zeta^(i j) with the
+// a_i independent, centered and strictly sub-Gaussian with variance v_i (uniform on an
+// interval, the ternary u, a rounded Gaussian: all are, the last with proxy
+// (sigma + 1/2)^2), possibly times a known complex number. Its projection on a unit
+// direction u is sub-Gaussian with proxy sigma_u^2 = sum_i v_i cos^2(theta_i - phi_u)
+// <= v (n + |S_j|) / 2 for n iid coefficients, where S_j = sum_(i<n) zeta^(2ij): |S_j| =
+// |sin(2 pi j n/m) / sin(2 pi j/m)| for n < m and S_j = 0 for n = m (m odd). With K = 16
+// directions u_k = e^(2 pi i k/K), |X| <= max_k <X, u_k> / cos(pi/K), so
+//     P(|X| > t) <= K exp(-t^2 cos^2(pi/K) / (2 sigma^2)),
+// and over all phi roots the term stays below
+//     tail(sigma^2) = sigma sqrt(2 (ln(K phi) + kappa ln 2)) / cos(pi/K)
+// except with probability 2^-kappa. We take kappa = 50: a ciphertext that has met up to
+// 2^10 random terms (a whole AES or Vision evaluation is far below) is bounded everywhere
+// except with probability 2^-40. The independence of the a_i is the standard heuristic of
+// GHS and HElib for the rounding terms (their coefficients are residues of pseudo-random
+// values); everything else is exact.
+//
+// The random terms, per root t (|s_t| = |s(zeta_t)| exact, from the secret key):
+// - fresh encryption (encryptor.h): nu = mu + 2 (e_pk u + e0 + e1 s), u ternary
+//   (variance 1/2), e0, e1 rounded Gaussians, phi coefficients each, and e_pk bounded by
+//   E_t = tail((sigma+1/2)^2 w_t) over key generation, w_t = (phi + |S_t|)/2:
+//       F_t = |mu_t| + 2 tail(w_t (E_t^2 / 2 + (sigma+1/2)^2 (1 + |s_t|^2)))
+// - rounding (modulus switching by T, and the division by P): (delta0 + delta1 s) / T
+//   with delta of m coefficients uniform in [-T, T] (rns_rounding.h), variance 1/3 each:
+//       R_t = tail(m (1 + |s_t|^2) / 6)
+// - key switching with digits D_j (lifts of m coefficients uniform in [-D_j/2, D_j/2])
+//   and key errors bounded by E = max_t E_t: 2 tail(m E^2 sum_j D_j^2 / 24) / P, added
+//   at every root, plus R_t.
+// e_pk and the key-switching errors enter through their bound E, not their actual
+// values: so the chain planner (which knows the secret key of a seeded run, but not the
+// errors drawn after the chain was chosen) computes exactly the bounds the run will.
+// Decryption also measures the actual noise (decryptor.h): a bound that failed would
+// show as a refused decryption, never as a wrong plaintext.
 #pragma once
 
-#include <algorithm>
-#include <cmath>
+#include <vector>
+
+#include "engine/bgv/root_bound.h"
 
 namespace cb::bgv {
 
 // log2(2^a + 2^b)
 inline double log2_add(double a, double b) {
+  if (std::isinf(a) && a < 0) return b;
+  if (std::isinf(b) && b < 0) return a;
   const double hi = std::max(a, b), lo = std::min(a, b);
   return hi + std::log2(1.0 + std::exp2(lo - hi));
 }
 
-struct NoiseModel {
-  long m = 0, phi = 0;
-  double sigma = 3.2;
-  double hp = 0;           // high-probability factor
-  double log2_s = 0;       // log2 |s|_can, exact
-  double log2_round = 0;   // log2 R
+class NoiseModel {
+ public:
+  static constexpr double kSigma = 3.2;  // the Gaussian errors' deviation (sampler.h)
+  static constexpr int kKappa = 50;      // per-term failure probability 2^-kappa
+  static constexpr int kDirections = 16; // K of the covering argument
 
   NoiseModel() = default;
-  NoiseModel(long m_, long phi_, double s_norm) : m(m_), phi(phi_) {
-    hp = std::sqrt(std::log(double(phi)) + 40 * std::log(2.0));
-    log2_s = std::log2(s_norm);
-    log2_round = std::log2(hp * std::sqrt(m / 3.0) * (1 + s_norm));
-  }
+  // m odd, s the secret key's coefficients (degree < phi(m)).
+  NoiseModel(long m, const std::vector<long>& s_coeffs);
 
-  // Fresh encryption of a plaintext with log2 |mu|_can = log2_mu (may be -inf for 0).
-  double fresh(double log2_mu, double log2_e_pk) const {
-    const double u = log2_e_pk + std::log2(hp * std::sqrt(phi / 2.0));
-    const double e = std::log2(hp * sigma * std::sqrt(double(phi))) + std::log2(1 + std::exp2(log2_s));
-    return log2_add(log2_mu, 1 + log2_add(u, e));
-  }
+  long m() const { return m_; }
+  long phi() const { return phi_; }
+  // tail(proxy): the bound over all roots of a term with directional proxy `proxy`.
+  double tail(double proxy) const { return std::sqrt(proxy) * tail_factor_; }
 
-  // Key-switching noise added after division by P: digits of log2 sizes log2_digits.
-  template <class Vec>
-  double key_switch(const Vec& log2_digits, double log2_e_max, double log2_P) const {
-    double acc = -INFINITY;
-    for (double ld : log2_digits) acc = log2_add(acc, ld);
-    const double ks = 1 + std::log2(hp * std::sqrt(m / 12.0)) + acc + log2_e_max - log2_P;
-    return log2_add(ks, log2_round);
-  }
+  const RootBound& s() const { return s_; }          // |s(zeta_t)|
+  const RootBound& rounding() const { return round_; }  // R_t
+  double log2_error_bound() const { return log2_e_; }   // log2 E, the key errors' bound
+
+  // F_t for a plaintext with embedding magnitudes mu (|mu(zeta_t)|; zero for mu = 0).
+  RootBound fresh(const RootBound& mu) const;
+  // The key-switching term before rounding, for digits of log2 sizes log2_digits.
+  double log2_key_switch(const std::vector<double>& log2_digits, double log2_P) const;
+  // The whole noise a key switch adds: the term above at every root, plus R_t.
+  RootBound key_switch(const std::vector<double>& log2_digits, double log2_P) const;
+
+ private:
+  long m_ = 0, phi_ = 0;
+  double tail_factor_ = 0;
+  RootBound s_, round_;
+  std::vector<double> w_;  // w_t = (phi + |S_t|) / 2
+  double log2_e_ = 0;
 };
 
 }  // namespace cb::bgv

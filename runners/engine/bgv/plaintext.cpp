@@ -21,10 +21,19 @@ Plaintext::Plaintext(const Context& ctx, const NTL::GF2X& mu)
   if (d2 >= 0) {
     coeffs_.resize(d2 + 1);
     for (long i = 0; i <= d2; ++i) coeffs_[i] = NTL::IsOne(NTL::coeff(poly_, i)) ? 1 : 0;
-    log2_norm_ = std::log2(util::canonical_norm(coeffs_, ctx.m()));
-  } else {
-    log2_norm_ = -INFINITY;
+    roots_ = std::make_shared<const RootBound>(
+        RootBound::from_values(util::canonical_embedding(ctx.m())->magnitudes(coeffs_)));
   }
+}
+
+RootBound Plaintext::embedding_of(const SlotRing& slots, long m, const NTL::GF2X& mu) {
+  NTL::GF2X r = mu;
+  if (NTL::deg(r) >= slots.zmstar().phi()) NTL::rem(r, mu, slots.Phi());
+  const long d = NTL::deg(r);
+  if (d < 0) return RootBound();
+  std::vector<long> coeffs(d + 1);
+  for (long i = 0; i <= d; ++i) coeffs[i] = NTL::IsOne(NTL::coeff(r, i)) ? 1 : 0;
+  return RootBound::from_values(util::canonical_embedding(m)->magnitudes(coeffs));
 }
 
 Plaintext::Cache::~Cache() { g_cache_bytes.fetch_sub(bytes); }

@@ -40,7 +40,7 @@ struct Scheme {
     sk = keygen.secret_key(r.hwt);
     pk = keygen.public_key(sk);
     relin = keygen.relin_key(sk);
-    noise = NoiseModel(ctx.m(), ctx.phi(), sk.norm);
+    noise = NoiseModel(ctx.m(), sk.coeffs);
   }
   void add_key(long k) { autos.emplace(((k % ctx.m()) + ctx.m()) % ctx.m(), keygen.automorphism_key(sk, k)); }
   Encryptor encryptor() const { return Encryptor(ctx, pk, noise); }
@@ -59,7 +59,7 @@ struct Scheme {
     return encryptor().encrypt(Plaintext(ctx, ctx.slots().encode(v)), rng);
   }
   std::vector<GF2X> decrypt(const Ciphertext& c) const {
-    return ctx.slots().decode(Decryptor(ctx, sk, noise.log2_round).decrypt(c).mu);
+    return ctx.slots().decode(Decryptor(ctx, sk, noise.rounding().log2_max()).decrypt(c).mu);
   }
   GF2X mul(const GF2X& a, const GF2X& b) const { return NTL::MulMod(a, b, ctx.slots().G()); }
 
@@ -152,7 +152,7 @@ TEST_P(SchemeTest, HoistedAutomorphismsEqualSingleOnes) {
     Ciphertext one = ca;
     ev.automorph(one, ks[i]);
     EXPECT_EQ(s->decrypt(many[i]), s->decrypt(one)) << "k=" << ks[i];
-    EXPECT_NEAR(many[i].log2_noise, one.log2_noise, 1.0);
+    EXPECT_NEAR(many[i].log2_noise(), one.log2_noise(), 1.0);
   }
 }
 
@@ -192,8 +192,9 @@ TEST_P(SchemeTest, DepthExhaustsChainWithCapacityReports) {
     EXPECT_EQ(s->ctx.slots().decode(r.mu), a) << "depth " << depth + 1;
     // The estimate is an upper bound on the measured noise whenever the latter is
     // measurable (within ~55 bits of Q).
-    if (r.log2_noise > s->ctx.log2_Q(c.primes()) - 50)
-      EXPECT_GE(c.log2_noise + 2, r.log2_noise) << "depth " << depth + 1;
+    if (r.log2_noise > s->ctx.log2_Q(c.primes()) - 50) {
+      EXPECT_GE(c.log2_noise() + 2, r.log2_noise) << "depth " << depth + 1;
+    }
   }
   EXPECT_GE(depth, 2);
   EXPECT_LT(depth, 40) << "the chain never ran out";
@@ -255,7 +256,7 @@ TEST(SchemeKeys, SeededKeysWork) {
   ASSERT_TRUE(relin.seeded());
   std::map<long, KeySwitchKey> autos;
   autos.emplace(2, kg.automorphism_key(sk, 2));
-  const NoiseModel noise(ctx.m(), ctx.phi(), sk.norm);
+  const NoiseModel noise(ctx.m(), sk.coeffs);
   const Evaluator ev(ctx, noise, relin, autos);
   std::mt19937_64 g(3);
   std::vector<GF2X> v(ctx.zmstar().ell());

@@ -108,14 +108,13 @@ void CanonicalNorm::fft_inverse_to1(Complex* a) const {
   }
 }
 
-double CanonicalNorm::operator()(const std::vector<long>& coeffs) const {
-  const long len = long(coeffs.size());
+std::vector<CanonicalNorm::Complex> CanonicalNorm::evaluate(const double* coeffs, long len) const {
   if (len > m_)
     throw ParameterError(msg("CanonicalNorm: ", len, " coefficients exceed m=", m_));
   const long half = n_ / 2;
   std::vector<Complex> x(n_);
   for (long i = 0; i < len; ++i) {
-    const double c = double(coeffs[i]);
+    const double c = coeffs[i];
     x[i] = {c * chirp_[i].re, c * chirp_[i].im};
   }
   for (long i = len; i < half; ++i) x[i] = {0.0, 0.0};
@@ -127,38 +126,51 @@ double CanonicalNorm::operator()(const std::vector<long>& coeffs) const {
   }
   fft_inverse_to1(x.data());
   // y_j = x[j] + x[j + N/2]; |a(zeta^j)| = |h^(j^2) y_j| = |y_j|.
-  double best = 0.0;
-  for (long j : zmstar_) {
-    const double re = x[j].re + x[j + half].re, im = x[j].im + x[j + half].im;
-    best = std::max(best, re * re + im * im);
-  }
-  return std::sqrt(best);
+  for (long j = 0; j < half; ++j) x[j] = {x[j].re + x[j + half].re, x[j].im + x[j + half].im};
+  x.resize(half);
+  return x;
 }
 
-double canonical_norm(const std::vector<long>& coeffs, long m) {
+std::vector<double> CanonicalNorm::magnitudes(const std::vector<double>& coeffs) const {
+  const auto y = evaluate(coeffs.data(), long(coeffs.size()));
+  std::vector<double> out(zmstar_.size());
+  for (size_t t = 0; t < zmstar_.size(); ++t) out[t] = std::hypot(y[zmstar_[t]].re, y[zmstar_[t]].im);
+  return out;
+}
+
+std::vector<double> CanonicalNorm::magnitudes(const std::vector<long>& coeffs) const {
+  return magnitudes(std::vector<double>(coeffs.begin(), coeffs.end()));
+}
+
+double CanonicalNorm::operator()(const std::vector<long>& coeffs) const {
+  double best = 0.0;
+  for (double v : magnitudes(coeffs)) best = std::max(best, v);
+  return best;
+}
+
+std::shared_ptr<const CanonicalNorm> canonical_embedding(long m) {
   // The last few rings' precomputations are kept, so repeated calls cost one evaluation.
   static std::mutex mu;
   static std::vector<std::shared_ptr<const CanonicalNorm>> cache;  // most recent last
   constexpr size_t kCacheSize = 4;
-  std::shared_ptr<const CanonicalNorm> norm;
   {
     std::lock_guard<std::mutex> lock(mu);
     for (size_t i = 0; i < cache.size(); ++i) {
       if (cache[i]->m() == m) {
-        norm = cache[i];
+        auto norm = cache[i];
         cache.erase(cache.begin() + long(i));
         cache.push_back(norm);
-        break;
+        return norm;
       }
     }
   }
-  if (!norm) {
-    norm = std::make_shared<const CanonicalNorm>(m);  // built outside the lock
-    std::lock_guard<std::mutex> lock(mu);
-    cache.push_back(norm);
-    if (cache.size() > kCacheSize) cache.erase(cache.begin());
-  }
-  return (*norm)(coeffs);
+  auto norm = std::make_shared<const CanonicalNorm>(m);  // built outside the lock
+  std::lock_guard<std::mutex> lock(mu);
+  cache.push_back(norm);
+  if (cache.size() > kCacheSize) cache.erase(cache.begin());
+  return norm;
 }
+
+double canonical_norm(const std::vector<long>& coeffs, long m) { return (*canonical_embedding(m))(coeffs); }
 
 }  // namespace cb::util

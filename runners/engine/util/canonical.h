@@ -17,6 +17,7 @@
 // should add a small relative margin (1e-9 is ample for the engine's coefficients).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 namespace cb::util {
@@ -29,6 +30,10 @@ class CanonicalNorm {
 
   // ||a||^can for the integer polynomial with coefficients coeffs (coeffs.size() <= m).
   double operator()(const std::vector<long>& coeffs) const;
+  // The whole embedding's magnitudes: |a(zeta^j)| for j in Z_m^* increasing (the
+  // engine's evaluation positions t = 0..phi-1), coefficients given as doubles.
+  std::vector<double> magnitudes(const std::vector<double>& coeffs) const;
+  std::vector<double> magnitudes(const std::vector<long>& coeffs) const;
 
   long m() const { return m_; }
   long n() const { return n_; }  // N = bluestein_length(m)
@@ -39,6 +44,8 @@ class CanonicalNorm {
   };
   void fft_forward_from1(Complex* x) const;  // levels 1..k-1 (level 0 done by caller)
   void fft_inverse_to1(Complex* x) const;    // levels k-1..1, unscaled
+  // The convolution leaving y_j (j < N/2) in the low half: |a(zeta^j)| = |y_j|.
+  std::vector<Complex> evaluate(const double* coeffs, long len) const;
 
   long m_, n_;
   int log_n_;
@@ -52,5 +59,7 @@ class CanonicalNorm {
 // used m are cached (thread-safe), so repeated calls for one ring cost one evaluation
 // (about 5 ms at m = 53261, 30 ms at m = 163455; a first call adds 15-60 ms of setup).
 double canonical_norm(const std::vector<long>& coeffs, long m);
+// The CanonicalNorm of m from the same cache (shared, thread-safe).
+std::shared_ptr<const CanonicalNorm> canonical_embedding(long m);
 
 }  // namespace cb::util

@@ -1,0 +1,75 @@
+"""CLI tests of bench_ops: every refused input gives a message naming the value and the
+constraint, exit status 1, no JSON, and nothing computed (each refusal returns in well
+under a second; a run on the same ring takes longer). The table of refused inputs is in
+docs/refused_inputs.md.
+
+The binary is $CB_BUILD/bin/bench_ops (CB_BUILD defaults to build/ in the repository).
+"""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("CB_BUILD", REPO / "build"))
+BIN = BUILD / "bin" / "bench_ops"
+
+pytestmark = pytest.mark.skipif(not BIN.exists(), reason=f"{BIN} not built")
+
+
+def run(*args, json_path):
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    return subprocess.run([str(BIN), *map(str, args), "--json", str(json_path), "--quiet"],
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+REFUSED = [
+    # (arguments, --json, message)
+    (["--m", 257, "--bits", 200], "/nonexistent/ops.json",
+     "bench_ops: --json /nonexistent/ops.json: cannot write it (No such file or directory)"),
+    (["--m", 257, "--bits", 200], "{tmp}", "bench_ops: --json {tmp}: cannot write it (Is a directory)"),
+    (["--m", 257, "--bits", 200, "--bits", 300], "{tmp}/ops.json",
+     "bench_ops: --bits given 2 times (200, 300): bench_ops measures one parameter set; run it once per value"),
+    (["--m", 257, "--m", 641, "--bits", 300], "{tmp}/ops.json", "bench_ops: --m given 2 times (257, 641)"),
+    (["--m", 257, "--bits", -5], "{tmp}/ops.json", "bench_ops: bits=-5 is too small: the chain needs at least 20 bits"),
+    (["--m", 256, "--bits", 200], "{tmp}/ops.json", "bench_ops: m=256 is even: the ring needs odd m"),
+    (["--m", 257, "--bits", 200, "--hwt", 50], "{tmp}/ops.json",
+     "bench_ops: --hwt 50: HElib's security formula rates key weights 1 to 119 at 0 bits; use 0 (dense) or "
+     "at least 120, or --allow-insecure"),
+    (["--m", 257, "--bits", 200, "--hwt", -3], "{tmp}/ops.json", "bench_ops: --hwt -3 is negative"),
+    (["--m", 257, "--bits", 200, "--hwt", 300], "{tmp}/ops.json",
+     "bench_ops: hwt=300 must be 0 (dense) or in [1, phi=256]"),
+    (["--m", 257, "--bits", 200, "--c", 0], "{tmp}/ops.json", "bench_ops: c=0: key switching needs at least 1 digit"),
+    (["--m", 257, "--bits", 200, "--reps", 0], "{tmp}/ops.json", "bench_ops: --reps=0 must be at least 1"),
+    (["--m", 257, "--bits", 200, "--field-bits", 12], "{tmp}/ops.json",
+     "bench_ops: --field-bits=12 must be 8, 16, 32 or 64"),
+    (["--m", 257, "--bits", 200, "--field-bits", 64], "{tmp}/ops.json",
+     "bench_ops: m=257 has slots GF(2^16): GF(2^64) needs 64 | d"),
+]
+
+
+@pytest.mark.parametrize("args, json_path, message", REFUSED, ids=[" ".join(map(str, r[0][2:])) or r[1] for r in REFUSED])
+def test_refused(tmp_path, args, json_path, message):
+    json_path = json_path.format(tmp=tmp_path)
+    proc = run(*args, json_path=json_path)
+    assert proc.returncode == 1, proc.stderr
+    assert message.format(tmp=tmp_path) in proc.stderr
+    assert not (tmp_path / "ops.json").exists()
+
+
+def test_allow_insecure_marks_the_result(tmp_path):
+    out = tmp_path / "chain.json"
+    proc = run("--m", 257, "--bits", 200, "--hwt", 50, "--allow-insecure", "--info-only", json_path=out)
+    assert proc.returncode == 0, proc.stderr
+    chain = json.loads(out.read_text())
+    assert chain["hwt"] == 50 and chain["security"] == 0 and chain["insecure_key"] is True
+
+
+def test_checked_run_writes_json(tmp_path):
+    out = tmp_path / "ops.json"
+    proc = run("--m", 257, "--bits", 200, "--reps", 1, "--hwt", 120, json_path=out)
+    assert proc.returncode == 0, proc.stderr
+    ops = json.loads(out.read_text())
+    assert ops["correct"] is True and ops["hwt"] == 120 and "insecure_key" not in ops

@@ -1,0 +1,55 @@
+// chain_info: the engine's modulus chains, in batch, for the parameter explorer.
+//
+//   chain_info < requests      one request a line: "m bits c [ks_margin_bits]"
+//
+// Prints one JSON object a line, in request order: the chain exactly as the engine builds
+// it (engine/bgv/chain.h): m, bits, c, ks_margin_bits, S, L, K, b_ct (bits of the largest
+// ciphertext prime), b_sp (of the largest special prime), digits (primes per digit),
+// primes, log2_q_ct, log2_p, log2_max_digit, chain (how it was built); or {"error": msg}
+// for a request the engine refuses. So the Python side asks the engine instead of
+// mirroring its chain construction.
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "engine/bgv/chain.h"
+#include "engine/errors.h"
+
+int main() {
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::json j;
+    std::istringstream is(line);
+    long m = 0, bits = 0, c = 0, margin = 20;
+    if (!(is >> m >> bits >> c)) {
+      j["error"] = "chain_info: a request is \"m bits c [ks_margin_bits]\", got \"" + line + "\"";
+      std::cout << j.dump() << "\n";
+      continue;
+    }
+    is >> margin;
+    try {
+      const cb::bgv::Chain ch(cb::bgv::ChainParams{m, bits, c, 6, margin});
+      j["m"] = m, j["bits"] = bits, j["c"] = c, j["ks_margin_bits"] = margin;
+      j["S"] = ch.S(), j["L"] = ch.L(), j["K"] = ch.K();
+      double b_ct = 0, b_sp = 0;
+      for (long i = 0; i < ch.L(); ++i) b_ct = std::max(b_ct, std::ceil(ch.log2_q(i)));
+      for (long i = ch.L(); i < ch.num_primes(); ++i) b_sp = std::max(b_sp, std::ceil(ch.log2_q(i)));
+      j["b_ct"] = long(b_ct), j["b_sp"] = long(b_sp);
+      nlohmann::json digits = nlohmann::json::array();
+      for (const auto& d : ch.digits()) digits.push_back(d.size());
+      j["digits"] = digits;
+      j["primes"] = ch.primes();
+      j["log2_q_ct"] = ch.log2_Q(), j["log2_p"] = ch.log2_P(), j["log2_max_digit"] = ch.log2_max_digit();
+      j["chain"] = ch.describe();
+    } catch (const std::exception& e) {
+      j = nlohmann::json::object();
+      j["error"] = e.what();
+    }
+    std::cout << j.dump() << "\n";
+  }
+  return 0;
+}

@@ -1,0 +1,119 @@
+// chain_planner.h: the bits a circuit needs at a ring, found by running the circuit.
+//
+// The circuit runs on PlanBackend (clear slots, the engine's bounds and level decisions
+// beside them) at a candidate chain; the chain suffices when no ciphertext of the run,
+// intermediate or final, has a noise bound above Q_T/2 (capacity >= 0), so every
+// decryption, and every product on the way, is within its modulus with the bounds'
+// probability (engine/bgv/noise.h). The planner doubles the chain until it suffices,
+// then bisects on the bit count between a failing and a sufficing chain. The ladder's
+// position changes with the bit count, so sufficiency is not strictly monotone in it:
+// from a sufficing chain that leaves c bits of capacity somewhere, the chains from c
+// bits shorter upward are tried too, and the plan is the least chain found sufficient
+// (verified by a run, never extrapolated); the chain one bit shorter fails.
+// Any circuit over the backend interface gets its chain this way, present or future.
+#pragma once
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "backend/plan_backend.h"
+#include "engine/errors.h"
+
+namespace cb {
+
+struct ChainPlan {
+  long bits = 0;                       // planned ciphertext-modulus bits (the chain's `bits`)
+  BackendInfo info;                    // the parameters at that chain (m, phi, log2_q, security...)
+  std::string chain;                   // how the chain is built (Chain::describe)
+  double fresh_capacity = 0;           // capacity of the fresh inputs
+  std::vector<double> round_capacity;  // capacity after each round, as the run will report it
+  double min_capacity = 0;             // least capacity of any ciphertext of the run (>= 0)
+  double bits_per_round = 0;           // (fresh - last) / rounds
+  long chains_tried = 0;
+  std::string choice;                  // what was chosen beyond the chain, and why
+  long keys = 0;                       // key-switching keys the circuit needs (set by the caller)
+};
+
+// What one simulated run reports: the capacity of the inputs and after each round.
+struct PlanRun {
+  double fresh_capacity = 0;
+  std::vector<double> round_capacity;
+};
+
+// run(b) evaluates the whole circuit once on b, inputs encrypted anew. bits_hint: a first
+// chain to try (doubled while it fails, up to max_bits; ParameterError beyond).
+inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBackend&)>& run, long bits_hint,
+                            long max_bits = 40000) {
+  ChainPlan plan;
+  auto attempt = [&](long bits, PlanRun* out) {
+    try {
+      b.set_bits(bits);
+    } catch (const ParameterError&) {
+      return false;  // too short for the digits (c > L): not a chain for this circuit
+    }
+    PlanRun r = run(b);
+    ++plan.chains_tried;
+    const bool ok = b.min_capacity() >= 0;
+    if (out) *out = r;
+    return ok;
+  };
+  long hi = std::max<long>(bits_hint, 40);
+  PlanRun r;
+  while (!attempt(hi, &r)) {
+    if (hi >= max_bits)
+      throw ParameterError(msg("no chain up to ", max_bits, " bits holds the circuit at m=", b.info().m));
+    hi = std::min(2 * hi, max_bits);
+  }
+  // A first guess from the capacity left, then bracket and bisect.
+  long lo = 0;
+  const long guess = std::max<long>(20, hi - long(std::floor(b.min_capacity())));
+  if (guess < hi) {
+    if (attempt(guess, nullptr)) {
+      hi = guess;
+      for (long step = 8;; step *= 2) {
+        const long t = std::max<long>(20, hi - step);
+        if (t == hi) { lo = hi - 1; break; }
+        if (!attempt(t, nullptr)) { lo = t; break; }
+        hi = t;
+      }
+    } else {
+      lo = guess;
+    }
+  } else {
+    lo = std::max<long>(19, hi - 1);
+  }
+  while (hi - lo > 1) {
+    const long mid = (lo + hi) / 2;
+    if (attempt(mid, nullptr)) hi = mid;
+    else lo = mid;
+  }
+  // Sufficiency is not monotone in the bit count (the ladder's position changes), so the
+  // capacity a sufficing chain leaves is worth a second look: scan upward from the chain
+  // that much shorter to the first that suffices (a few rounds, bounded attempts).
+  for (int pass = 0; pass < 3; ++pass) {
+    if (!attempt(hi, nullptr)) throw Error(msg("chain planner: the chain of ", hi, " bits failed on re-run"));
+    const long from = std::max<long>(20, hi - long(std::floor(b.min_capacity())));
+    long found = hi;
+    for (long t = from; t < hi && t < from + 24; ++t)
+      if (attempt(t, nullptr)) {
+        found = t;
+        break;
+      }
+    if (found == hi) break;
+    hi = found;
+  }
+  if (!attempt(hi, &r)) throw Error(msg("chain planner: the chain of ", hi, " bits failed on re-run"));
+  plan.bits = hi;
+  plan.info = b.info();
+  plan.chain = b.chain().describe();
+  plan.fresh_capacity = r.fresh_capacity;
+  plan.round_capacity = r.round_capacity;
+  plan.min_capacity = b.min_capacity();
+  const long R = long(r.round_capacity.size());
+  plan.bits_per_round = R ? (r.fresh_capacity - r.round_capacity.back()) / double(R) : 0;
+  return plan;
+}
+
+}  // namespace cb

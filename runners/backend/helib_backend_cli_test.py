@@ -1,0 +1,77 @@
+"""The HElib backend from the outside: the build rule (dry run, argument checks, always run)
+and, when HElib has been built with `make helib`, run_cipher and bench_ops --backend helib
+on a small ring (skipped with the reason otherwise).
+
+The HElib-enabled binaries live in $CB_HELIB_BUILD (default build-helib-debian/ in the
+repository, what `make helib` makes).
+"""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+HELIB_BUILD = Path(os.environ.get("CB_HELIB_BUILD", REPO / "build-helib-debian"))
+RUN_CIPHER = HELIB_BUILD / "bin" / "run_cipher"
+BENCH_OPS = HELIB_BUILD / "bin" / "bench_ops"
+needs_helib = pytest.mark.skipif(
+    not RUN_CIPHER.exists(),
+    reason=f"HElib backend not built ({RUN_CIPHER} missing): run `make helib` to build HElib 2.3.0 and enable it")
+
+
+def test_make_helib_dry_run_builds_pinned_helib_then_the_runners():
+    out = subprocess.run(["make", "-n", "helib", "NTL_ROUTE=native", "HELIB_SRC=/x/HElib"], cwd=REPO,
+                         capture_output=True, text=True, check=True).stdout
+    assert "NTL_ROUTE=native" in out and "HELIB_SRC=/x/HElib" in out and "scripts/build-helib.sh" in out
+    assert "-DCB_HELIB_DIR=" + str(REPO / ".deps" / "helib-native") in out
+    assert "build-helib-native" in out
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"NTL_ROUTE": "conda"}, "NTL_ROUTE='conda' must be 'debian' or 'native'"),
+    ({"JOBS": "0"}, "JOBS='0' must be a positive integer"),
+])
+def test_build_script_refuses_bad_settings_before_any_work(tmp_path, env, message):
+    proc = subprocess.run(["bash", str(REPO / "scripts" / "build-helib.sh")], capture_output=True, text=True,
+                          env=dict(os.environ, DEPS=str(tmp_path), **env))
+    assert proc.returncode == 1
+    assert message in proc.stderr
+    assert not (tmp_path / "src").exists() or not any((tmp_path / "src").iterdir())
+
+
+def test_build_script_refuses_a_checkout_at_another_tag(tmp_path):
+    src = tmp_path / "HElib"
+    subprocess.run(["git", "init", "-q", str(src)], check=True)
+    proc = subprocess.run(["bash", str(REPO / "scripts" / "build-helib.sh")], capture_output=True, text=True,
+                          env=dict(os.environ, DEPS=str(tmp_path / "deps"), HELIB_SRC=str(src)))
+    assert proc.returncode == 1
+    assert "is not at tag v2.3.0" in proc.stderr
+
+
+@needs_helib
+def test_run_cipher_aes_on_helib(tmp_path):
+    out = tmp_path / "out.json"
+    proc = subprocess.run([str(RUN_CIPHER), "--cipher", "aes128", "--backend", "helib", "--m", "257", "--bits", "400",
+                           "--rounds", "2", "--json", str(out)], capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, OMP_NUM_THREADS="1"))
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(out.read_text())
+    assert d["correct"] is True and d["backend"] == "helib" and d["wrong_blocks"] == 0
+    assert d["helib_version"]["tag"] == "v2.3.0"
+    assert d["ntl_route"] in ("debian", "native") and d["ntl_version"] == "11.5.1"
+    assert d["helib_chain"]["ctxt_primes"] > 0 and d["helib_keys"]["automorphism_keys"] == d["automorphism_keys"]
+    assert [r["round"] for r in d["per_round"]] == [1, 2]
+    assert d["per_round"][1]["capacity_bits"] < d["per_round"][0]["capacity_bits"]
+
+
+@needs_helib
+def test_bench_ops_on_helib(tmp_path):
+    out = tmp_path / "ops.json"
+    proc = subprocess.run([str(BENCH_OPS), "--backend", "helib", "--m", "257", "--bits", "200", "--reps", "1",
+                           "--quiet", "--json", str(out)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(out.read_text())
+    assert d["correct"] is True and d["backend"] == "helib"
+    assert {"mul_relin_ms", "frobenius_ms", "rotate_ms", "helib_chain"} <= set(d)

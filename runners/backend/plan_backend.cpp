@@ -1,0 +1,184 @@
+#include "backend/plan_backend.h"
+
+#include <map>
+#include <mutex>
+
+#include "engine/algebra/slot_ring.h"
+#include "engine/algebra/subfield.h"
+#include "engine/bgv/plaintext.h"
+#include "engine/bgv/sampler.h"
+#include "engine/bgv/security.h"
+#include "engine/errors.h"
+
+namespace cb {
+
+using namespace cb::bgv;
+
+struct PlanBackend::Impl {
+  PlanParams params;
+  ZmStar zm;
+  std::unique_ptr<SlotRing> slots;
+  std::unique_ptr<Subfield> sub;
+  NoiseModel noise;
+  std::unique_ptr<Chain> chain;
+  std::unique_ptr<Levels> levels;
+  mutable std::mutex mu;
+  mutable std::map<long, std::vector<int>> perms;
+
+  Impl(const PlanParams& p, long n, uint64_t f_low) : params(p), zm(p.m) {
+    if (p.hwt < 0 || p.hwt > zm.phi())
+      throw ParameterError(msg("hwt=", p.hwt, " must be 0 (dense) or in [1, phi=", zm.phi(), "]"));
+    slots = std::make_unique<SlotRing>(zm);
+    sub = std::make_unique<Subfield>(*slots, n, f_low);
+    // The secret key as BgvBackend draws it: the first draw of Sampler(seed).
+    Sampler rng(p.seed);
+    const std::vector<long> s = p.hwt > 0 ? rng.hamming(zm.phi(), p.hwt) : rng.ternary(zm.phi());
+    noise = NoiseModel(p.m, s);
+  }
+};
+
+PlanBackend::PlanBackend(const PlanParams& p, long n, uint64_t f_low)
+    : impl_(std::make_unique<Impl>(p, n, f_low)), clear_(p.m, n, f_low) {
+  set_bits(p.bits);
+}
+PlanBackend::~PlanBackend() = default;
+
+void PlanBackend::set_bits(long bits) {
+  impl_->levels.reset();
+  impl_->chain = std::make_unique<Chain>(ChainParams{impl_->params.m, bits, impl_->params.c});
+  impl_->levels = std::make_unique<Levels>(*impl_->chain, impl_->noise);
+  impl_->params.bits = bits;
+  reset_min_capacity();
+}
+
+const Chain& PlanBackend::chain() const { return *impl_->chain; }
+const Levels& PlanBackend::levels() const { return *impl_->levels; }
+
+BackendInfo PlanBackend::info() const {
+  const Chain& c = *impl_->chain;
+  BackendInfo i;
+  i.name = "plan";
+  i.m = impl_->zm.m();
+  i.phi = impl_->zm.phi();
+  i.d = impl_->zm.d();
+  i.slots = impl_->zm.ell();
+  i.bits = impl_->params.bits;
+  i.c = impl_->params.c;
+  i.hwt = impl_->params.hwt;
+  i.log2_q_ct = c.log2_Q();
+  i.log2_p = c.log2_P();
+  i.log2_q = i.log2_q_ct + i.log2_p;
+  i.security = helib_security(i.m, i.phi, i.log2_q, i.hwt);
+  return i;
+}
+
+PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
+  Ptxt p{clear_.encode(v), nullptr};
+  std::vector<NTL::GF2X> k(v.size());
+  for (size_t i = 0; i < v.size(); ++i) k[i] = impl_->sub->embed(v[i]);
+  p.roots = std::make_shared<const RootBound>(Plaintext::embedding_of(*impl_->slots, impl_->zm.m(), impl_->slots->encode(k)));
+  return p;
+}
+
+PlanBackend::Ctxt PlanBackend::encrypt(const std::vector<uint64_t>& v) const {
+  const Ptxt p = encode(v);
+  Ctxt c{clear_.encrypt(v), impl_->chain->ciphertext_primes(), impl_->levels->fresh(*p.roots)};
+  note(c);
+  return c;
+}
+
+void PlanBackend::note(const Ctxt& a) const {
+  const double cap = capacity_bits(a);
+  if (cap < min_capacity_) min_capacity_ = cap;
+}
+
+void PlanBackend::switch_to(Ctxt& a, const PrimeSet& target) const {
+  if (a.primes == target) return;
+  a.noise = impl_->levels->switched(a.primes, a.noise, target);
+  a.primes = target;
+}
+
+const std::vector<int>& PlanBackend::perm(long k) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  auto it = impl_->perms.find(k);
+  if (it == impl_->perms.end()) it = impl_->perms.emplace(k, root_permutation(impl_->zm.m(), k)).first;
+  return it->second;
+}
+
+// Each operation below mirrors bgv::Evaluator's member of the same name.
+void PlanBackend::add(Ctxt& a, const Ctxt& b) const {
+  clear_.add(a.clear, b.clear);
+  if (a.primes == b.primes) {
+    a.noise += b.noise;
+  } else {
+    const PrimeSet target = impl_->levels->sum_set(a.primes, a.noise, b.primes, b.noise);
+    Ctxt bb = b;
+    switch_to(a, target);
+    switch_to(bb, target);
+    a.noise += bb.noise;
+  }
+  note(a);
+}
+
+void PlanBackend::add_plain(Ctxt& a, const Ptxt& p) const {
+  clear_.add_plain(a.clear, p.clear);
+  a.noise += *p.roots;
+  note(a);
+}
+
+void PlanBackend::mul_plain(Ctxt& a, const Ptxt& p) const {
+  clear_.mul_plain(a.clear, p.clear);
+  if (p.roots->is_zero()) a.noise = RootBound();
+  else a.noise *= *p.roots;
+  note(a);
+}
+
+void PlanBackend::mul(Ctxt& a, const Ctxt& b) const {
+  if (&a == &b) return square(a);
+  clear_.mul(a.clear, b.clear);
+  Ctxt bb = b;
+  const PrimeSet target = impl_->levels->product_set(a.primes, a.noise, bb.primes, bb.noise);
+  switch_to(a, target);
+  switch_to(bb, target);
+  a.noise = impl_->levels->product(a.noise, bb.noise, target);
+  note(a);
+}
+
+void PlanBackend::square(Ctxt& a) const {
+  clear_.square(a.clear);
+  switch_to(a, impl_->levels->product_set(a.primes, a.noise, a.primes, a.noise));
+  const RootBound na = a.noise;
+  a.noise = impl_->levels->product(na, na, a.primes);
+  note(a);
+}
+
+void PlanBackend::automorph(Ctxt& a, long k) const {
+  const long m = impl_->zm.m();
+  k = ((k % m) + m) % m;
+  clear_.automorph(a.clear, k);  // checks the key
+  if (k == 1) return;
+  switch_to(a, impl_->levels->key_switch_set(a.primes, a.noise));
+  a.noise = impl_->levels->automorphism(a.noise, perm(k), a.primes);
+  note(a);
+}
+
+std::vector<PlanBackend::Ctxt> PlanBackend::automorph_many(const Ctxt& a, const std::vector<long>& ks) const {
+  const long m = impl_->zm.m();
+  Ctxt base = a;
+  switch_to(base, impl_->levels->key_switch_set(base.primes, base.noise));
+  std::vector<Ctxt> out;
+  out.reserve(ks.size());
+  for (long k : ks) {
+    k = ((k % m) + m) % m;
+    out.push_back(base);
+    if (k == 1) continue;
+    clear_.automorph(out.back().clear, k);
+    out.back().noise = impl_->levels->automorphism(base.noise, perm(k), base.primes);
+    note(out.back());
+  }
+  return out;
+}
+
+double PlanBackend::capacity_bits(const Ctxt& c) const { return impl_->levels->capacity(c.primes, c.noise); }
+
+}  // namespace cb

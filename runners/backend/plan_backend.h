@@ -1,0 +1,87 @@
+// plan_backend.h: the chain planner's backend: a circuit runs on clear slot values while
+// the engine's noise bounds and level decisions run beside them, with no ciphertext.
+//
+// A Ctxt is ClearBackend's slot vector plus what the engine would know about the same
+// ciphertext: its prime set T and its per-root noise bound (engine/bgv/levels.h). Every
+// operation does what bgv::Evaluator does to those two, call for call: the same targets
+// from Levels, the same bounds; constants and inputs are encoded into the ring exactly as
+// BgvBackend encodes them, so their embeddings |mu(zeta_t)| are the run's own. The secret
+// key is drawn as BgvBackend draws it from the same seed (its first draw), so for a
+// seeded run the planner sees the run's |s(zeta_t)| and predicts the run's capacity per
+// round exactly (seed 0, a fresh key, plans with another key of the same weight).
+//
+// set_bits() swaps the chain under the same encoded constants, so the planner
+// (chain_planner.h) can try many chains for the price of the slot arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backend/backend.h"
+#include "backend/clear_backend.h"
+#include "engine/bgv/levels.h"
+
+namespace cb {
+
+struct PlanParams {
+  long m = 0;
+  long bits = 0;
+  long c = 3;
+  long hwt = 120;
+  uint64_t seed = 0;
+};
+
+class PlanBackend {
+ public:
+  struct Ctxt {
+    ClearBackend::Ctxt clear;
+    bgv::PrimeSet primes;
+    bgv::RootBound noise;
+  };
+  struct Ptxt {
+    ClearBackend::Ptxt clear;
+    std::shared_ptr<const bgv::RootBound> roots;  // |mu(zeta_t)|
+  };
+
+  PlanBackend(const PlanParams& p, long n, uint64_t f_low);
+  ~PlanBackend();
+
+  // A new chain of `bits` (same ring, digits, key); ciphertexts of the old one are void.
+  void set_bits(long bits);
+  const bgv::Chain& chain() const;
+  const bgv::Levels& levels() const;
+  BackendInfo info() const;
+  // The least capacity of any ciphertext produced since the last reset (what must stay
+  // above 0 for no noise to wrap anywhere).
+  double min_capacity() const { return min_capacity_; }
+  void reset_min_capacity() { min_capacity_ = INFINITY; }
+
+  const ZmStar& zmstar() const { return clear_.zmstar(); }
+  const GF2n& field() const { return clear_.field(); }
+  long slot_count() const { return clear_.slot_count(); }
+
+  Ptxt encode(const std::vector<uint64_t>& v) const;
+  Ctxt encrypt(const std::vector<uint64_t>& v) const;
+  std::vector<uint64_t> decrypt(const Ctxt& c) const { return c.clear.slots; }
+  void add(Ctxt& a, const Ctxt& b) const;
+  void add_plain(Ctxt& a, const Ptxt& p) const;
+  void mul(Ctxt& a, const Ctxt& b) const;
+  void mul_plain(Ctxt& a, const Ptxt& p) const;
+  void square(Ctxt& a) const;
+  void automorph(Ctxt& a, long k) const;
+  std::vector<Ctxt> automorph_many(const Ctxt& a, const std::vector<long>& ks) const;
+  void require_automorphisms(const std::vector<long>& ks) { clear_.require_automorphisms(ks); }
+  double capacity_bits(const Ctxt& c) const;
+
+ private:
+  void switch_to(Ctxt& a, const bgv::PrimeSet& target) const;
+  void note(const Ctxt& a) const;
+  const std::vector<int>& perm(long k) const;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  ClearBackend clear_;
+  mutable double min_capacity_ = INFINITY;
+};
+
+}  // namespace cb

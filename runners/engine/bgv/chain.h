@@ -1,0 +1,74 @@
+// chain.h: the modulus chain of a ring: which primes, how many bits, how they are grouped.
+//
+// Every prime q satisfies q = 1 (mod m N), N = bluestein_length(m), so Z_q holds the m-th
+// roots of unity (for the ring) and the N-th roots (for Bluestein's convolution): the
+// smallest such primes have about log2(m N) + 2 bits.
+//
+// The ciphertext primes q_0 .. q_(L-1) (their product Q_L has about `bits` bits):
+// - S small "ladder" primes first, of consecutive bit sizes b0, b0+1, ..., b0+S-1 from the
+//   smallest size the ring allows. A ciphertext lives modulo Q_T for a subset T of the
+//   chain (evaluator.h): big primes are dropped from the top, small ones dropped or added
+//   back in any combination. The subset sums of S consecutive sizes cover whole ranges of
+//   bits, so together with the big primes the modulus can be set within a few bits of any
+//   target: noise is switched to just above its floor before each product (HElib keeps
+//   6-7 such primes for the same reason).
+// - L - S big primes of the largest fast size (50 bits with AVX-512 IFMA, else 60,
+//   util/primes.h), the last (top) one holding the remainder of `bits` (at least the
+//   smallest prime size, so log2 Q_L may exceed `bits` by less than that size).
+// Key switching (keys.h) splits the L primes into c consecutive digits D_1..D_c whose
+// bit sizes are as equal as possible (the largest digit sets P), and K special primes of
+// b_sp bits whose product P exceeds the largest digit by ks_margin_bits, so the digits'
+// noise (about D_j |e|) is divided away by P.
+// A Chain is arithmetic only (no transforms): the planner builds many while it searches.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cb::bgv {
+
+struct ChainParams {
+  long m = 0;                // cyclotomic index, odd, 3 <= m <= 2^20
+  long bits = 0;             // bits of the ciphertext modulus Q_L, >= 20
+  long c = 3;                // key-switching digits, 1 <= c <= L
+  long small_primes = 6;     // S, ladder primes (0..8), while they leave 20 bits to big primes
+  long ks_margin_bits = 20;  // log2(P / largest digit), 0..120
+};
+
+class Chain {
+ public:
+  // Throws ParameterError naming the value: even m, bits < 20, c < 1 or c > L, S or the
+  // margin out of range.
+  explicit Chain(const ChainParams& p);
+
+  const ChainParams& params() const { return p_; }
+  long m() const { return p_.m; }
+  long N() const { return N_; }                // Bluestein length
+  long L() const { return L_; }                // ciphertext primes, small ones included
+  long S() const { return S_; }                // small primes: indices 0..S-1
+  long K() const { return K_; }                // special primes: indices L..L+K-1
+  long num_primes() const { return L_ + K_; }
+  uint64_t q(long i) const { return q_[i]; }
+  double log2_q(long i) const { return log2_q_[i]; }
+  const std::vector<uint64_t>& primes() const { return q_; }
+  const std::vector<std::vector<int>>& digits() const { return digits_; }
+
+  std::vector<int> ciphertext_primes() const;  // 0..L-1
+  std::vector<int> special_primes() const;     // L..L+K-1
+  double log2_Q(const std::vector<int>& primes) const;
+  double log2_Q() const;          // all ciphertext primes
+  double log2_P() const;          // the special primes
+  double log2_max_digit() const;
+  // How the chain was built, in one line (sizes of each kind of prime, digits, P).
+  std::string describe() const;
+
+ private:
+  ChainParams p_;
+  long N_ = 0, L_ = 0, S_ = 0, K_ = 0;
+  std::vector<uint64_t> q_;
+  std::vector<double> log2_q_;
+  std::vector<std::vector<int>> digits_;
+};
+
+}  // namespace cb::bgv

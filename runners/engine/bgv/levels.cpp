@@ -1,0 +1,231 @@
+#include "engine/bgv/levels.h"
+
+#include <algorithm>
+#include <iterator>
+#include <climits>
+#include <map>
+
+#include "engine/errors.h"
+
+namespace cb::bgv {
+
+namespace {
+bool includes(const PrimeSet& big, const PrimeSet& small) {
+  return std::includes(big.begin(), big.end(), small.begin(), small.end());
+}
+
+// log2 max_u (2^al a_u + ra 2^rho r_u) (2^be b_u + rb 2^rho r_u) for normalized vectors
+// (max 1) a, b, r; ra, rb in {0, 1}. Factors are scaled to at most 1 to stay in range.
+double log2_max_product(const RootBound& A, double al, const RootBound& B, double be, const RootBound& R,
+                        bool ra, bool rb) {
+  const double rho = R.exponent();
+  const double ma = ra ? std::max(al, rho) : al, mb = rb ? std::max(be, rho) : be;
+  const double fa = std::exp2(al - ma), fb = std::exp2(be - mb);
+  const double ga = ra ? std::exp2(rho - ma) : 0, gb = rb ? std::exp2(rho - mb) : 0;
+  const auto &a = A.normalized(), &b = B.normalized(), &r = R.normalized();
+  double best = 0;
+  for (size_t u = 0; u < a.size(); ++u) best = std::max(best, (fa * a[u] + ga * r[u]) * (fb * b[u] + gb * r[u]));
+  return ma + mb + std::log2(best);
+}
+
+// log2 max_u (2^al a_u + 2^be b_u + k 2^rho r_u), k in {0, 1, 2}.
+double log2_max_sum(const RootBound& A, double al, const RootBound& B, double be, const RootBound& R, int k) {
+  const double rho = R.exponent();
+  double mx = std::max(al, be);
+  if (k) mx = std::max(mx, rho);
+  const double fa = std::exp2(al - mx), fb = std::exp2(be - mx), g = k ? k * std::exp2(rho - mx) : 0;
+  const auto &a = A.normalized(), &b = B.normalized(), &r = R.normalized();
+  double best = 0;
+  for (size_t u = 0; u < a.size(); ++u) best = std::max(best, fa * a[u] + fb * b[u] + (k ? g * r[u] : 0));
+  return mx + std::log2(best);
+}
+}  // namespace
+
+std::vector<PrimeSet> Levels::switch_targets(const PrimeSet& primes) const {
+  const long S = chain_.S();
+  std::vector<int> big;
+  for (int p : primes)
+    if (p >= S) big.push_back(p);
+  std::vector<PrimeSet> out;
+  for (long keep_big = long(big.size()); keep_big >= 0; --keep_big) {
+    for (long mask = (1L << S) - 1; mask >= 0; --mask) {
+      PrimeSet t;
+      for (long i = 0; i < S; ++i)
+        if (mask >> i & 1) t.push_back(int(i));
+      t.insert(t.end(), big.begin(), big.begin() + keep_big);
+      if (!t.empty()) out.push_back(std::move(t));
+    }
+  }
+  return out;
+}
+
+RootBound Levels::switched(const PrimeSet& have, const RootBound& a, const PrimeSet& target) const {
+  if (target == have) return a;
+  RootBound r = a;
+  r.scale(chain_.log2_Q(target) - chain_.log2_Q(have));
+  if (!includes(target, have)) r += noise_.rounding();
+  return r;
+}
+
+double Levels::capacity(const PrimeSet& primes, const RootBound& a) const {
+  return chain_.log2_Q(primes) - 1 - a.log2_max();
+}
+
+PrimeSet Levels::common_with_small(const PrimeSet& ta, const PrimeSet& tb) const {
+  PrimeSet common;
+  std::set_intersection(ta.begin(), ta.end(), tb.begin(), tb.end(), std::back_inserter(common));
+  for (long i = 0; i < chain_.S(); ++i)  // small primes may be added back to either
+    if (!std::binary_search(common.begin(), common.end(), int(i))) common.insert(common.begin() + i, int(i));
+  return common;
+}
+
+template <class Cap, class Drops>
+PrimeSet Levels::best_target(const std::vector<PrimeSet>& targets, Cap cap, Drops drops) const {
+  // The concave part: targets dropping primes of both operands, by x = log2 Q, deduplicated.
+  std::map<double, const PrimeSet*> by_x;
+  std::vector<const PrimeSet*> others;
+  for (const auto& t : targets) {
+    if (drops(t)) {
+      const double x = chain_.log2_Q(t);
+      auto it = by_x.lower_bound(x - 1e-9);
+      if (it == by_x.end() || it->first > x + 1e-9) by_x.emplace(x, &t);
+    } else {
+      others.push_back(&t);
+    }
+  }
+  std::vector<const PrimeSet*> sorted;
+  for (auto& [x, t] : by_x) sorted.push_back(t);
+  std::vector<double> memo(sorted.size(), NAN);
+  auto cap_at = [&](size_t i) {
+    if (std::isnan(memo[i])) memo[i] = cap(*sorted[i]);
+    return memo[i];
+  };
+  // The best capacity: the concave part's peak by bisection, the others one by one.
+  double best_cap = -INFINITY;
+  size_t peak = 0;
+  if (!sorted.empty()) {
+    size_t lo = 0, hi = sorted.size() - 1;
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      if (cap_at(mid + 1) > cap_at(mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    peak = lo;
+    best_cap = cap_at(lo);
+  }
+  std::vector<double> other_cap(others.size());
+  for (size_t i = 0; i < others.size(); ++i) best_cap = std::max(best_cap, other_cap[i] = cap(*others[i]));
+  // Among the targets within kLadderTieBits of it, the smallest modulus (cheapest).
+  const PrimeSet* best = nullptr;
+  std::pair<long, double> best_key{LONG_MAX, INFINITY};
+  auto consider = [&](const PrimeSet* t, double c) {
+    if (c < best_cap - kLadderTieBits) return;
+    const std::pair<long, double> key{0, chain_.log2_Q(*t)};
+    if (key < best_key) best_key = key, best = t;
+  };
+  if (!sorted.empty()) {
+    for (size_t i = peak + 1; i-- > 0 && cap_at(i) >= best_cap - kLadderTieBits;) consider(sorted[i], cap_at(i));
+    for (size_t i = peak + 1; i < sorted.size() && cap_at(i) >= best_cap - kLadderTieBits; ++i)
+      consider(sorted[i], cap_at(i));
+  }
+  for (size_t i = 0; i < others.size(); ++i) consider(others[i], other_cap[i]);
+  if (!best) throw Error("levels: no target prime set");
+  return *best;
+}
+
+PrimeSet Levels::product_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const {
+  const double qa = chain_.log2_Q(ta), qb = chain_.log2_Q(tb);
+  const RootBound& R = noise_.rounding();
+  auto cap = [&](const PrimeSet& t) {
+    const double x = chain_.log2_Q(t);
+    if (a.is_zero() || b.is_zero()) return x;
+    return x - log2_max_product(a, a.exponent() + x - qa, b, b.exponent() + x - qb, R, !includes(t, ta),
+                                !includes(t, tb));
+  };
+  auto drops = [&](const PrimeSet& t) { return !includes(t, ta) && !includes(t, tb); };
+  return best_target(switch_targets(common_with_small(ta, tb)), cap, drops);
+}
+
+PrimeSet Levels::sum_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const {
+  if (a.is_zero() && b.is_zero()) {
+    PrimeSet common;
+    std::set_intersection(ta.begin(), ta.end(), tb.begin(), tb.end(), std::back_inserter(common));
+    if (!common.empty()) return common;
+  }
+  const double qa = chain_.log2_Q(ta), qb = chain_.log2_Q(tb);
+  const RootBound& R = noise_.rounding();
+  auto cap = [&](const PrimeSet& t) {
+    const double x = chain_.log2_Q(t);
+    const int k = int(!includes(t, ta)) + int(!includes(t, tb));
+    const RootBound& A = a.is_zero() ? R : a;
+    const RootBound& B = b.is_zero() ? R : b;
+    return x - log2_max_sum(A, a.is_zero() ? -INFINITY : a.exponent() + x - qa, B,
+                            b.is_zero() ? -INFINITY : b.exponent() + x - qb, R, k);
+  };
+  auto drops = [&](const PrimeSet& t) { return !includes(t, ta) && !includes(t, tb); };
+  return best_target(switch_targets(common_with_small(ta, tb)), cap, drops);
+}
+
+PrimeSet Levels::key_switch_set(const PrimeSet& ta, const RootBound& a) const {
+  // The smallest modulus whose capacity after the key switch is within
+  // kKeySwitchLossBits of switching at ta itself.
+  if (a.is_zero()) return ta;
+  const double qa = chain_.log2_Q(ta);
+  const RootBound ks = key_switch(ta);  // the digits shrink with the set: an upper bound
+  const RootBound& R = noise_.rounding();
+  auto cap_after = [&](const PrimeSet& t) {
+    const double x = chain_.log2_Q(t);
+    const bool drop = !includes(t, ta);
+    // max_u (2^(x-qa) A_u + [drop] R_u + KS_u), KS_u <= R_u + flat part: bounded by
+    // treating ks as a third additive term.
+    const double al = a.exponent() + x - qa;
+    const double with_r = log2_max_sum(a, al, ks, ks.exponent(), R, drop ? 1 : 0);
+    return x - with_r;
+  };
+  const double at_home = cap_after(ta);
+  std::map<double, const PrimeSet*> by_x;
+  const auto targets = switch_targets(ta);
+  for (const auto& t : targets) {
+    const double x = chain_.log2_Q(t);
+    if (x >= qa) continue;
+    auto it = by_x.lower_bound(x - 1e-9);
+    if (it == by_x.end() || it->first > x + 1e-9) by_x.emplace(x, &t);
+  }
+  // cap_after is increasing in x below qa: the smallest x that passes, by bisection.
+  std::vector<const PrimeSet*> sorted;
+  for (auto& [x, t] : by_x) sorted.push_back(t);
+  long lo = 0, hi = long(sorted.size());  // answer in [lo, hi]; hi = none passes
+  while (lo < hi) {
+    const long mid = (lo + hi) / 2;
+    if (cap_after(*sorted[mid]) >= at_home - kKeySwitchLossBits) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo < long(sorted.size()) ? *sorted[lo] : ta;
+}
+
+RootBound Levels::key_switch(const PrimeSet& at) const {
+  std::vector<double> log2_digits;
+  for (const auto& d : chain_.digits()) {
+    double bits = 0;
+    bool any = false;
+    for (int i : d)
+      if (std::binary_search(at.begin(), at.end(), i)) bits += chain_.log2_q(i), any = true;
+    if (any) log2_digits.push_back(bits);
+  }
+  return noise_.key_switch(log2_digits, chain_.log2_P());
+}
+
+RootBound Levels::product(const RootBound& a, const RootBound& b, const PrimeSet& at) const {
+  RootBound r = a;
+  r *= b;
+  r += key_switch(at);
+  return r;
+}
+
+RootBound Levels::automorphism(const RootBound& a, const std::vector<int>& perm, const PrimeSet& at) const {
+  RootBound r = a.permuted(perm);
+  r += key_switch(at);
+  return r;
+}
+
+}  // namespace cb::bgv

@@ -1,0 +1,75 @@
+// levels.h: GHS's dynamic noise management: at which prime set each operation runs, and
+// the noise bound (noise.h) every step leaves.
+//
+// A ciphertext lives modulo Q_T, T a subset of the chain's ciphertext primes (chain.h).
+// Switching to a target T' (the big primes a prefix of T's, any small primes) multiplies
+// the noise by Q_T'/Q_T and, when a prime is dropped, adds the rounding noise R_t:
+//     B'_t = B_t Q_T'/Q_T (+ R_t).
+// Before a product both operands move to the set that leaves the product the most
+// capacity; with x = log2 Q_T' that capacity is
+//     C(x) = x - log2 max_t (2^(x - a) A_t + R_t)(2^(x - b) B_t + R_t),
+// and x -> log2 max_t(...) is convex (a maximum of log-sum-exps of linear functions of x),
+// so C is concave in x: among the targets that drop primes of both operands, sorted by
+// x, the best is found by bisection on the sign of C's increments; the few targets that
+// only add primes to an operand (no rounding for it) are evaluated one by one. Ties
+// within 1/4 bit go to the smaller modulus (fewer limbs, cheaper). A sum moves to the
+// common set maximizing x - log2 max_t(2^(x-a) A_t + 2^(x-b) B_t (+ R_t)), also concave.
+// Before a key switch (relinearization excepted: it follows its product) an operand sheds
+// primes while that costs at most kKeySwitchLossBits of capacity: cheaper switches.
+// With whole ~50-bit primes only, every product would start with up to 2^50 R of noise;
+// the small primes' ladder brings it within a few bits of the optimum.
+// The engine's evaluator and the chain planner (backend/plan_backend.h) both take every
+// decision and every bound from here, so a plan is the run's own arithmetic.
+#pragma once
+
+#include <vector>
+
+#include "engine/bgv/chain.h"
+#include "engine/bgv/noise.h"
+
+namespace cb::bgv {
+
+using PrimeSet = std::vector<int>;  // increasing prime indices
+
+class Levels {
+ public:
+  static constexpr double kKeySwitchLossBits = 0.1;
+  // Targets within this many bits of the best capacity are equal: the smallest modulus
+  // (the cheapest) wins. (Preferring fewer small primes present, to keep the ladder open,
+  // was tried with ties of 1 and 2 bits: AES at m=53261 planned 937 and 964 bits, not 905.)
+  static constexpr double kLadderTieBits = 0.25;
+
+  Levels(const Chain& chain, const NoiseModel& noise) : chain_(chain), noise_(noise) {}
+
+  const Chain& chain() const { return chain_; }
+  const NoiseModel& noise() const { return noise_; }
+
+  // The subsets a ciphertext over `primes` may switch to: big primes dropped from the
+  // top, any small ones (present or added back); from the most primes to the fewest.
+  std::vector<PrimeSet> switch_targets(const PrimeSet& primes) const;
+  // The bound after switching from `have` to `target`.
+  RootBound switched(const PrimeSet& have, const RootBound& a, const PrimeSet& target) const;
+  double capacity(const PrimeSet& primes, const RootBound& a) const;  // log2(Q_T/2) - log2 max B
+
+  // Where operations run.
+  PrimeSet product_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const;
+  PrimeSet sum_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const;
+  PrimeSet key_switch_set(const PrimeSet& ta, const RootBound& a) const;
+
+  // The noise each step leaves (operands already at the set `at`).
+  RootBound key_switch(const PrimeSet& at) const;  // added by one key switch at `at`
+  RootBound product(const RootBound& a, const RootBound& b, const PrimeSet& at) const;  // a b + relinearization
+  RootBound automorphism(const RootBound& a, const std::vector<int>& perm, const PrimeSet& at) const;
+  RootBound fresh(const RootBound& mu) const { return noise_.fresh(mu); }
+
+ private:
+  // Among `targets`, the one maximizing cap(t), ties within 1/4 bit to the smaller
+  // modulus; `drops(t)` says whether t drops primes of both operands (the concave part).
+  template <class Cap, class Drops>
+  PrimeSet best_target(const std::vector<PrimeSet>& targets, Cap cap, Drops drops) const;
+  PrimeSet common_with_small(const PrimeSet& ta, const PrimeSet& tb) const;
+  const Chain& chain_;
+  const NoiseModel& noise_;
+};
+
+}  // namespace cb::bgv

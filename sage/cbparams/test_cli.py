@@ -1,0 +1,125 @@
+"""The `cbparams` command: its answers are the pipeline's (the CSVs that
+workflow/rules/params.smk writes, for a small range of m), and bad input is refused."""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cbparams import cli
+from cbparams.config import ROOT
+
+SNAKEMAKE = ROOT / ".venv" / "bin" / "snakemake"
+PARAMS = {"m_max": 2500, "workers": 1, "use_measured": True, "ciphers": ["aes", "vision8", "vision16"],
+          "security_target": [10, 40], "estimator": {"mode": "off"}}
+
+
+def raw(path):
+    """The file's text exactly (the csv module writes \\r\\n line ends)."""
+    return Path(path).read_bytes().decode()
+
+
+def run(capsys, *argv):
+    code = cli.main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def pipeline(tmp_path_factory):
+    """The params stage of the pipeline on a small range (m <= 2500)."""
+    if not SNAKEMAKE.exists():
+        pytest.fail(f"{SNAKEMAKE} missing: run `make venv`")
+    tmp = tmp_path_factory.mktemp("params")
+    results = tmp / "results"
+    cfg = tmp / "params.yaml"
+    cfg.write_text(yaml.safe_dump({"results_dir": str(results), "stages": {"params": True}, "params": PARAMS}))
+    res = subprocess.run([str(SNAKEMAKE), "params_all", "--cores", "1", "--configfile", "config/test.yaml",
+                          str(cfg)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return results / "params"
+
+
+def test_sweep_is_cyclotomics_csv(pipeline, capsys):
+    code, out, _ = run(capsys, "sweep", "--csv", "--params-json", json.dumps(PARAMS))
+    assert code == 0
+    assert out == raw(pipeline / "cyclotomics.csv")
+
+
+def test_select_and_security_are_the_pipelines(pipeline, capsys):
+    runs = str(pipeline.parent / "runs" / "**" / "*.json")
+    code, out, _ = run(capsys, "select", "--csv", "--params-json", json.dumps(PARAMS), "--runs-glob", runs)
+    assert code == 0
+    assert out == raw(pipeline / "selected.csv")
+    code, out, _ = run(capsys, "security", "--csv", "--params-json", json.dumps(PARAMS), "--runs-glob", runs)
+    assert code == 0
+    assert out == raw(pipeline / "security.csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {r["source"] for r in rows} >= {"paper", "sweep"}
+    assert all(r["estimator_source"].startswith("none:") for r in rows)   # mode off
+
+
+def test_json_and_table(pipeline, capsys):
+    code, out, _ = run(capsys, "sweep", "--json", "--params-json", json.dumps(PARAMS))
+    rows = json.loads(out)
+    want = list(csv.DictReader(open(pipeline / "cyclotomics.csv")))
+    assert [{k: str(v) for k, v in r.items()} for r in rows] == want
+    code, out, _ = run(capsys, "sweep", "--params-json", json.dumps(PARAMS), "--degrees", "16")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[:3] == ["m", "factors", "phi"]
+    assert len(lines) - 2 == sum(1 for r in want if r["n"] == "16")
+
+
+def test_ring(capsys):
+    code, out, _ = run(capsys, "ring", "53261", "--json")
+    r = json.loads(out)[0]
+    assert code == 0 and (r["phi"], r["d"], r["slots"], r["gens"], r["twists"]) == (46080, 24, 1920, [3, 11], [0, 20])
+
+
+def test_security_of_one_chain(capsys):
+    code, out, _ = run(capsys, "security", "--m", "53261", "--bits", "820", "--json",
+                       "--params-json", json.dumps({"estimator": {"mode": "off"}}))
+    r = json.loads(out)[0]
+    assert code == 0 and r["m"] == 53261 and r["bits"] == 820 and float(r["helib_bits"]) > 100
+
+
+def test_plan_explorer(capsys):
+    code, out, _ = run(capsys, "plan", "--cipher", "vision16", "--m", "4369", "--rounds", "2",
+                       "--planner", "explorer", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["source"].startswith("explorer") and d["cipher"] == "vision16" and d["rounds"] == 2
+    code, out, _ = run(capsys, "plan", "--cipher", "aes", "--m", "4369", "--planner", "explorer")
+    assert code == 0 and out.startswith("planned by explorer") and "run_cipher --cipher aes128" in out
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["ring", "53262"], "m=53262 is even: the ring needs odd m"),
+    (["plan", "--cipher", "vision32", "--m", "4369"], "GF(2^16) (d = ord_m(2)), which do not contain GF(2^32)"),
+    (["plan", "--cipher", "des", "--m", "4369"], "cipher='des' is unknown"),
+    (["sweep", "--m-min", "500", "--m-max", "100"], "m_min=500 exceeds m_max=100"),
+    (["security", "--m", "4369"], "security --m needs --bits"),
+])
+def test_bad_input(capsys, argv, text):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and text in err
+
+
+def test_console_script_installed():
+    exe = shutil.which("cbparams", path=str(ROOT / ".venv" / "bin"))
+    assert exe, "the cbparams command is not in .venv/bin: run `make venv`"
+    out = subprocess.run([exe, "ring", "257"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "257" in out.stdout
+
+
+def test_pipeline_sage_checks(pipeline):
+    """The params_sagechecks rule checked every selected ring with Sage, with its time."""
+    doc = json.loads((pipeline / "sagechecks.json").read_text())
+    selected = {int(r["m"]) for r in csv.DictReader(open(pipeline / "selected.csv")) if r["status"] == "ok"}
+    assert doc["ok"] and {r["m"] for r in doc["rings"]} == selected and selected
+    assert all(r["seconds"] > 0 and r["hypercube_source"].startswith("engine") for r in doc["rings"])
+    assert len(doc["vision"]) == 4 and all(c["ok"] for c in doc["vision"])

@@ -1,0 +1,57 @@
+"""scripts/get-estimator.sh (`make estimator`): puts a pinned commit of a checkout into a
+directory, does nothing when it is there, and refuses what it cannot do, naming why."""
+import subprocess
+
+import pytest
+
+from cbparams.config import ROOT
+
+SCRIPT = ROOT / "scripts" / "get-estimator.sh"
+
+
+def git(cwd, *args):
+    return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture
+def checkout(tmp_path):
+    """A git repository with two commits (a stand-in for a lattice-estimator checkout)."""
+    src = tmp_path / "src"
+    (src / "estimator").mkdir(parents=True)
+    git(tmp_path, "init", "-q", str(src))
+    (src / "estimator" / "__init__.py").write_text("VERSION = 1\n")
+    git(src, "add", ".")
+    git(src, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    first = git(src, "rev-parse", "HEAD")
+    (src / "estimator" / "__init__.py").write_text("VERSION = 2\n")
+    git(src, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "two")
+    return src, first
+
+
+def run(*args):
+    return subprocess.run(["bash", str(SCRIPT), *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def test_pins_the_commit(checkout, tmp_path):
+    src, first = checkout
+    dest = tmp_path / "third_party" / "lattice-estimator"
+    r = run(dest, first, src)
+    assert r.returncode == 0, r.stderr
+    assert git(dest, "rev-parse", "HEAD") == first
+    assert (dest / "estimator" / "__init__.py").read_text() == "VERSION = 1\n"
+    again = run(dest, first, src)
+    assert again.returncode == 0 and "is at the pinned commit" in again.stdout
+
+
+def test_refuses(checkout, tmp_path):
+    src, first = checkout
+    missing = "0" * 40
+    r = run(tmp_path / "a", missing, src)
+    assert r.returncode == 1 and f"does not have the pinned commit {missing}" in r.stderr
+    assert not (tmp_path / "a").exists()
+    r = run(tmp_path / "b", first, tmp_path / "nowhere")
+    assert r.returncode == 1 and "is not a directory" in r.stderr
+    other = tmp_path / "c"
+    other.mkdir()
+    r = run(other, first, src)
+    assert r.returncode == 1 and "exists but is not at the pinned commit" in r.stderr

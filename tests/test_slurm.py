@@ -1,0 +1,41 @@
+"""The tiny config end to end through the SLURM profile, on a real SLURM (opt-in: about
+2 minutes). Set CB_TEST_SLURM=1 on a machine where `sinfo` answers, e.g. the single-node
+SLURM of docs/slurm.md. `--slurm-status-command squeue`: such a test SLURM has no
+accounting database for sacct (a cluster has one: the profile does not set it).
+The dry run of the profile is tested in test_config.py everywhere.
+"""
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
+
+
+def slurm_answers():
+    if not shutil.which("sinfo"):
+        return False
+    return subprocess.run(["sinfo", "-h"], capture_output=True, timeout=30).returncode == 0
+
+
+@pytest.mark.skipif(os.environ.get("CB_TEST_SLURM") != "1",
+                    reason="opt-in (about 2 minutes): set CB_TEST_SLURM=1 with a running SLURM (docs/slurm.md)")
+def test_tiny_config_through_slurm_profile(tmp_path):
+    assert slurm_answers(), "CB_TEST_SLURM=1 but `sinfo` does not answer: is slurmctld running?"
+    results = str(tmp_path / "results")
+    result = subprocess.run(
+        [SNAKEMAKE, "--profile", "workflow/profiles/slurm", "--configfile", "config/test.yaml",
+         "--config", f"results_dir={results}", "--slurm-status-command", "squeue"],
+        cwd=ROOT, capture_output=True, text=True, timeout=1200,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert "has been submitted with SLURM jobid" in result.stderr
+    recs = [json.load(open(p)) for p in glob.glob(os.path.join(results, "runs", "*", "*.json"))]
+    assert len(recs) == 4 and all(r["correct"] is True for r in recs)
+    assert "cipher runs: 4 of 4 done" in result.stderr
+    assert os.path.exists(os.path.join(results, "tables", "table2_totals.html"))
