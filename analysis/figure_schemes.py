@@ -1,7 +1,8 @@
 """Figure "AES-128 across schemes": latency and time per block of AES-128 under FHE.
 
 Bars, on a log scale:
-  measured here   the engine's packed AES runs (tidy/runs.csv: BGV, all blocks at once, so
+  measured here   the packed AES runs of tidy/runs.csv, per backend (the engine, and HElib
+                  2.3.0 when the config's backends has helib; BGV, all blocks at once, so
                   latency = the rounds' total and per block = total / blocks) and tfhe-rs
                   (tidy/peers.csv: one block at a time), each labelled with host, threads
                   and security (the engine's by HElib's formula, tfhe-rs's as tfhe-rs states it);
@@ -20,25 +21,27 @@ import pandas as pd  # noqa: E402
 
 import published  # noqa: E402
 
-COLORS = {"engine": "#1f77b4", "peer": "#ff7f0e", "published": "#bbbbbb"}
+COLORS = {"engine": "#1f77b4", "helib": "#2ca02c", "peer": "#ff7f0e", "published": "#bbbbbb"}
+BACKEND_NAMES = {"engine": "engine", "helib": "HElib 2.3.0"}
 COLUMNS = ["origin", "label", "latency_s", "per_block_s"]
 
 
 def engine_rows(runs):
-    """The engine's packed AES-128 runs (mean over repetitions of one configuration)."""
+    """The packed AES-128 runs per backend (mean over repetitions of one configuration)."""
     aes = runs[(runs["cipher"] == "aes128") & (runs["packing"] == "packed")]
     if aes.empty:
         return []
-    keys = ["m", "bits", "rounds", "blocks", "threads", "host"]
+    aes = aes.assign(backend=aes["backend"].fillna("engine") if "backend" in aes else "engine")
+    keys = ["backend", "m", "bits", "rounds", "blocks", "threads", "host"]
     rows = []
     for k, g in aes.groupby(keys, dropna=False):
-        m, bits, rounds, blocks, threads, host = k
+        backend, m, bits, rounds, blocks, threads, host = k
         total = g["total_s"].mean()
         security = g["security_helib"].mean()
         partial = "" if rounds == 10 else f", {int(rounds)} of 10 rounds"
         rows.append({
-            "origin": "engine",
-            "label": f"engine BGV packed, m={int(m)}, {int(bits)} bits{partial}\n"
+            "origin": backend if backend in COLORS else "engine",
+            "label": f"{BACKEND_NAMES.get(backend, backend)} BGV packed, m={int(m)}, {int(bits)} bits{partial}\n"
                      f"{host}, {int(threads)} thr, {int(blocks)} blocks, ~{security:.0f}-bit (HElib formula)",
             "latency_s": total,
             "per_block_s": total / blocks,
@@ -95,11 +98,12 @@ def plot(df, png, pdf):
         ax.set_title(title, fontsize=10)
     axes[0].set_yticks(range(len(df)))
     axes[0].set_yticklabels(df["label"], fontsize=7)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=COLORS["engine"]),
-               plt.Rectangle((0, 0), 1, 1, color=COLORS["peer"]),
-               plt.Rectangle((0, 0), 1, 1, facecolor=COLORS["published"], hatch="//", edgecolor="#666666")]
-    fig.legend(handles, ["engine (BGV), measured here", "tfhe-rs (TFHE), measured here",
-                         "published, other hardware"], loc="lower center", ncol=3, fontsize=8)
+    names = {"engine": "engine (BGV), measured here", "helib": "HElib 2.3.0 (BGV), measured here",
+             "peer": "tfhe-rs (TFHE), measured here", "published": "published, other hardware"}
+    shown = [o for o in names if (df["origin"] == o).any()]
+    handles = [plt.Rectangle((0, 0), 1, 1, facecolor=COLORS[o], hatch="//" if o == "published" else None,
+                             edgecolor="#666666" if o == "published" else COLORS[o]) for o in shown]
+    fig.legend(handles, [names[o] for o in shown], loc="lower center", ncol=len(shown), fontsize=8)
     fig.suptitle("AES-128 across schemes", fontsize=11)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     fig.savefig(png, dpi=150)

@@ -119,6 +119,16 @@ def test_figure_rows_and_files(tmp_path):
     assert png.stat().st_size > 5000 and pdf.stat().st_size > 5000
 
 
+def test_figure_labels_helib_runs_as_helib(tmp_path):
+    runs, _, _ = aggregate.tidy(sorted(glob.glob(os.path.join(DATA, "runs", "*", "*.json"))))
+    aes = runs[(runs["cipher"] == "aes128") & (runs["packing"] == "packed")]
+    both = pd.concat([aes, aes.assign(backend="helib")])
+    df = figure_schemes.rows(both, pd.DataFrame(columns=peers.COLUMNS))
+    assert set(df["origin"]) == {"engine", "helib", "published"}
+    assert df[df["origin"] == "helib"].iloc[0]["label"].startswith("HElib 2.3.0 BGV packed")
+    assert df[df["origin"] == "engine"].iloc[0]["label"].startswith("engine BGV packed")
+
+
 def test_figure_without_engine_runs_or_peers(tmp_path):
     png, pdf = tmp_path / "f.png", tmp_path / "f.pdf"
     figure_schemes.figure(str(tmp_path / "none.csv"), str(tmp_path / "none2.csv"), str(png), str(pdf))
