@@ -24,7 +24,9 @@ rule build_tfhe:
         target_dir=TFHE_TARGET_DIR,
         binary=TFHE_AES,
         repo=workflow.basedir,
-    threads: workflow.cores
+    # As build_runners: every core of the host (Snakemake lowers it to --cores); not
+    # workflow.cores, undefined under --report, -n without --cores and SLURM.
+    threads: os.cpu_count() or 1
     conda:
         "../envs/rust.yaml"
     shell:
