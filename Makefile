@@ -20,7 +20,7 @@ ESTIMATOR_SRC    ?= https://github.com/malb/lattice-estimator
 # `make notebook`: JupyterLab, installed into .venv on first use (make run/test do not need it).
 JUPYTERLAB := jupyterlab==4.6.6
 
-.PHONY: all deps apt venv build run test test-cpp test-py clean distclean estimator notebook run-config helib test-helib
+.PHONY: all deps apt venv build run test test-cpp test-py tfhe test-tfhe test-slow clean distclean estimator notebook run-config helib test-helib
 
 all: build
 
@@ -67,7 +67,31 @@ test-cpp: build
 test-py: venv build
 	$(VENV)/bin/pytest
 
-test: deps test-cpp test-py
+# The TFHE peer (runners/tfhe, Rust, tfhe-rs from crates.io) is optional: it needs a cargo
+# with rustc >= the tfhe crate's rust-version (scripts/find-cargo.sh says which is missing).
+# Its build goes to $(BUILD)/tfhe; the first one compiles tfhe-rs (minutes).
+TFHE_MANIFEST := runners/tfhe/Cargo.toml
+TFHE_TARGET   := $(BUILD)/tfhe
+TFHE_CARGO_FLAGS := --release --locked --manifest-path $(TFHE_MANIFEST) --target-dir $(TFHE_TARGET)
+
+tfhe:
+	@cargo=$$(scripts/find-cargo.sh) || { echo "make tfhe: cannot build the TFHE runner (see above)"; exit 1; }; \
+	  echo "$$cargo build $(TFHE_CARGO_FLAGS)"; "$$cargo" build $(TFHE_CARGO_FLAGS)
+
+# Argument handling, the reference check and the whole AES circuit on an insecure tiny
+# parameter set (seconds); skipped, with the reason, without a usable cargo.
+test-tfhe:
+	@if found=$$(scripts/find-cargo.sh 2>&1); then \
+	  echo "$$found test $(TFHE_CARGO_FLAGS)"; "$$found" test $(TFHE_CARGO_FLAGS); \
+	else echo "SKIP runners/tfhe tests: $$found"; fi
+
+# Slow tests, not run by `make test`: one AES block at tfhe-rs's 128-bit default parameters
+# (about 4 CPU minutes plus 1 for the key schedule, BENCHMARKS.md).
+test-slow:
+	@cargo=$$(scripts/find-cargo.sh) || { echo "make test-slow: no usable cargo (see above)"; exit 1; }; \
+	  echo "$$cargo test $(TFHE_CARGO_FLAGS) -- --ignored"; "$$cargo" test $(TFHE_CARGO_FLAGS) -- --ignored
+
+test: deps test-cpp test-tfhe test-py
 
 # HElib 2.3.0 as a second backend (optional): builds HElib into .deps/helib-$(NTL_ROUTE)
 # (scripts/build-helib.sh; HELIB_SRC=<checkout> / NTL_SRC=<checkout> to use local sources,

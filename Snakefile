@@ -27,6 +27,8 @@ include: "workflow/rules/run.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/plot.smk"
 include: "workflow/rules/summary.smk"
+include: "workflow/rules/peers_common.smk"
+include: "workflow/rules/peers.smk"
 
 
 localrules:
@@ -38,8 +40,12 @@ localrules:
     tables,
     report_tables,
     figures,
+    annotate_peer,
+    aggregate_peers,
+    figure_schemes,
 
 
 rule all:
     input:
         all_targets(),
+        peer_targets(),

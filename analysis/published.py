@@ -36,3 +36,43 @@ def table2():
         ("Vision GF(2^64)^2", "GF(2^64)^2", 164737, 3150, 126.0, 13, 76.9),
     ]
     return pd.DataFrame(rows, columns=["instance", "state", "m", "bits", "security", "rounds", "total_min"])
+
+
+# AES-128 under FHE in other schemes and libraries: published figures, for the figure
+# "AES-128 across schemes" (analysis/figure_schemes.py). Each row is the authors' own
+# measurement on their hardware, never ours. latency_s: one block from start to result;
+# per_block_s: amortized time per block (latency / blocks when several run at once);
+# None where the source gives no such figure. Transcribed from the project's reference
+# notes (REFERENCE.md section 5) and the sources named in each row.
+AES_SOURCES = {
+    "hippogryph": "Belaid, Bon, Boudguiga, Sirdey, Trama, Ye: Further Improvements in AES Execution "
+                  "over TFHE (Hippogryph), IACR CiC 2(1) 2025, https://cic.iacr.org/p/2/1/39",
+    "cb-eurocrypt24": "TFHE AES with circuit bootstrapping, EUROCRYPT 2024 (as cited in issue 14 / REFERENCE.md section 5)",
+    "leveled-poster": "leveled-TFHE AES poster (as cited in issue 14 / REFERENCE.md section 5)",
+    "fregata": "Fregata, ISC 2023 (as cited in REFERENCE.md section 5)",
+    "sap-tches24": "Schild, Abidin, Preneel, TCHES 2024(4), OpenFHE FHEW (as cited in REFERENCE.md section 5)",
+    "tfhe-rs-bounty": "tfhe-rs AES-128 (TFHE-rs bounty season 7 winner, https://www.zama.ai/post/implement-fhe-aes-128-tfhe-rs; "
+                      "figures as cited in issue 14 / REFERENCE.md section 5)",
+    "tfhe-rs-pr3597": "tfhe-rs PR #3597 (the transciphering AES that tfhe 1.8 ships), "
+                      "https://github.com/zama-ai/tfhe-rs/pull/3597: 16.5 -> 6.7 s per block, key expansion 13.5 -> 5.6 s",
+    "helib-wiki": "HElib AES, HElib wiki 2014 (as cited in REFERENCE.md section 5)",
+}
+
+
+def aes_across_schemes():
+    """Published AES-128 figures under FHE (scheme, implementation, hardware, seconds)."""
+    rows = [
+        # scheme, implementation, hardware, latency_s, per_block_s, source key
+        ("TFHE", "Hippogryph", "1 core", 32.0, 32.0, "hippogryph"),
+        ("TFHE", "circuit bootstrapping", "1 core", 26.0, 26.0, "cb-eurocrypt24"),
+        ("TFHE", "leveled TFHE", "1 core", 46.0, 46.0, "leveled-poster"),
+        ("TFHE", "Fregata", "1 core", 86.0, 86.0, "fregata"),
+        ("FHEW", "OpenFHE (Schild et al.)", "not stated here", 67.0, 67.0, "sap-tches24"),
+        ("TFHE", "tfhe-rs (bounty)", "large CPU server", 16.4, 1.69, "tfhe-rs-bounty"),
+        # "average per block": whether blocks ran one at a time is not stated, so no latency.
+        ("TFHE", "tfhe-rs PR #3597", "not stated in the PR", None, 6.7, "tfhe-rs-pr3597"),
+        ("BGV", "HElib (2014)", "not stated here", 240.0, 2.0, "helib-wiki"),
+    ]
+    df = pd.DataFrame(rows, columns=["scheme", "implementation", "hardware", "latency_s", "per_block_s", "source_key"])
+    df["source"] = df["source_key"].map(AES_SOURCES)
+    return df

@@ -1,0 +1,131 @@
+"""Figure "AES-128 across schemes": latency and time per block of AES-128 under FHE.
+
+Bars, on a log scale:
+  measured here   the packed AES runs of tidy/runs.csv, per backend (the engine, and HElib
+                  2.3.0 when the config's backends has helib; BGV, all blocks at once, so
+                  latency = the rounds' total and per block = total / blocks) and tfhe-rs
+                  (tidy/peers.csv: one block at a time), each labelled with host, threads
+                  and security (the engine's by HElib's formula, tfhe-rs's as tfhe-rs states it);
+  published       the literature's figures (published.aes_across_schemes()), hatched and
+                  labelled "published", on the authors' hardware.
+Computing the rows (rows()) is separate from plotting (plot()).
+"""
+
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import published  # noqa: E402
+
+COLORS = {"engine": "#1f77b4", "helib": "#2ca02c", "peer": "#ff7f0e", "published": "#bbbbbb"}
+BACKEND_NAMES = {"engine": "engine", "helib": "HElib 2.3.0"}
+COLUMNS = ["origin", "label", "latency_s", "per_block_s"]
+
+
+def engine_rows(runs):
+    """The packed AES-128 runs per backend (mean over repetitions of one configuration)."""
+    aes = runs[(runs["cipher"] == "aes128") & (runs["packing"] == "packed")]
+    if aes.empty:
+        return []
+    aes = aes.assign(backend=aes["backend"].fillna("engine") if "backend" in aes else "engine")
+    keys = ["backend", "m", "bits", "rounds", "blocks", "threads", "host"]
+    rows = []
+    for k, g in aes.groupby(keys, dropna=False):
+        backend, m, bits, rounds, blocks, threads, host = k
+        total = g["total_s"].mean()
+        security = g["security_helib"].mean()
+        partial = "" if rounds == 10 else f", {int(rounds)} of 10 rounds"
+        rows.append({
+            "origin": backend if backend in COLORS else "engine",
+            "label": f"{BACKEND_NAMES.get(backend, backend)} BGV packed, m={int(m)}, {int(bits)} bits{partial}\n"
+                     f"{host}, {int(threads)} thr, {int(blocks)} blocks, ~{security:.0f}-bit (HElib formula)",
+            "latency_s": total,
+            "per_block_s": total / blocks,
+        })
+    return rows
+
+
+def peer_rows(peers):
+    rows = []
+    for k, g in peers.groupby(["peer", "version", "params", "security", "threads", "host"], dropna=False):
+        peer, version, params, security, threads, host = k
+        stated = f"{int(security)}-bit (stated by tfhe-rs)" if security > 0 else "INSECURE test set"
+        rows.append({
+            "origin": "peer",
+            "label": f"tfhe-rs {version} AES, {params}\n{host}, {int(threads)} thr, {stated}",
+            "latency_s": g["latency_s"].mean(),
+            "per_block_s": g["per_block_s"].mean(),
+        })
+    return rows
+
+
+def published_rows():
+    rows = []
+    for _, r in published.aes_across_schemes().iterrows():
+        rows.append({
+            "origin": "published",
+            "label": f"{r['implementation']} [{r['scheme']}]\npublished, {r['hardware']}",
+            "latency_s": r["latency_s"],
+            "per_block_s": r["per_block_s"],
+        })
+    return rows
+
+
+def rows(runs, peers):
+    """All bars, measured ones first; runs or peers may be empty frames."""
+    return pd.DataFrame(engine_rows(runs) + peer_rows(peers) + published_rows(), columns=COLUMNS)
+
+
+def plot(df, png, pdf):
+    df = df.iloc[::-1].reset_index(drop=True)  # first row at the top
+    fig, axes = plt.subplots(1, 2, figsize=(12, 1.0 + 0.55 * len(df)), sharey=True)
+    for ax, col, title in zip(axes, ["latency_s", "per_block_s"], ["latency (one result)", "time per block"]):
+        for i, r in df.iterrows():
+            if pd.isna(r[col]):
+                ax.text(0.01, i, "not published", va="center", fontsize=7, color="#666666",
+                        transform=ax.get_yaxis_transform())
+                continue
+            pub = r["origin"] == "published"
+            ax.barh(i, r[col], color=COLORS[r["origin"]], hatch="//" if pub else None,
+                    edgecolor="#666666" if pub else None)
+            ax.text(r[col], i, f" {r[col]:.3g} s", va="center", fontsize=7)
+        ax.set_xscale("log")
+        ax.set_xlabel("seconds (log scale)")
+        ax.set_title(title, fontsize=10)
+    axes[0].set_yticks(range(len(df)))
+    axes[0].set_yticklabels(df["label"], fontsize=7)
+    names = {"engine": "engine (BGV), measured here", "helib": "HElib 2.3.0 (BGV), measured here",
+             "peer": "tfhe-rs (TFHE), measured here", "published": "published, other hardware"}
+    shown = [o for o in names if (df["origin"] == o).any()]
+    handles = [plt.Rectangle((0, 0), 1, 1, facecolor=COLORS[o], hatch="//" if o == "published" else None,
+                             edgecolor="#666666" if o == "published" else COLORS[o]) for o in shown]
+    fig.legend(handles, [names[o] for o in shown], loc="lower center", ncol=len(shown), fontsize=8)
+    fig.suptitle("AES-128 across schemes", fontsize=11)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.savefig(png, dpi=150)
+    fig.savefig(pdf)
+    plt.close(fig)
+
+
+def read_csv_or_empty(path):
+    if path and os.path.exists(path) and os.path.getsize(path) > 0:
+        return pd.read_csv(path)
+    return pd.DataFrame()
+
+
+def figure(runs_csv, peers_csv, png, pdf):
+    runs = read_csv_or_empty(runs_csv)
+    peers = read_csv_or_empty(peers_csv)
+    if runs.empty:
+        runs = pd.DataFrame(columns=["cipher", "packing"])
+    if peers.empty:
+        peers = pd.DataFrame(columns=["peer", "version", "params", "security", "threads", "host"])
+    plot(rows(runs, peers), png, pdf)
+
+
+if "snakemake" in globals():
+    figure(snakemake.input.runs, snakemake.input.peers, snakemake.output.png, snakemake.output.pdf)
