@@ -103,7 +103,7 @@ def test_published_rows_name_their_source():
 
 
 def test_figure_rows_and_files(tmp_path):
-    runs, _, _ = aggregate.tidy(sorted(glob.glob(os.path.join(DATA, "runs", "*", "*.json"))))
+    runs, _, _ = aggregate.tidy(sorted(glob.glob(os.path.join(DATA, "runs", "*", "*", "*.json"))))
     peer = peers.tidy([str(annotate_to(tmp_path))])
     df = figure_schemes.rows(runs, peer)
     engine = df[df["origin"] == "engine"]
@@ -120,7 +120,7 @@ def test_figure_rows_and_files(tmp_path):
 
 
 def test_figure_labels_helib_runs_as_helib(tmp_path):
-    runs, _, _ = aggregate.tidy(sorted(glob.glob(os.path.join(DATA, "runs", "*", "*.json"))))
+    runs, _, _ = aggregate.tidy(sorted(glob.glob(os.path.join(DATA, "runs", "*", "*", "*.json"))))
     aes = runs[(runs["cipher"] == "aes128") & (runs["packing"] == "packed")]
     both = pd.concat([aes, aes.assign(backend="helib")])
     df = figure_schemes.rows(both, pd.DataFrame(columns=peers.COLUMNS))
@@ -202,4 +202,4 @@ def test_peer_stage_end_to_end_on_the_insecure_test_set(tmp_path):
     df = pd.read_csv(results / "tidy" / "peers.csv")
     assert len(df) == 1 and df.iloc[0]["params"] == "insecure-test"
     assert (results / "figures" / "aes128_across_schemes.png").stat().st_size > 5000
-    assert glob.glob(str(results / "runs" / "aes-packed" / "*.json"))
+    assert glob.glob(str(results / "runs" / "aes-packed" / "*" / "*.json"))

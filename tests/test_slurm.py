@@ -35,7 +35,7 @@ def test_tiny_config_through_slurm_profile(tmp_path):
     )
     assert result.returncode == 0, result.stderr[-4000:]
     assert "has been submitted with SLURM jobid" in result.stderr
-    recs = [json.load(open(p)) for p in glob.glob(os.path.join(results, "runs", "*", "*.json"))]
+    recs = [json.load(open(p)) for p in glob.glob(os.path.join(results, "runs", "*", "*", "*.json"))]
     assert len(recs) == 4 and all(r["correct"] is True for r in recs)
     assert "cipher runs: 4 of 4 done" in result.stderr
     assert os.path.exists(os.path.join(results, "tables", "table2_totals.html"))

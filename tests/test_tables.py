@@ -16,7 +16,7 @@ import figures  # noqa: E402
 import published  # noqa: E402
 import tables  # noqa: E402
 
-RUNS = sorted(glob.glob(os.path.join(DATA, "runs", "*", "*.json")))
+RUNS = sorted(glob.glob(os.path.join(DATA, "runs", "*", "*", "*.json")))
 
 
 @pytest.fixture(scope="module")
