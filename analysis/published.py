@@ -43,19 +43,19 @@ def table2():
 # measurement on their hardware, never ours. latency_s: one block from start to result;
 # per_block_s: amortized time per block (latency / blocks when several run at once);
 # None where the source gives no such figure. Transcribed from the project's reference
-# notes (REFERENCE.md section 5) and the sources named in each row.
+# notes (docs/references.md §5) and the sources named in each row.
 AES_SOURCES = {
     "hippogryph": "Belaid, Bon, Boudguiga, Sirdey, Trama, Ye: Further Improvements in AES Execution "
                   "over TFHE (Hippogryph), IACR CiC 2(1) 2025, https://cic.iacr.org/p/2/1/39",
-    "cb-eurocrypt24": "TFHE AES with circuit bootstrapping, EUROCRYPT 2024 (as cited in issue 14 / REFERENCE.md section 5)",
-    "leveled-poster": "leveled-TFHE AES poster (as cited in issue 14 / REFERENCE.md section 5)",
-    "fregata": "Fregata, ISC 2023 (as cited in REFERENCE.md section 5)",
-    "sap-tches24": "Schild, Abidin, Preneel, TCHES 2024(4), OpenFHE FHEW (as cited in REFERENCE.md section 5)",
+    "cb-eurocrypt24": "TFHE AES with circuit bootstrapping, EUROCRYPT 2024 (as cited in issue 14 / docs/references.md §5)",
+    "leveled-poster": "leveled-TFHE AES poster (as cited in issue 14 / docs/references.md §5)",
+    "fregata": "Fregata, ISC 2023 (as cited in docs/references.md §5)",
+    "sap-tches24": "Schild, Abidin, Preneel, TCHES 2024(4), OpenFHE FHEW (as cited in docs/references.md §5)",
     "tfhe-rs-bounty": "tfhe-rs AES-128 (TFHE-rs bounty season 7 winner, https://www.zama.ai/post/implement-fhe-aes-128-tfhe-rs; "
-                      "figures as cited in issue 14 / REFERENCE.md section 5)",
+                      "figures as cited in issue 14 / docs/references.md §5)",
     "tfhe-rs-pr3597": "tfhe-rs PR #3597 (the transciphering AES that tfhe 1.8 ships), "
                       "https://github.com/zama-ai/tfhe-rs/pull/3597: 16.5 -> 6.7 s per block, key expansion 13.5 -> 5.6 s",
-    "helib-wiki": "HElib AES, HElib wiki 2014 (as cited in REFERENCE.md section 5)",
+    "helib-wiki": "HElib AES, HElib wiki 2014 (as cited in docs/references.md §5)",
 }
 
 

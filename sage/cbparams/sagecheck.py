@@ -8,7 +8,7 @@ implementation, checks what they claim, for one ring at a time:
   the hypercube's slot representatives t, each of degree d = ord_m(2) and all distinct
   (so Phi_m has ell = phi/d irreducible factors of degree d, and the hypercube indexes
   them); for phi up to `factor_limit` also Sage's own factorization of Phi_m over GF(2)
-  (54 s at m = 53261, REFERENCE.md section 6: kept for small rings);
+  (54 s at m = 53261, docs/references.md §6: kept for small rings);
 * **hypercube**: Z_m^* from Sage (IntegerModRing.unit_gens, generalised_log) as
   Z^k / relations, the quotient by <2> as a finitely generated Z-module (Sage's FGP
   modules): |Z_m^*/<2>| = ell, each ord_i is the order of g_i in Z_m^*/<2, g_0..g_{i-1}>
@@ -263,14 +263,14 @@ def check_ring(m: int, field_bits=None, factor_limit: int = 20000, engine: bool 
 # --------------------------------------------------------------------------- Vision
 
 def _bytes_to_element(chunk: bytes, n: int) -> int:
-    """VISION_SPEC.md section 4.3: v little-endian; x^i takes bit (L-1-i) of v, L = bitlen(v)."""
+    """docs/vision.md §4: v little-endian; x^i takes bit (L-1-i) of v, L = bitlen(v)."""
     v = int.from_bytes(chunk, "little")
     L = v.bit_length()
     return sum(1 << i for i in range(min(n, L)) if (v >> (L - 1 - i)) & 1)
 
 
 def derive_vision(n: int, m: int) -> dict:
-    """The Vision constants of GF(2^n)^m from VISION_SPEC.md, in Sage: the modulus (first
+    """The Vision constants of GF(2^n)^m from docs/vision.md, in Sage: the modulus (first
     irreducible x^n + P_i, i odd), z = primitive_element(), B and the round constants from
     SHAKE256("winteriscoming") with Sage's subfield and rank tests, B^-1 from the inverse
     Dickson matrix, MDS = V_L^-1 V_R. Field elements as ints."""

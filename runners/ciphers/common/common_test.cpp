@@ -26,7 +26,7 @@ struct FieldRing {
 };
 void PrintTo(const FieldRing& f, std::ostream* os) { *os << "GF(2^" << f.n << ") in m=" << f.m; }
 
-// The four Vision moduli (VISION_SPEC.md §1); 257: d=16, 641: d=64.
+// The four Vision moduli (docs/vision.md §1); 257: d=16, 641: d=64.
 const FieldRing kFields[] = {{8, 0x1b, 257}, {16, 0x2b, 257}, {32, 0x8d, 641}, {64, 0x1b, 641}};
 
 std::vector<uint64_t> random_slots(std::mt19937_64& rng, long ell, long n) {

@@ -1,6 +1,7 @@
 // vision.h: plaintext Vision (Aly, Ashur, Ben-Sasson, Dhooghe, Szepieniec, ToSC 2020(3))
 // for the four 128-bit-block instances GF(2^n)^m, (n, m) in {(8,16), (16,8), (32,4),
-// (64,2)}, following /work/shared/vision/VISION_SPEC.md (section numbers below refer to it).
+// (64,2)}, following the authors' reference code as docs/vision.md restates it (section numbers
+// below refer to that page).
 //
 // State: m elements of GF(2^n) = GF(2)[x]/f (uint64_t, bit i = coefficient of x^i).
 // Vision runs a key state k and a data state d through the same 2*Nb steps (§6):

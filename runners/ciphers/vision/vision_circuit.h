@@ -1,6 +1,6 @@
 // vision_circuit.h: Vision (Aly et al., ToSC 2020) on encrypted data, as in the FHE
 // comparison of Vision and AES (Toprakhisar, Mahzoun, Ashur), for the four instances
-// GF(2^n)^m of VISION_SPEC.md.
+// GF(2^n)^m of docs/vision.md.
 //
 // The state is m elements of GF(2^n) per block, in GF(2^d) slots (n | d), packed (one
 // ciphertext, floor(ell/m) blocks; the MDS product by automorphisms and masks) or sliced

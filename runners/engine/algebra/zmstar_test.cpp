@@ -34,7 +34,7 @@ TEST_P(ZmStarFacts, PhiDEll) {
 INSTANTIATE_TEST_SUITE_P(
     Reference, ZmStarFacts,
     ::testing::Values(
-        // REFERENCE.md section 1, measured with HElib.
+        // docs/references.md §1, measured with HElib.
         RingFacts{53261, 46080, 24, 1920, "AES, GF(2^8)^16"},
         RingFacts{163455, 81920, 64, 1280, "Vision GF(2^8)^16"},
         RingFacts{148733, 129024, 48, 2688, "Vision GF(2^16)^8"},

@@ -1,6 +1,6 @@
 // security.h: HElib's security estimate for a BGV chain (the papers' "security level").
 //
-// HElib 2.3.0 (Context::securityLevel, lweEstimateSecurity), as REFERENCE.md §2 states it:
+// HElib 2.3.0 (Context::securityLevel, lweEstimateSecurity), as docs/references.md §2 states it:
 // Q = ciphertext primes * special primes, sigma = 3.2 * sqrt(m) for m not a power of two,
 // log2(1/alpha) = (ln Q - ln sigma) / ln 2, X = phi(m) / log2(1/alpha);
 // dense key: 3.8 X - 20; sparse key of weight h >= 120: a(h) X + b(h), linear in h

@@ -5,7 +5,7 @@
 namespace cb::bgv {
 namespace {
 
-// HElib 2.3.0, buildModChain(bits, c=3), dense key (REFERENCE.md §2): the figures given
+// HElib 2.3.0, buildModChain(bits, c=3), dense key (docs/references.md §2): the figures given
 // there are log2(1/alpha) and the security level.
 struct HelibFigure {
   long phi;
