@@ -526,15 +526,16 @@ int run(const Options& o_in) {
                                plan->bits_per_round, " per round; --bits ", plan->bits,
                                ", or --force runs anyway)"));
     }
-    // The key-switching keys alone: per key, c digits of (b, a) over all L + K primes of
-    // phi words, the uniform halves kept as seeds once they exceed 64 MiB (bgv_backend.h).
+    // The key-switching keys alone: per key, c digits of (b, a) over the L - S + K
+    // ciphertext and special primes (keys have no small primes, chain.h) of phi words, the
+    // uniform halves kept as seeds once they exceed 64 MiB (bgv_backend.h).
     const bgv::Chain ch(bgv::ChainParams{o.m, o.bits, o.c});
     const double limb = double(ZmStar(o.m).phi()) * 8;
-    const double half = double(o.c) * double(ch.num_primes()) * limb;
+    const double half = double(o.c) * double(ch.num_primes() - ch.S()) * limb;
     const double key_bytes = double(plan->keys) * (half > 64.0 * (1 << 20) ? half : 2 * half);
     const double avail = o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
     if (avail > 0 && key_bytes > avail && !o.force)
-      throw ParameterError(msg("m=", o.m, " with a ", o.bits, "-bit chain (c=", o.c, ", ", ch.num_primes(),
+      throw ParameterError(msg("m=", o.m, " with a ", o.bits, "-bit chain (c=", o.c, ", ", ch.num_primes() - ch.S(),
                                " primes) needs about ", std::fixed, std::setprecision(1), key_bytes / 1e9,
                                " GB for its ", plan->keys, " key-switching keys alone, more than the ",
                                avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed (--max-memory-gb)" : "available",

@@ -140,7 +140,15 @@ void PlanBackend::mul(Ctxt& a, const Ctxt& b) const {
   const PrimeSet target = impl_->levels->product_set(a.primes, a.noise, bb.primes, bb.noise);
   switch_to(a, target);
   switch_to(bb, target);
-  a.noise = impl_->levels->product(a.noise, bb.noise, target);
+  relinearize(a, bb.noise);
+}
+
+void PlanBackend::relinearize(Ctxt& a, const RootBound& b) const {
+  RootBound n = a.noise;
+  n *= b;
+  const PrimeSet tr = impl_->levels->relin_set(a.primes, n);
+  a.noise = impl_->levels->product(a.noise, b, a.primes, tr);
+  a.primes = tr;
   note(a);
 }
 
@@ -148,8 +156,7 @@ void PlanBackend::square(Ctxt& a) const {
   clear_.square(a.clear);
   switch_to(a, impl_->levels->product_set(a.primes, a.noise, a.primes, a.noise));
   const RootBound na = a.noise;
-  a.noise = impl_->levels->product(na, na, a.primes);
-  note(a);
+  relinearize(a, na);
 }
 
 void PlanBackend::automorph(Ctxt& a, long k) const {

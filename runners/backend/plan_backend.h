@@ -76,6 +76,9 @@ class PlanBackend {
 
  private:
   void switch_to(Ctxt& a, const bgv::PrimeSet& target) const;
+  // After a product at a.primes (a.noise the first operand's bound, b the second's): the
+  // switch to Levels::relin_set and the relinearization, as the evaluator does.
+  void relinearize(Ctxt& a, const bgv::RootBound& b) const;
   void note(const Ctxt& a) const;
   const std::vector<int>& perm(long k) const;
   struct Impl;

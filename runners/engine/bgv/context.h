@@ -8,7 +8,8 @@
 //
 // The chain of primes (small ladder primes, big ciphertext primes, c digits, K special
 // primes) is chain.h's; a ciphertext lives modulo Q_T = prod_{i in T} q_i for a subset T
-// of the ciphertext primes (as HElib's IndexSet), chosen by levels.h.
+// of the small and ciphertext primes (as HElib's IndexSet), chosen by levels.h; keys and
+// fresh ciphertexts live modulo the ciphertext primes (and P) only.
 // Double-CRT: a polynomial is stored per prime as its values a(zeta_q^j) at the phi
 // primitive m-th roots, j in Z_m^* increasing ("evaluation positions" t = 0..phi-1).
 // The automorphism X -> X^k permutes the positions: new[t] = old[pos(k j_t mod m)].
@@ -50,7 +51,7 @@ class Context {
   bool parallel() const { return zm_->phi() >= 4096; }
 
   const Chain& chain() const { return chain_; }
-  long L() const { return chain_.L(); }  // number of ciphertext primes (small ones included)
+  long L() const { return chain_.L(); }  // small and ciphertext primes: indices 0..L-1
   long S() const { return chain_.S(); }  // the small primes are indices 0..S-1
   long K() const { return chain_.K(); }  // number of special primes
   long num_primes() const { return chain_.num_primes(); }
@@ -60,11 +61,12 @@ class Context {
 
   // The key-switching digits: prime indices of each D_j (consecutive ciphertext primes).
   const std::vector<std::vector<int>>& digits() const { return chain_.digits(); }
-  std::vector<int> ciphertext_primes() const { return chain_.ciphertext_primes(); }
+  std::vector<int> ciphertext_primes() const { return chain_.ciphertext_primes(); }  // S..L-1
+  std::vector<int> small_primes() const { return chain_.small_primes(); }  // 0..S-1
   std::vector<int> special_primes() const { return chain_.special_primes(); }
 
   double log2_Q(const std::vector<int>& primes) const { return chain_.log2_Q(primes); }
-  double log2_Q() const { return chain_.log2_Q(); }  // of all ciphertext primes
+  double log2_Q() const { return chain_.log2_Q(); }  // of the ciphertext primes (Q)
   double log2_P() const { return chain_.log2_P(); }  // of the special primes
   double log2_max_digit() const { return chain_.log2_max_digit(); }
   double security() const;          // HElib's formula on Q_L * P

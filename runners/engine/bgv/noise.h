@@ -33,6 +33,9 @@
 // - rounding (modulus switching by T, and the division by P): (delta0 + delta1 s) / T
 //   with delta of m coefficients uniform in [-T, T] (rns_rounding.h), variance 1/3 each:
 //       R_t = tail(m (1 + |s_t|^2) / 6)
+// - the same rounding of a degree-2 ciphertext (c0, c1, c2), decrypted by c0 + c1 s + c2 s^2:
+//   small primes are dropped between a product and its relinearization (levels.h):
+//       R2_t = tail(m (1 + |s_t|^2 + |s_t|^4) / 6)
 // - key switching with digits D_j (lifts of m coefficients uniform in [-D_j/2, D_j/2])
 //   and key errors bounded by E = max_t E_t: 2 tail(m E^2 sum_j D_j^2 / 24) / P, added
 //   at every root, plus R_t.
@@ -74,6 +77,7 @@ class NoiseModel {
 
   const RootBound& s() const { return s_; }          // |s(zeta_t)|
   const RootBound& rounding() const { return round_; }  // R_t
+  const RootBound& rounding2() const { return round2_; }  // R2_t, degree-2 ciphertexts
   double log2_error_bound() const { return log2_e_; }   // log2 E, the key errors' bound
 
   // F_t for a plaintext with embedding magnitudes mu (|mu(zeta_t)|; zero for mu = 0).
@@ -86,7 +90,7 @@ class NoiseModel {
  private:
   long m_ = 0, phi_ = 0;
   double tail_factor_ = 0;
-  RootBound s_, round_;
+  RootBound s_, round_, round2_;
   std::vector<double> w_;  // w_t = (phi + |S_t|) / 2
   double log2_e_ = 0;
 };
