@@ -130,7 +130,7 @@ def test_bgv_errors(tmp_path, args, message):
 
 
 def test_keys_beyond_the_memory_are_refused_before_keygen(tmp_path):
-    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--rounds", 2, "--max-memory-gb", 0.001)
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--rounds", 2, "--max-memory-gb", 0.0001)
     assert proc.returncode == 1 and d is None
     assert "m=257 with a " in proc.stderr and "key-switching keys alone, more than the 0.0 GB allowed" in proc.stderr
     assert "round 1/2" not in proc.stderr

@@ -66,16 +66,18 @@ Chain::Chain(const ChainParams& p) : p_(p) {
   }
   S_ = long(ct.size());
   // Big primes of the full size, the remainder shared by the top k primes (dropped
-  // first), k the fewest that keeps each of them at least the smallest size: a longer
+  // first), k the fewest that keeps each of them at least 8 bits above the smallest size
+  // (below that, primes q = 1 mod m N are few and the ladder has taken them): a longer
   // chain differs from a shorter one only at its top, and log2 Q stays within a bit or
   // so of `bits`.
   const long big_bits = std::max<long>(p.bits, min_bits);
   const long n = ceil_div(big_bits, max_bits);
+  const long share_min = std::min<long>(min_bits + 8, max_bits);
   std::vector<int> sizes(n, int(max_bits));
   const long rem = big_bits - (n - 1) * max_bits;  // in (0, max_bits]
   for (long k = 1; k <= n; ++k) {
     const long share = rem + (k - 1) * max_bits;   // bits of the top k primes
-    if (share >= k * min_bits || k == n) {
+    if (share >= k * share_min || k == n) {
       for (long i = 0; i < k; ++i) sizes[n - 1 - i] = int(std::max<long>(min_bits, share / k + (i < share % k)));
       break;
     }
