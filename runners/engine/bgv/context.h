@@ -28,11 +28,11 @@ namespace cb::bgv {
 
 struct ContextParams {
   long m = 0;               // cyclotomic index, odd, 3 <= m <= 2^20
-  long bits = 0;            // bits of the ciphertext modulus Q_L (the capacity)
-  long c = 3;               // key-switching digits, 1 <= c <= L
+  long bits = 0;            // bits of the ciphertext modulus Q (the capacity; small primes not counted)
+  long c = 3;               // key-switching digits, 1 <= c <= L - S
   long hwt = 120;           // secret-key Hamming weight; 0 = dense ternary
   long ks_margin_bits = 20; // log2(P / largest digit)
-  long small_primes = 6;    // S, ladder primes at the bottom of the chain (chain.h)
+  long small_primes = 6;    // S, transient ladder primes at the bottom of the chain (chain.h)
 };
 
 class Context {
