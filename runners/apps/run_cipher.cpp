@@ -283,6 +283,12 @@ json plan_json(const ChainPlan& p, double seconds) {
           {"fresh_capacity_bits", p.fresh_capacity},
           {"round_capacity_bits", p.round_capacity},
           {"min_capacity_bits", p.min_capacity},
+          // The bounds' failure probability (noise.h): every random term of the run, and the
+          // error bound of every key (the automorphism keys, relinearization, public key),
+          // fails with probability at most 2^-kappa: a union bound over all of them.
+          {"random_terms", p.random_terms},
+          {"log2_failure_probability",
+           std::log2(double(p.random_terms + p.keys + 2)) - double(bgv::NoiseModel::kKappa)},
           {"chain", p.chain},
           {"chains_tried", p.chains_tried},
           {"choice", p.choice},

@@ -38,7 +38,7 @@ struct ChainParams {
   long m = 0;                // cyclotomic index, odd, 3 <= m <= 2^20
   long bits = 0;             // bits of the ciphertext modulus Q (big primes), >= 20
   long c = 3;                // key-switching digits, 1 <= c <= L - S
-  long small_primes = 6;     // S, transient ladder primes (0..8)
+  long small_primes = 8;     // S, transient ladder primes (0..8)
   long ks_margin_bits = 20;  // log2(P / largest digit), 0..120
 };
 

@@ -32,7 +32,7 @@ struct ContextParams {
   long c = 3;               // key-switching digits, 1 <= c <= L - S
   long hwt = 120;           // secret-key Hamming weight; 0 = dense ternary
   long ks_margin_bits = 20; // log2(P / largest digit)
-  long small_primes = 6;    // S, transient ladder primes at the bottom of the chain (chain.h)
+  long small_primes = 8;    // S, transient ladder primes at the bottom of the chain (chain.h)
 };
 
 class Context {
