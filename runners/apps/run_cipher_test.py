@@ -176,6 +176,23 @@ def test_plan_then_run_at_the_plan(tmp_path):
     assert proc.returncode == 1 and d is None and f"need {bits} bits" in proc.stderr
 
 
+def test_measure_noise_reports_bound_beside_the_exact_noise(tmp_path):
+    """--measure-noise: after every round the noise computed from the secret key is below
+    its bound at every root, a few bits under it; the plan reports its union bound."""
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 771, "--rounds", 2, "--measure-noise")
+    assert proc.returncode == 0, proc.stderr
+    rounds = d["noise_per_round"]
+    assert [r["round"] for r in rounds] == [1, 2]
+    for r in rounds:
+        assert r["measured_within_bound"] is True
+        assert 0 < r["slack_bits"] < 15 and r["noise_bound_bits"] > r["noise_measured_bits"]
+    assert "round 2 noise: bound 2^" in proc.stderr
+    assert d["plan"]["random_terms"] > 0 and d["plan"]["log2_failure_probability"] <= -40
+    (tmp_path / "clear").mkdir()
+    proc, d = run(tmp_path / "clear", "--cipher", "aes128", "--backend", "clear", "--m", 771, "--measure-noise")
+    assert proc.returncode == 1 and d is None and "--measure-noise needs --backend bgv" in proc.stderr
+
+
 def test_bgv_aes_full_rounds(tmp_path):
     proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 1500,
                   "--key", AES_C1["key_bytes"], "--plaintext", AES_C1["plaintext_bytes"])
