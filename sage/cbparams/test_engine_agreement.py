@@ -23,7 +23,7 @@ def test_matches_engine(m, bits, c, tmp_path):
     assert [(x["gen"], x["ord"], x["good"]) for x in eng["dims"]] == list(zip(r.gens, r.ords, r.good))
     assert (eng["phi"], eng["d"], eng["slots"]) == (r.phi, r.d, r.ell)
     ch = build_chain(m, bits, c)
-    assert (eng["primes"]["ciphertext"], eng["primes"]["special"]) == (ch.L, ch.K)
+    assert (eng["primes"]["ciphertext"], eng["primes"]["special"]) == (ch.L - ch.S, ch.K)
     assert eng["log2_q_ct"] == pytest.approx(ch.log2_q_ct, abs=1e-9)
     assert eng["log2_q"] == pytest.approx(ch.log2_Q, abs=1e-9)
 
