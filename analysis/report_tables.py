@@ -29,8 +29,11 @@ def context(runs):
     security = runs["security_helib"].round(0).astype(int)
     weights = ", ".join("dense" if h == 0 else str(h) for h in sorted(set(runs["hwt"])))
     sec = f"{_span(security, '{} bits')} (HElib's formula, key weight {weights})"
-    if security.min() < 128:
-        sec += ": below 128 bits, toy parameters" if security.max() < 128 else ": some runs below 128 bits"
+    if security.min() < 80:
+        sec += (": below 80 bits, toy rings (relative costs only)" if security.max() < 80
+                else ": some runs below 80 bits (marked below_80_bits)")
+    elif security.min() < 128:
+        sec += ": below 128 bits" if security.max() < 128 else ": some runs below 128 bits"
     cpus = sorted(set(runs["cpu"].fillna("unknown"))) if "cpu" in runs else ["unknown"]
     machine = (f"{', '.join(sorted(set(runs['host'])))}: {', '.join(cpus)}; "
                f"{_span(runs['threads'], '{}')} thread(s); git {', '.join(sorted(set(runs['git_revision'])))}; "

@@ -230,3 +230,10 @@ def test_paper_vs_ours_explains_differences_from_the_figures(tidy):
     assert dense == {(53261, 1259.8): 120.0} and not a["below_80_bits"]
     assert a["time_note"].startswith("time ")
     assert v["status"] == "not run" and v["chain_note"].startswith("chain 1997 > 1550 (planned; not run here)")
+
+
+def test_report_context_says_below_80_bits(tidy):
+    import report_tables
+
+    ctx = report_tables.context(tidy[0])
+    assert ctx["security"].endswith("below 80 bits, toy rings (relative costs only)")
