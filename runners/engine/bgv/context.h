@@ -31,8 +31,8 @@ struct ContextParams {
   long bits = 0;            // bits of the ciphertext modulus Q (the capacity; small primes not counted)
   long c = 3;               // key-switching digits, 1 <= c <= L - S
   long hwt = 120;           // secret-key Hamming weight; 0 = dense ternary
-  long ks_margin_bits = 20; // log2(P / largest digit)
-  long small_primes = 8;    // S, transient ladder primes at the bottom of the chain (chain.h)
+  long ks_margin_bits = ChainParams{}.ks_margin_bits;  // log2(P / largest digit)
+  long small_primes = ChainParams{}.small_primes;  // S, transient ladder primes (chain.h)
 };
 
 class Context {
