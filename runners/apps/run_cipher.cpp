@@ -85,6 +85,7 @@ struct Options {
   uint64_t seed = 1;
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
   bool measure_noise = false;
+  bool hwt_given = false;  // --hwt on the command line: --security-target keeps it
 };
 
 // The cipher instance of a run, in the clear: sizes, field, reference.
@@ -329,6 +330,67 @@ ChainPlan plan_for(const Options& o, const Instance& in) {
   return plan_circuit<VisionCircuit<P, SlicedRep>>(o, in);
 }
 
+// --security-target T: the digits c and, unless --hwt was given, the key weight, for the
+// cheapest run that reaches T by HElib's formula. The digits set P, hence the security of
+// a chain (HElib's formula counts Q P), but barely the noise; the key weight changes both
+// the formula (its table, docs/references.md §2) and the noise (|s| at every root). A run
+// costs about its chain times the key-switching work, which grows with c: so the fewest
+// digits win, then the shorter chain, then the lighter key. Weights tried: 120, 150, 200,
+// 300 (the table's points; a dense key needs a much longer chain, BENCHMARKS.md), each
+// planned once, the c search being arithmetic on that chain; the choice is re-planned
+// (c shifts the chain by a few bits) and its security checked again.
+ChainPlan choose_for_target(Options& o, const Instance& in) {
+  const long phi = ZmStar(o.m).phi();
+  const std::vector<long> weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
+  struct Cand {
+    long hwt, c, bits;
+    double sec;
+  };
+  std::optional<Cand> best;
+  std::string tried;
+  double most = 0;
+  for (long w : weights) {
+    Options ow = o;
+    ow.hwt = w;
+    const ChainPlan p = plan_for(ow, in);
+    std::string line;
+    for (long c = o.c; c <= std::min<long>(p.bits / 20, 16); ++c) {
+      double sec;
+      try {
+        const bgv::Chain ch(bgv::ChainParams{o.m, p.bits, c});
+        sec = bgv::helib_security(o.m, phi, ch.log2_Q() + ch.log2_P(), w);
+      } catch (const ParameterError&) {
+        break;  // more digits than primes
+      }
+      line += msg(line.empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
+      most = std::max(most, sec);
+      if (sec >= o.security_target) {
+        const Cand cand{w, c, p.bits, sec};
+        if (!best || std::tie(cand.c, cand.bits, cand.hwt) < std::tie(best->c, best->bits, best->hwt)) best = cand;
+        break;
+      }
+    }
+    tried += msg(tried.empty() ? "" : "; ", "hwt=", w, ", ", p.bits, " bits: ", line);
+  }
+  if (!best)
+    throw ParameterError(msg("--security-target ", o.security_target, ": the planned chains at m=", o.m,
+                             " reach at most ", std::fixed, std::setprecision(1), most, " bits by HElib's formula (",
+                             tried, "): use a larger m", o.hwt_given ? " or another key weight" : ""));
+  o.hwt = best->hwt;
+  for (o.c = best->c;; ++o.c) {  // re-planned at the choice; one more digit if that fell short
+    ChainPlan p = plan_for(o, in);
+    if (p.info.security < o.security_target && o.c >= 16)
+      throw ParameterError(msg("--security-target ", o.security_target, ": re-planned at c=", o.c, ", hwt=", o.hwt,
+                               " the chain reaches ", std::fixed, std::setprecision(1), p.info.security,
+                               " bits only (", tried, ")"));
+    if (p.info.security >= o.security_target) {
+      p.choice = msg("c=", o.c, ", hwt=", o.hwt, ": the fewest digits, then the shortest chain, then the lightest key ",
+                     "reaching ", o.security_target, " bits by HElib's formula (", tried, ")");
+      return p;
+    }
+  }
+}
+
 // Builds the circuit, runs it and fills `out`; returns whether every block was right.
 template <class Circuit, class B>
 bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
@@ -494,42 +556,7 @@ int run(const Options& o_in) {
   double plan_s = 0;
   if (o.backend == "bgv") {
     Stopwatch pw;
-    plan = plan_for(o, in);
-    if (o.security_target > 0) {
-      // The digits c set P, so the security of a chain (HElib's formula counts Q_L P), but
-      // barely the noise: the smallest c whose chain reaches the target is the cheapest
-      // (each digit is one more key product per key switch). Re-planned at that c.
-      const long phi = ZmStar(o.m).phi();
-      long chosen = 0;
-      double best = 0;
-      std::string tried;
-      for (long c = o.c; c <= std::min<long>(plan->info.bits / 20, 16); ++c) {
-        double sec;
-        try {
-          const bgv::Chain ch(bgv::ChainParams{o.m, plan->bits, c});
-          sec = bgv::helib_security(o.m, phi, ch.log2_Q() + ch.log2_P(), o.hwt);
-        } catch (const ParameterError&) {
-          break;  // more digits than primes
-        }
-        tried += msg(tried.empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
-        best = std::max(best, sec);
-        if (sec >= o.security_target) {
-          chosen = c;
-          break;
-        }
-      }
-      if (!chosen)
-        throw ParameterError(msg("--security-target ", o.security_target, ": the planned chain of ", plan->bits,
-                                 " bits at m=", o.m, " reaches at most ", std::fixed, std::setprecision(1), best,
-                                 " bits by HElib's formula with hwt=", o.hwt, " (", tried,
-                                 "): use a larger m or another key weight"));
-      if (chosen != o.c) {
-        o.c = chosen;
-        plan = plan_for(o, in);
-      }
-      plan->choice = msg("c=", chosen, " is the fewest digits whose chain reaches ", o.security_target,
-                         " bits by HElib's formula (", tried, ")");
-    }
+    plan = o.security_target > 0 ? choose_for_target(o, in) : plan_for(o, in);
     plan_s = pw.seconds();
     std::fprintf(stderr, "run_cipher: planned chain %ld bits (%.1f bits per round, security %.1f) in %.1f s\n",
                  plan->bits, plan->bits_per_round, plan->info.security, plan_s);
@@ -623,7 +650,7 @@ int main(int argc, char** argv) {
   app.add_option("--m", o.m, "cyclotomic index m (odd)")->required();
   app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV; default: the planned chain)")->check(CLI::PositiveNumber);
   app.add_option("--c", o.c, "key-switching digits (BGV, default 3)");
-  app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");
+  auto* hwt_opt = app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");
   app.add_option("--key", o.key_hex, "cipher key as hex (default: random from --seed)");
   app.add_option("--plaintext", o.pt_hex, "plaintext of block 0 as hex (default: random from --seed)");
   app.add_option("--blocks", o.blocks, "blocks to process (default: all the ciphertexts hold)");
@@ -644,8 +671,8 @@ int main(int argc, char** argv) {
                  "refuse a run whose keys alone exceed this many GB (default: the memory available)")
       ->check(CLI::PositiveNumber);
   app.add_option("--security-target", o.security_target,
-                 "choose the fewest key-switching digits c (from --c up) whose planned chain reaches this "
-                 "security by HElib's formula")
+                 "choose the key-switching digits c (from --c up) and, without --hwt, the key weight (120, 150, "
+                 "200, 300) of the cheapest run whose planned chain reaches this security by HElib's formula")
       ->check(CLI::PositiveNumber);
   app.add_flag("--allow-insecure", o.allow_insecure, "accept key weights HElib's formula rates at 0 bits (1..119)");
   app.add_option("--json", o.json_path, "output JSON file")->required();
@@ -655,6 +682,7 @@ int main(int argc, char** argv) {
       ->group("");
   try {
     app.parse(argc, argv);
+    o.hwt_given = hwt_opt->count() > 0;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return e.get_exit_code() == 0 ? 0 : 1;

@@ -193,6 +193,27 @@ def test_measure_noise_reports_bound_beside_the_exact_noise(tmp_path):
     assert proc.returncode == 1 and d is None and "--measure-noise needs --backend bgv" in proc.stderr
 
 
+def test_security_target_chooses_digits_and_key_weight(tmp_path):
+    """--security-target: every key weight of HElib's table (120..300) is planned and the
+    fewest digits, then the shortest chain, then the lightest key wins; a given --hwt is
+    kept; an unreachable target is refused with what each weight reaches."""
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--security-target", "60",
+                           "--plan", "--json", str(tmp_path / "a.json")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads((tmp_path / "a.json").read_text())
+    assert (d["params"]["c"], d["params"]["hwt"]) == (3, 120) and d["params"]["security"] >= 60
+    assert all(f"hwt={w}," in d["plan"]["choice"] for w in (120, 150, 200, 300))
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--security-target", "60",
+                           "--hwt", "150", "--plan", "--json", str(tmp_path / "b.json")],
+                          capture_output=True, text=True, timeout=300)
+    d = json.loads((tmp_path / "b.json").read_text())
+    assert d["params"]["hwt"] == 150 and "hwt=120," not in d["plan"]["choice"]
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--security-target", "100",
+                           "--plan", "--json", str(tmp_path / "c.json")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and "--security-target 100: the planned chains at m=4369 reach at most" in proc.stderr
+    assert "use a larger m" in proc.stderr and not (tmp_path / "c.json").exists()
+
+
 def test_bgv_aes_full_rounds(tmp_path):
     proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--bits", 1500,
                   "--key", AES_C1["key_bytes"], "--plaintext", AES_C1["plaintext_bytes"])
