@@ -27,7 +27,7 @@ def _bluestein_length(m: int) -> int:
 @pytest.mark.parametrize("m, bits, c", [(53261, 905, 3), (163455, 1550, 3), (164737, 3150, 3), (257, 300, 2),
                                         (53261, 820, 2)])
 def test_engine_chain_shape(m, bits, c):
-    """The engine's chain (asked through chain_info): primes q = 1 mod m N, six ladder primes of
+    """The engine's chain (asked through chain_info): primes q = 1 mod m N, eight ladder primes of
     increasing size first, log2 Q within a couple of bits of the request, digits covering the
     L - S ciphertext primes, P covering the largest digit plus the margin."""
     ch = C.build_chain(m, bits, c)
@@ -35,11 +35,11 @@ def test_engine_chain_shape(m, bits, c):
     assert len(ch.primes) == ch.L + ch.K == len(set(ch.primes))
     for q in ch.primes:
         assert q % step == 1 and _is_prime(q)
-    assert ch.S == 6 and list(ch.primes[:6]) == sorted(ch.primes[:6])
+    assert ch.S == 8 and list(ch.primes[:8]) == sorted(ch.primes[:8])
     assert bits - 5 <= ch.log2_q_ct <= bits + 5
     assert sum(ch.digits) == ch.L - ch.S and len(ch.digits) == c  # the small primes are in no digit
     assert ch.log2_q_sp >= ch.log2_max_digit + 19
-    assert "small primes" in ch.description
+    assert "small ladder primes" in ch.description and "transient, not in Q" in ch.description
     # one batch answers several requests, in order
     a, b = C.build_chains([(m, bits, c), (257, 300, 2)])
     assert a == ch and b.m == 257

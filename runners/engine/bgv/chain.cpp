@@ -103,7 +103,7 @@ Chain::Chain(const ChainParams& p) : p_(p) {
     for (int& i : d) i += int(S_);
   const long needed = long(std::ceil(log2_max_digit())) + p.ks_margin_bits;
   K_ = ceil_div(needed, max_bits);
-  const int b_sp = std::max<int>(int(ceil_div(needed, K_)), min_bits);
+  const int b_sp = std::max<int>(int(ceil_div(needed, K_)), int(share_min));  // where primes are plentiful
   const std::vector<uint64_t> sp = util::ntt_primes(K_, b_sp, step, ct);
   q_ = ct;
   q_.insert(q_.end(), sp.begin(), sp.end());
