@@ -34,6 +34,8 @@ class DCRTPoly {
   const uint64_t* limb_of(int p) const;
   bool has_prime(int p) const;
   bool empty() const { return ctx_ == nullptr; }
+  // Bytes held: num_limbs() * phi words.
+  size_t bytes() const { return data_.capacity() * sizeof(uint64_t); }
 
   DCRTPoly& operator+=(const DCRTPoly& b);
   DCRTPoly& operator-=(const DCRTPoly& b);

@@ -1,8 +1,10 @@
 #include "engine/bgv/keys.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
+#include "engine/errors.h"
 #include "engine/util/canonical.h"
 #include "engine/util/modarith.h"
 
@@ -48,8 +50,8 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
   const auto all = all_primes(ctx_);
   KeySwitchKey key;
   key.log2_e = -INFINITY;
-  const size_t a_bytes = ctx_.digits().size() * all.size() * size_t(ctx_.phi()) * sizeof(uint64_t);
-  const bool seeded = a_bytes > keep_uniform_bytes_;
+  const bool seeded =
+      KeySwitchKey::stored_compact(long(ctx_.digits().size()), long(all.size()), ctx_.phi(), keep_uniform_bytes_);
   key.a_seed = rng_.next_u64() | 1;
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     const auto& digit = ctx_.digits()[j];
@@ -73,14 +75,88 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
       for (long t = 0; t < ctx_.phi(); ++t)
         bi[t] = util::add_mod(bi[t], util::mul_shoup(si[t], w.w, w.wp, q), q);
     }
-    key.b.push_back(std::move(b));
-    if (!seeded) key.a.push_back(std::move(a));
+    if (seeded) {
+      key.b_packed.emplace_back(b);
+    } else {
+      key.b.push_back(std::move(b));
+      key.a.push_back(std::move(a));
+    }
   }
   return key;
 }
 
+PackedLimbs::PackedLimbs(const DCRTPoly& x) : primes_(x.primes()), phi_(x.phi()) {
+  size_t total = 0;
+  for (long i = 0; i < x.num_limbs(); ++i) {
+    const int w = 64 - __builtin_clzll(x.modulus(i));
+    width_.push_back(w);
+    offset_.push_back(total);
+    total += limb_words(w, phi_);
+  }
+  words_.assign(total, 0);
+  for (long i = 0; i < x.num_limbs(); ++i) {
+    const int w = width_[i];
+    const uint64_t* v = x.limb(i);
+    uint64_t* out = words_.data() + offset_[i];
+    if (w >= 64) {
+      std::copy_n(v, phi_, out);
+      continue;
+    }
+    uint64_t bit = 0;
+    for (long t = 0; t < phi_; ++t, bit += w) {
+      const size_t k = bit >> 6;
+      const unsigned s = bit & 63;
+      out[k] |= v[t] << s;
+      if (s + w > 64) out[k + 1] |= v[t] >> (64 - s);
+    }
+  }
+}
+
+long PackedLimbs::index(int p) const {
+  if (p < long(primes_.size()) && primes_[p] == p) return p;
+  auto it = std::find(primes_.begin(), primes_.end(), p);
+  if (it == primes_.end()) throw ParameterError(msg("PackedLimbs: no limb for prime index ", p));
+  return long(it - primes_.begin());
+}
+
+bool PackedLimbs::packed(int p) const { return width_[index(p)] < 64; }
+
+const uint64_t* PackedLimbs::limb(int p, uint64_t* scratch) const {
+  const long i = index(p);
+  const int w = width_[i];
+  const uint64_t* in = words_.data() + offset_[i];
+  if (w >= 64) return in;
+  const uint64_t mask = (uint64_t(1) << w) - 1;
+  uint64_t bit = 0;
+  for (long t = 0; t < phi_; ++t, bit += w) {
+    const size_t k = bit >> 6;
+    const util::u128 window = util::u128(in[k + 1]) << 64 | in[k];  // the spare word keeps k + 1 in range
+    scratch[t] = uint64_t(window >> (bit & 63)) & mask;
+  }
+  return scratch;
+}
+
+size_t PackedLimbs::packed_bytes(const std::vector<int>& widths, long phi) {
+  size_t w = 0;
+  for (int x : widths) w += limb_words(x, phi);
+  return w * sizeof(uint64_t);
+}
+
+const uint64_t* KeySwitchKey::b_limb(long j, int p, uint64_t* scratch) const {
+  if (!b.empty()) return b[j].limb_of(p);
+  return b_packed[j].limb(p, scratch);
+}
+
+size_t KeySwitchKey::bytes() const {
+  size_t r = 0;
+  for (const auto& x : b) r += x.bytes();
+  for (const auto& x : a) r += x.bytes();
+  for (const auto& x : b_packed) r += x.bytes();
+  return r;
+}
+
 const uint64_t* KeySwitchKey::a_limb(long j, int p, uint64_t* scratch, const Context& ctx) const {
-  if (!a.empty()) return a[j].limb(p);
+  if (!a.empty()) return a[j].limb_of(p);
   Sampler::uniform_limb(a_seed, tag(j, p), ctx.q(p), scratch, ctx.phi());
   return scratch;
 }

@@ -33,20 +33,65 @@ struct PublicKey {
   double log2_e = 0;         // log2 |e|_can, exact
 };
 
-// The a_j are uniform, so a large key keeps only their seed and regenerates a limb when
-// it is used (Sampler::uniform_limb, tag j * 2^16 + prime index): half the memory, for a
-// few percent of a key switch. Keys up to kKeepUniformBytes keep a_j in memory.
+// Storage. Keys dominate the memory of large rings (c (L + K) limbs of phi words per key
+// and per half; memory.h), so a key whose uniform half exceeds keep_uniform_bytes is kept
+// compact:
+//  - the a_j are uniform: only their seed is kept and a limb is regenerated when used
+//    (Sampler::uniform_limb, tag j * 2^16 + prime index);
+//  - the b_j are kept bit-packed at the width of their prime (PackedLimbs: 50 of 64 bits
+//    for the engine's 50-bit primes), unpacked a limb at a time by the key product.
+// A compact key takes about 0.39 of a full one (a half that is a seed, b at 50/64) for a
+// few percent of a key switch; both forms give bit-identical key switches (b unpacks to the
+// same words, a regenerates to the same words). Smaller keys keep both halves as DCRTPolys.
+
+// Limbs of residues stored at their prime's bit width: limb i of phi values < 2^w_i,
+// w_i = bit length of q_i, in ceil(phi w_i / 64) + 1 words (one spare word so every value
+// is read by one unaligned 128-bit window). Widths of 64 are stored as is.
+class PackedLimbs {
+ public:
+  PackedLimbs() = default;
+  explicit PackedLimbs(const DCRTPoly& x);
+  // Limb of prime index p: a pointer to stored words when its width is 64, else unpacked
+  // into scratch (phi words) and scratch returned. ParameterError for an absent prime.
+  const uint64_t* limb(int p, uint64_t* scratch) const;
+  // Whether limb(p, ...) needs scratch (width below 64).
+  bool packed(int p) const;
+  size_t bytes() const { return words_.capacity() * sizeof(uint64_t); }
+  // Bytes PackedLimbs(x) takes for limbs of the given widths and phi values each.
+  static size_t packed_bytes(const std::vector<int>& widths, long phi);
+  static size_t limb_words(int width, long phi) { return width >= 64 ? size_t(phi) : (size_t(phi) * width + 63) / 64 + 1; }
+
+ private:
+  long index(int p) const;
+  std::vector<int> primes_;
+  std::vector<int> width_;
+  std::vector<size_t> offset_;
+  long phi_ = 0;
+  std::vector<uint64_t> words_;
+};
+
 struct KeySwitchKey {
   static constexpr size_t kKeepUniformBytes = size_t(64) << 20;
   long k = 0;                  // 0: relinearization (s' = s^2); else s' = s(X^k)
-  std::vector<DCRTPoly> b;     // per digit, over all primes
-  std::vector<DCRTPoly> a;     // per digit, over all primes; empty when seeded
-  uint64_t a_seed = 0;         // seed of the a_j when `a` is empty
+  std::vector<DCRTPoly> b;     // per digit, over all primes; empty when compact
+  std::vector<DCRTPoly> a;     // per digit, over all primes; empty when compact
+  std::vector<PackedLimbs> b_packed;  // per digit, when compact
+  uint64_t a_seed = 0;         // seed of the a_j (kept in both forms)
   double log2_e = 0;           // log2 max_j |e_j|_can, exact
   bool seeded() const { return a.empty(); }
+  bool compact() const { return b.empty(); }
   static uint64_t tag(long j, int p) { return uint64_t(j) * 65536 + uint64_t(p); }
-  // a_j modulo prime index p, into out (phi values); points into `a` or regenerates.
+  // Whether a key of `digits` digits over `primes` primes of phi values is stored compact:
+  // when its uniform half would take more than keep_uniform_bytes.
+  static bool stored_compact(long digits, long primes, long phi, size_t keep_uniform_bytes) {
+    return size_t(digits) * size_t(primes) * size_t(phi) * sizeof(uint64_t) > keep_uniform_bytes;
+  }
+  // a_j modulo prime index p (phi values); points into `a` or regenerates into scratch.
   const uint64_t* a_limb(long j, int p, uint64_t* scratch, const Context& ctx) const;
+  // b_j modulo prime index p; points into `b` or unpacks into scratch (phi words).
+  const uint64_t* b_limb(long j, int p, uint64_t* scratch) const;
+  // Bytes held by the key's polynomials (what memory.h's key_bytes predicts).
+  size_t bytes() const;
 };
 
 class KeyGenerator {
