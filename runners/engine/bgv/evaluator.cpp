@@ -7,6 +7,7 @@
 #include "engine/bgv/rns_rounding.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
+#include "engine/util/vecmod.h"
 
 namespace cb::bgv {
 
@@ -155,7 +156,6 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
 #pragma omp for schedule(static)
     for (long r = 0; r < long(dg.targets.size()); ++r) {
       const int p = dg.targets[r];
-      const util::Barrett br(ctx_.q(p));
       uint64_t* o0 = acc0.limb(r);
       uint64_t* o1 = acc1.limb(r);
       uint64_t* room = scratch.data();
@@ -166,17 +166,7 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
         aj[j] = key.a_limb(dg.which[j], p, key.seeded() ? room : nullptr, ctx_);
         if (key.seeded()) room += phi;
       }
-      for (long t = 0; t < phi; ++t) {
-        const long src = perm ? (*perm)[t] : t;
-        util::u128 s0 = 0, s1 = 0;
-        for (long j = 0; j < nd; ++j) {
-          const uint64_t x = dj[j][src];
-          s0 += util::u128(x) * bj[j][t];
-          s1 += util::u128(x) * aj[j][t];
-        }
-        o0[t] = br.reduce(s0);
-        o1[t] = br.reduce(s1);
-      }
+      util::dot2_array(o0, o1, dj.data(), bj.data(), aj.data(), nd, perm ? perm->data() : nullptr, phi, ctx_.q(p));
     }
   }
   const auto special = ctx_.special_primes();

@@ -105,6 +105,56 @@ void crt_combine_array(uint64_t* out, const uint64_t* const* x, const uint64_t* 
   }
 }
 
+void dot2_array(uint64_t* out0, uint64_t* out1, const uint64_t* const* x, const uint64_t* const* y0,
+                const uint64_t* const* y1, long k, const int* perm, long n, uint64_t q) {
+  long t = 0;
+#ifdef CB_UTIL_IFMA
+  if (q < kMaxIfmaModulus && k < 16) {
+    const Ifma52 f(q);
+    const __m512i qv = _mm512_set1_epi64(q), two_q = _mm512_set1_epi64(2 * q);
+    const uint64_t c52 = uint64_t((u128(1) << 52) % q);
+    const __m512i c52v = _mm512_set1_epi64(c52), c52p = _mm512_set1_epi64(shoup52(c52, q));
+    const __m512i onev = _mm512_set1_epi64(1), onep = _mm512_set1_epi64(shoup52(1, q));
+    const __m512i zero = _mm512_setzero_si512();
+    // (hi, lo) = sum of 104-bit products as 52-bit halves -> value mod q in [0, q).
+    auto finish = [&](__m512i lo, __m512i hi) {
+      hi = _mm512_add_epi64(hi, _mm512_srli_epi64(lo, 52));
+      lo = _mm512_and_si512(lo, f.mask);
+      __m512i r = _mm512_add_epi64(f.mul_lazy(hi, c52v, c52p), f.mul_lazy(lo, onev, onep));
+      return reduce_once52(reduce_once52(r, two_q), qv);
+    };
+    for (; t + 8 <= n; t += 8) {
+      __m512i lo0 = zero, hi0 = zero, lo1 = zero, hi1 = zero;
+      const __m256i idx = perm ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(perm + t)) : _mm256_setzero_si256();
+      for (long j = 0; j < k; ++j) {
+        const __m512i xv = perm ? _mm512_i32gather_epi64(idx, reinterpret_cast<const long long*>(x[j]), 8)
+                                : _mm512_loadu_si512(x[j] + t);
+        const __m512i a = _mm512_loadu_si512(y0[j] + t), b = _mm512_loadu_si512(y1[j] + t);
+        lo0 = _mm512_madd52lo_epu64(lo0, xv, a);
+        hi0 = _mm512_madd52hi_epu64(hi0, xv, a);
+        lo1 = _mm512_madd52lo_epu64(lo1, xv, b);
+        hi1 = _mm512_madd52hi_epu64(hi1, xv, b);
+      }
+      _mm512_storeu_si512(out0 + t, finish(lo0, hi0));
+      _mm512_storeu_si512(out1 + t, finish(lo1, hi1));
+    }
+  }
+#endif
+  if (t == n) return;
+  const Barrett br(q);
+  for (; t < n; ++t) {
+    const long src = perm ? perm[t] : t;
+    u128 s0 = 0, s1 = 0;
+    for (long j = 0; j < k; ++j) {
+      const uint64_t xv = x[j][src];
+      s0 += u128(xv) * y0[j][t];
+      s1 += u128(xv) * y1[j][t];
+    }
+    out0[t] = br.reduce(s0);
+    out1[t] = br.reduce(s1);
+  }
+}
+
 void crt_quotient_array(int64_t* v, const uint64_t* const* y, const double* inv_t, long ky, bool even_fix,
                         long n) {
   long i = 0;

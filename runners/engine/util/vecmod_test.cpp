@@ -76,6 +76,38 @@ TEST(VecModCrt, CombineMatchesWideArithmetic) {
       }
 }
 
+// The key product against 128-bit arithmetic, with and without a permutation of x, for
+// 50-bit (IFMA path), 60-bit and small moduli, 1 to 17 terms (16 and more: scalar path).
+TEST(VecModCrt, Dot2MatchesWideArithmetic) {
+  for (const uint64_t q : {uint64_t(1125899906826241ULL), uint64_t(1152921504606830593ULL), uint64_t(65537)})
+    for (const long k : {1L, 3L, 15L, 17L})
+      for (const bool permuted : {false, true}) {
+        const long n = 203;
+        std::mt19937_64 rng(q ^ k ^ permuted);
+        std::vector<std::vector<uint64_t>> x(k, std::vector<uint64_t>(n)), a = x, b = x;
+        std::vector<const uint64_t*> xp(k), ap(k), bp(k);
+        for (long j = 0; j < k; ++j) {
+          for (long i = 0; i < n; ++i) {
+            x[j][i] = i % 3 == 0 ? q - 1 : rng() % q;
+            a[j][i] = i % 4 == 0 ? q - 1 : rng() % q;
+            b[j][i] = rng() % q;
+          }
+          xp[j] = x[j].data(), ap[j] = a[j].data(), bp[j] = b[j].data();
+        }
+        std::vector<int> perm(n);
+        for (long i = 0; i < n; ++i) perm[i] = int((i * 37 + 11) % n);
+        std::vector<uint64_t> o0(n), o1(n);
+        dot2_array(o0.data(), o1.data(), xp.data(), ap.data(), bp.data(), k, permuted ? perm.data() : nullptr, n, q);
+        for (long i = 0; i < n; ++i) {
+          const long src = permuted ? perm[i] : i;
+          u128 s0 = 0, s1 = 0;
+          for (long j = 0; j < k; ++j) s0 = (s0 + u128(x[j][src]) * a[j][i]) % q, s1 = (s1 + u128(x[j][src]) * b[j][i]) % q;
+          ASSERT_EQ(o0[i], uint64_t(s0)) << "q=" << q << " k=" << k << " i=" << i;
+          ASSERT_EQ(o1[i], uint64_t(s1)) << "q=" << q << " k=" << k << " i=" << i;
+        }
+      }
+}
+
 // The CRT quotient: nearest to sum y_k / t_k (within 1/2, and 1 with the even fix, which
 // makes sum y_k + v even), for 50- and 60-bit moduli and up to 28 terms.
 TEST(VecModCrt, QuotientIsNearestAndEvenWhenAsked) {
