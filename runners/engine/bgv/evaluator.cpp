@@ -145,7 +145,7 @@ Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
 
 void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
                           DCRTPoly& e0, DCRTPoly& e1) const {
-  DCRTPoly acc0(ctx_, dg.targets), acc1(ctx_, dg.targets);
+  DCRTPoly acc0(ctx_, dg.targets, DCRTPoly::Uninitialized{}), acc1(ctx_, dg.targets, DCRTPoly::Uninitialized{});
   const long phi = ctx_.phi();
   const long nd = long(dg.d.size());
 #pragma omp parallel if(ctx_.parallel())

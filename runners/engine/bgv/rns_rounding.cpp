@@ -28,8 +28,8 @@ long index_in(const DCRTPoly& x, int prime) {
 struct Lift {
   long m = 0;
   std::vector<int> drop;
-  std::vector<std::vector<uint64_t>> y;
-  std::vector<int64_t> v;
+  std::vector<std::vector<uint64_t, NoInitAllocator<uint64_t>>> y;  // written in full by the transforms
+  std::vector<int64_t, NoInitAllocator<int64_t>> v;
 };
 
 Lift crt_lift(const DCRTPoly& x, const std::vector<int>& drop, bool even_fix) {
@@ -38,7 +38,8 @@ Lift crt_lift(const DCRTPoly& x, const std::vector<int>& drop, bool even_fix) {
   L.m = ctx.m();
   L.drop = drop;
   const long kT = long(drop.size());
-  L.y.assign(kT, std::vector<uint64_t>(L.m));
+  L.y.resize(kT);
+  for (auto& yk : L.y) yk.resize(L.m);
   // y_k = [b_k * (T/t_k)^-1]_{t_k}, b_k the coefficients of x modulo t_k.
 #pragma omp parallel for schedule(dynamic) if(ctx.parallel())
   for (long k = 0; k < kT; ++k) {
@@ -47,13 +48,13 @@ Lift crt_lift(const DCRTPoly& x, const std::vector<int>& drop, bool even_fix) {
     for (long j = 0; j < kT; ++j)
       if (j != k) hat = mul_mod(hat, ctx.q(drop[j]) % t, t);
     const util::ShoupMul w(util::inv_mod(hat, t), t);
-    std::vector<uint64_t>& yk = L.y[k];
+    auto& yk = L.y[k];
     ctx.ntt(drop[k]).inverse(x.limb(index_in(x, drop[k])), yk.data());
     util::mul_scalar_array(yk.data(), yk.data(), w, L.m, t);
   }
   std::vector<double> inv_t(kT);
   for (long k = 0; k < kT; ++k) inv_t[k] = 1.0 / double(ctx.q(drop[k]));
-  L.v.assign(L.m, 0);
+  L.v.resize(L.m);
   std::vector<const uint64_t*> y(kT);
   for (long k = 0; k < kT; ++k) y[k] = L.y[k].data();
   const long chunk = 4096;
@@ -91,7 +92,7 @@ DCRTPoly lift_digit(const DCRTPoly& x, const std::vector<int>& digit,
                     const std::vector<int>& targets) {
   const Context& ctx = x.context();
   const Lift L = crt_lift(x, digit, /*even_fix=*/false);
-  DCRTPoly r(ctx, targets);
+  DCRTPoly r(ctx, targets, DCRTPoly::Uninitialized{});
 #pragma omp parallel if(ctx.parallel())
   {
     std::vector<uint64_t> z;
@@ -113,7 +114,7 @@ DCRTPoly divide_round(const DCRTPoly& x, const std::vector<int>& keep,
                       const std::vector<int>& drop) {
   const Context& ctx = x.context();
   const Lift L = crt_lift(x, drop, /*even_fix=*/true);
-  DCRTPoly r(ctx, keep);
+  DCRTPoly r(ctx, keep, DCRTPoly::Uninitialized{});
   const long phi = ctx.phi();
 #pragma omp parallel if(ctx.parallel())
   {
