@@ -40,9 +40,10 @@ struct PublicKey {
 //    (Sampler::uniform_limb, tag j * 2^16 + prime index);
 //  - the b_j are kept bit-packed at the width of their prime (PackedLimbs: 50 of 64 bits
 //    for the engine's 50-bit primes), unpacked a limb at a time by the key product.
-// A compact key takes about 0.39 of a full one (a half that is a seed, b at 50/64) for a
-// few percent of a key switch; both forms give bit-identical key switches (b unpacks to the
-// same words, a regenerates to the same words). Smaller keys keep both halves as DCRTPolys.
+// A compact key takes about 0.39 of a full one (a half that is a seed, b at 50/64); a key
+// switch with it took 1.3-1.5x the time at m=53261 (BENCHMARKS.md, mostly regenerating the
+// a_j with NTL's ChaCha stream). Both forms give bit-identical key switches (b unpacks to
+// the same words, a regenerates to the same words). Smaller keys keep both halves in full.
 
 // Limbs of residues stored at their prime's bit width: limb i of phi values < 2^w_i,
 // w_i = bit length of q_i, in ceil(phi w_i / 64) + 1 words (one spare word so every value
