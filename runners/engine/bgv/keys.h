@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/bgv/dcrt_poly.h"
+#include "engine/bgv/packed_limbs.h"
 #include "engine/bgv/sampler.h"
 
 namespace cb::bgv {
@@ -44,32 +45,6 @@ struct PublicKey {
 // switch with it took 1.3-1.5x the time at m=53261 (BENCHMARKS.md, mostly regenerating the
 // a_j with NTL's ChaCha stream). Both forms give bit-identical key switches (b unpacks to
 // the same words, a regenerates to the same words). Smaller keys keep both halves in full.
-
-// Limbs of residues stored at their prime's bit width: limb i of phi values < 2^w_i,
-// w_i = bit length of q_i, in ceil(phi w_i / 64) + 1 words (one spare word so every value
-// is read by one unaligned 128-bit window). Widths of 64 are stored as is.
-class PackedLimbs {
- public:
-  PackedLimbs() = default;
-  explicit PackedLimbs(const DCRTPoly& x);
-  // Limb of prime index p: a pointer to stored words when its width is 64, else unpacked
-  // into scratch (phi words) and scratch returned. ParameterError for an absent prime.
-  const uint64_t* limb(int p, uint64_t* scratch) const;
-  // Whether limb(p, ...) needs scratch (width below 64).
-  bool packed(int p) const;
-  size_t bytes() const { return words_.capacity() * sizeof(uint64_t); }
-  // Bytes PackedLimbs(x) takes for limbs of the given widths and phi values each.
-  static size_t packed_bytes(const std::vector<int>& widths, long phi);
-  static size_t limb_words(int width, long phi) { return width >= 64 ? size_t(phi) : (size_t(phi) * width + 63) / 64 + 1; }
-
- private:
-  long index(int p) const;
-  std::vector<int> primes_;
-  std::vector<int> width_;
-  std::vector<size_t> offset_;
-  long phi_ = 0;
-  std::vector<uint64_t> words_;
-};
 
 struct KeySwitchKey {
   static constexpr size_t kKeepUniformBytes = size_t(64) << 20;
