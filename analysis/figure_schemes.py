@@ -5,9 +5,13 @@ Bars, on a log scale:
                   2.3.0 when the config's backends has helib; BGV, all blocks at once, so
                   latency = the rounds' total and per block = total / blocks) and tfhe-rs
                   (tidy/peers.csv: one block at a time), each labelled with host, threads
-                  and security (the engine's by HElib's formula, tfhe-rs's as tfhe-rs states it);
+                  and security (the engine's by HElib's formula and core-SVP, tfhe-rs's as
+                  tfhe-rs states it); runs below 80 bits (toy rings, tfhe-rs's insecure test
+                  set) are cross-hatched and labelled "below 80 bits" (security_marks.py);
   published       the literature's figures (published.aes_across_schemes()), hatched and
-                  labelled "published", on the authors' hardware.
+                  labelled "published", on the authors' hardware, at the security its
+                  source states.
+Latency is compared with latency and time per block with time per block (two panels).
 Computing the rows (rows()) is separate from plotting (plot()).
 """
 
@@ -20,10 +24,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import published  # noqa: E402
+import security_marks as sm  # noqa: E402
 
 COLORS = {"engine": "#1f77b4", "helib": "#2ca02c", "peer": "#ff7f0e", "published": "#bbbbbb"}
 BACKEND_NAMES = {"engine": "engine", "helib": "HElib 2.3.0"}
-COLUMNS = ["origin", "label", "latency_s", "per_block_s"]
+COLUMNS = ["origin", "label", "latency_s", "per_block_s", "security", "below_80_bits"]
 
 
 def engine_rows(runs):
@@ -37,14 +42,18 @@ def engine_rows(runs):
     for k, g in aes.groupby(keys, dropna=False):
         backend, m, bits, rounds, blocks, threads, host = k
         total = g["total_s"].mean()
-        security = g["security_helib"].mean()
+        sec = {"security_helib": g["security_helib"].mean()}
+        if "security_coresvp" in g:
+            sec["security_coresvp"] = g["security_coresvp"].mean()
         partial = "" if rounds == 10 else f", {int(rounds)} of 10 rounds"
         rows.append({
             "origin": backend if backend in COLORS else "engine",
             "label": f"{BACKEND_NAMES.get(backend, backend)} BGV packed, m={int(m)}, {int(bits)} bits{partial}\n"
-                     f"{host}, {int(threads)} thr, {int(blocks)} blocks, ~{security:.0f}-bit (HElib formula)",
+                     f"{host}, {int(threads)} thr, {int(blocks)} blocks, {sm.security_text(sec)}",
             "latency_s": total,
             "per_block_s": total / blocks,
+            "security": sm.security_text(sec),
+            "below_80_bits": sm.is_below(sec),
         })
     return rows
 
@@ -53,12 +62,16 @@ def peer_rows(peers):
     rows = []
     for k, g in peers.groupby(["peer", "version", "params", "security", "threads", "host"], dropna=False):
         peer, version, params, security, threads, host = k
-        stated = f"{int(security)}-bit (stated by tfhe-rs)" if security > 0 else "INSECURE test set"
+        below = not security >= sm.THRESHOLD
+        stated = (f"{int(security)}-bit (stated by tfhe-rs)" if security > 0 else "INSECURE test set") + \
+            (f": {sm.MARK}" if below else "")
         rows.append({
             "origin": "peer",
             "label": f"tfhe-rs {version} AES, {params}\n{host}, {int(threads)} thr, {stated}",
             "latency_s": g["latency_s"].mean(),
             "per_block_s": g["per_block_s"].mean(),
+            "security": stated,
+            "below_80_bits": below,
         })
     return rows
 
@@ -71,6 +84,8 @@ def published_rows():
             "label": f"{r['implementation']} [{r['scheme']}]\npublished, {r['hardware']}",
             "latency_s": r["latency_s"],
             "per_block_s": r["per_block_s"],
+            "security": "as its source states (docs/references.md §5)",
+            "below_80_bits": False,
         })
     return rows
 
@@ -90,9 +105,11 @@ def plot(df, png, pdf):
                         transform=ax.get_yaxis_transform())
                 continue
             pub = r["origin"] == "published"
-            ax.barh(i, r[col], color=COLORS[r["origin"]], hatch="//" if pub else None,
-                    edgecolor="#666666" if pub else None)
-            ax.text(r[col], i, f" {r[col]:.3g} s", va="center", fontsize=7)
+            below = bool(r["below_80_bits"])
+            ax.barh(i, r[col], color=COLORS[r["origin"]], hatch="//" if pub else sm.HATCH if below else None,
+                    edgecolor="#666666" if pub else sm.EDGE if below else None)
+            ax.text(r[col], i, f" {r[col]:.3g} s" + (f" ({sm.MARK})" if below else ""), va="center", fontsize=7,
+                    color=sm.TEXT if below else "black")
         ax.set_xscale("log")
         ax.set_xlabel("seconds (log scale)")
         ax.set_title(title, fontsize=10)
@@ -103,12 +120,17 @@ def plot(df, png, pdf):
     shown = [o for o in names if (df["origin"] == o).any()]
     handles = [plt.Rectangle((0, 0), 1, 1, facecolor=COLORS[o], hatch="//" if o == "published" else None,
                              edgecolor="#666666" if o == "published" else COLORS[o]) for o in shown]
-    fig.legend(handles, [names[o] for o in shown], loc="lower center", ncol=len(shown), fontsize=8)
+    texts = [names[o] for o in shown]
+    if df["below_80_bits"].astype(bool).any():
+        handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="white", hatch=sm.HATCH, edgecolor=sm.EDGE))
+        texts.append(f"{sm.MARK}: toy parameters, never comparable with the published figures")
+    fig.legend(handles, texts, loc="lower center", ncol=len(texts), fontsize=8)
     fig.suptitle("AES-128 across schemes", fontsize=11)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     fig.savefig(png, dpi=150)
     fig.savefig(pdf)
     plt.close(fig)
+    df.iloc[::-1].to_csv(os.path.splitext(str(png))[0] + ".csv", index=False)
 
 
 def read_csv_or_empty(path):

@@ -29,8 +29,11 @@ def context(runs):
     security = runs["security_helib"].round(0).astype(int)
     weights = ", ".join("dense" if h == 0 else str(h) for h in sorted(set(runs["hwt"])))
     sec = f"{_span(security, '{} bits')} (HElib's formula, key weight {weights})"
-    if security.min() < 128:
-        sec += ": below 128 bits, toy parameters" if security.max() < 128 else ": some runs below 128 bits"
+    if security.min() < 80:
+        sec += (": below 80 bits, toy rings (relative costs only)" if security.max() < 80
+                else ": some runs below 80 bits (marked below_80_bits)")
+    elif security.min() < 128:
+        sec += ": below 128 bits" if security.max() < 128 else ": some runs below 128 bits"
     cpus = sorted(set(runs["cpu"].fillna("unknown"))) if "cpu" in runs else ["unknown"]
     machine = (f"{', '.join(sorted(set(runs['host'])))}: {', '.join(cpus)}; "
                f"{_span(runs['threads'], '{}')} thread(s); git {', '.join(sorted(set(runs['git_revision'])))}; "
@@ -70,16 +73,18 @@ def to_html(df, title, ctx):
 TITLES = {
     "table1": "Table 1: seconds per operation in one Vision round (mean over rounds and runs)",
     "table2": "Table 2: total time for all rounds (total_min = evaluation of all rounds)",
+    "table3": "Table 3: the paper's chain and security beside ours, the differences explained",
 }
 
 
-def report_tables(runs_csv, t1_csv, t2_csv, t1_html, t2_html):
+def report_tables(runs_csv, t1_csv, t2_csv, t1_html, t2_html, t3_csv=None, t3_html=None):
     ctx = context(pd.read_csv(runs_csv, dtype={"git_revision": str}))
-    for csv, out, key in ((t1_csv, t1_html, "table1"), (t2_csv, t2_html, "table2")):
+    todo = [(t1_csv, t1_html, "table1"), (t2_csv, t2_html, "table2")] + ([(t3_csv, t3_html, "table3")] if t3_csv else [])
+    for csv, out, key in todo:
         with open(out, "w") as f:
             f.write(to_html(pd.read_csv(csv), TITLES[key], ctx))
 
 
 if "snakemake" in globals():
     report_tables(snakemake.input.runs, snakemake.input.t1, snakemake.input.t2,
-                  snakemake.output.t1, snakemake.output.t2)
+                  snakemake.output.t1, snakemake.output.t2, snakemake.input.t3, snakemake.output.t3)

@@ -3,14 +3,21 @@
 table1_vision_ops: seconds per operation in one round for each Vision instance (the
     papers' Table 1): the mean over all rounds and repetitions of each operation's
     seconds, and of the whole round. run_cipher reports an operation's seconds summed
-    over the round's two steps.
+    over the round's two steps. Each row carries its run's security.
 table2_totals: per cipher instance, packing, ring and chain (the papers' Table 2): the
-    ring, the chain, security (HElib's formula as run_cipher computes it on its chain; the
-    core-SVP cost of primal uSVP [ADPS16] with q = the ciphertext primes, from the
-    parameter explorer's security module; and the explorer's estimates when its stage
-    ran), rounds, total minutes for all rounds (run_cipher's timings.total_s: evaluation
-    of the rounds, without key generation and encryption), seconds per block amortized
-    over the blocks of one run, peak memory.
+    ring, the chain, security, rounds, total minutes for all rounds (run_cipher's
+    timings.total_s: evaluation of the rounds, without key generation and encryption),
+    seconds per block amortized over the blocks of one run, peak memory.
+table3_paper_vs_ours: per ring of the config with the paper's figures (config/paper.yaml),
+    the paper's chain and security beside ours, the differences explained in words
+    (analysis/paper_vs_ours.py); empty for a config without them.
+
+Security, in every row: HElib's formula as the engine computed it for the run's chain
+(run_cipher's params.security); the core-SVP cost of primal uSVP with the same Q
+(ciphertext and special primes, log2_q): security.csv's figure for the same chain when the
+explorer's stage ran, otherwise the explorer's one function for it
+(cbparams.security.coresvp_of_chain); the explorer's estimates when its stage ran; and
+below_80_bits, the mark of runs on toy rings (analysis/security_marks.py).
 """
 
 import math
@@ -19,20 +26,28 @@ import sys
 
 import pandas as pd
 
+import security_marks
 from published import VISION_OPS
 
-# Where the parameter explorer's package lives (sage/cbparams; its security module is plain
-# Python). The pipeline passes the path, as Snakemake runs copies of these scripts.
+# Where the parameter explorer's package lives (sage/cbparams; its security module asks the
+# engine for HElib's formula and computes core-SVP). The pipeline passes the path, as
+# Snakemake runs copies of these scripts.
 SAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sage")
 
 
-def coresvp_bits(n, log2_q, hwt):
-    """Core-SVP cost of primal uSVP [ADPS16], from the explorer's security module."""
+def explorer_security():
+    """The explorer's security module (cbparams.security)."""
     if SAGE_DIR not in sys.path:
         sys.path.insert(0, SAGE_DIR)
-    from cbparams.security import coresvp_bits as model
+    from cbparams import security
 
-    return model(n, log2_q, hwt)
+    return security
+
+
+def coresvp_bits(n, log2_q, hwt):
+    """Core-SVP cost of primal uSVP [ADPS16] for Q = 2^log2_q (ciphertext and special
+    primes), the explorer's figure for a chain (the same function security.csv uses)."""
+    return explorer_security().coresvp_of_chain(n, log2_q, hwt)
 
 GROUP = ["instance", "backend", "field_bits", "state_size", "packing", "m", "bits"]
 
@@ -48,11 +63,26 @@ def _sort(df):
     return df.assign(_k=key).sort_values(["_k", "instance", "packing", "m", "bits", "backend"]).drop(columns="_k")
 
 
-def table1_vision_ops(rounds, ops):
-    """One row per Vision instance, packing, ring and chain."""
+SECURITY_COLUMNS = ["security_helib", "security_coresvp"]
+
+
+def run_security(runs):
+    """Per GROUP: HElib's formula (the engine's, from the run) and core-SVP with the same Q."""
+    sec = runs.groupby(GROUP, dropna=False).agg(
+        phi=("phi", "first"), hwt=("hwt", "first"), log2_q=("log2_q", "first"),
+        security_helib=("security_helib", "first"),
+    ).reset_index()
+    sec["security_coresvp"] = [coresvp_bits(int(r.phi), float(r.log2_q), int(r.hwt)) for r in sec.itertuples()]
+    return sec[GROUP + SECURITY_COLUMNS]
+
+
+def table1_vision_ops(rounds, ops, runs=None):
+    """One row per Vision instance, packing, ring and chain, with its security when `runs`
+    (tidy/runs.csv) is given."""
     rounds = rounds[rounds["cipher"] == "vision"]
     ops = ops[ops["cipher"] == "vision"]
-    columns = ["instance", "backend", "packing", "m", "bits", *VISION_OPS, "one_round", "runs"]
+    marks = SECURITY_COLUMNS + ["below_80_bits"] if runs is not None else []
+    columns = ["instance", "backend", "packing", "m", "bits", *marks, *VISION_OPS, "one_round", "runs"]
     if rounds.empty:
         return pd.DataFrame(columns=columns)
     per_op = ops.groupby(GROUP + ["op"], dropna=False)["seconds"].mean().unstack("op")
@@ -61,6 +91,8 @@ def table1_vision_ops(rounds, ops):
         one_round=("seconds", "mean"), runs=("rep", "nunique")
     )
     table = per_op.join(one_round, how="outer").reset_index()
+    if runs is not None:
+        table = security_marks.mark_columns(table.merge(run_security(runs), on=GROUP, how="left"))
     return _sort(table)[columns].reset_index(drop=True)
 
 
@@ -68,7 +100,8 @@ def join_estimates(table, estimates):
     """Add the parameter explorer's security estimates (results/params/security.csv) to the
     rows with the same ring and chain (m, bits, and c and hwt when it has them): its
     columns *_bits and est_* become security_<name> (helib_bits -> security_helib,
-    est_usvp -> security_est_usvp); where we have the same figure, ours is kept."""
+    est_usvp -> security_est_usvp); HElib's formula stays the run's own (the engine's, for
+    the chain it ran), core-SVP is security.csv's."""
     if estimates is None or estimates.empty:
         return table
     if not {"m", "bits"} <= set(estimates.columns):
@@ -81,7 +114,10 @@ def join_estimates(table, estimates):
     ]
     names = {c: "security_" + (c[: -len("_bits")] if c.endswith("_bits") else c) for c in wanted}
     est = estimates[keys + wanted].rename(columns=names)
-    est = est[[c for c in est.columns if c in keys or c not in table.columns]]
+    # security.csv's core-SVP is the one figure for a chain: it is taken, never recomputed
+    est = est[[c for c in est.columns if c in keys or c not in table.columns or c == "security_coresvp"]]
+    if "security_coresvp" in est.columns and "security_coresvp" in table.columns:
+        table = table.drop(columns="security_coresvp")
     est = est.drop_duplicates(keys)
     return table.merge(est, on=keys, how="left")
 
@@ -118,16 +154,21 @@ def table2_totals(runs, estimates=None):
         )
         .reset_index()
     )
-    # q = the ciphertext primes (log2_q_ct as the runner built them; the requested bits if absent)
+    # core-SVP: security.csv's figure for the same chain when the explorer ran (join_estimates),
+    # else the explorer's function with the same Q (log2_q: ciphertext and special primes)
+    table = join_estimates(table, estimates)
+    if "security_coresvp" not in table.columns:
+        table["security_coresvp"] = float("nan")
     table["security_coresvp"] = [
-        round(coresvp_bits(int(r.phi), float(r.bits if pd.isna(r.log2_q_ct) else r.log2_q_ct), int(r.hwt)), 1)
+        r.security_coresvp if pd.notna(r.security_coresvp) else coresvp_bits(int(r.phi), float(r.log2_q), int(r.hwt))
         for r in table.itertuples()
     ]
-    table = join_estimates(table, estimates)
-    estimates_cols = [c for c in table.columns if c.startswith("security_") and c != "security_helib"]
+    table = security_marks.mark_columns(table)
+    estimates_cols = [c for c in table.columns
+                      if c.startswith("security_") and c not in ("security_helib", "security_coresvp", "security_lowest")]
     columns = [
         "instance", "backend", "state", "packing", "m", "phi", "d", "slots", "bits", "log2_q_ct", "log2_q", "c", "hwt",
-        "security_helib", *estimates_cols, "rounds", "blocks", "total_min",
+        "security_helib", "security_coresvp", *estimates_cols, "below_80_bits", "rounds", "blocks", "total_min",
         "amortized_s_per_block", "wall_min", "peak_mem_mb", "runs", "threads", "git_revision",
     ]
     return _sort(table)[columns].reset_index(drop=True)
@@ -176,21 +217,38 @@ def write_table(df, csv_path, md_path, title):
         f.write(to_markdown(df))
 
 
-def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md, sage_dir=None):
+def table3_paper_vs_ours(experiments, runs):
+    """The paper's chain and security beside ours, per ring of the config that carries the
+    paper's figures (analysis/paper_vs_ours.py); HElib's formula with a dense key is the engine's."""
+    import paper_vs_ours
+
+    sec = explorer_security()
+    return paper_vs_ours.paper_vs_ours(experiments, runs, lambda m, lq: sec.helib_security(m, lq, 0), coresvp_bits)
+
+
+def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md, sage_dir=None,
+           experiments=None, t3_csv=None, t3_md=None, build_dir=None):
     global SAGE_DIR
     SAGE_DIR = sage_dir or SAGE_DIR
+    if build_dir:
+        os.environ["CB_BUILD_DIR"] = os.path.abspath(build_dir)   # where the engine's security_info is
     runs = pd.read_csv(runs_csv, dtype={"git_revision": str})  # a short hash may be all digits
     rounds = pd.read_csv(rounds_csv)
     ops = pd.read_csv(ops_csv)
     estimates = pd.concat([pd.read_csv(p) for p in estimates_csvs]) if estimates_csvs else None
     write_table(
-        table1_vision_ops(rounds, ops), t1_csv, t1_md,
+        table1_vision_ops(rounds, ops, runs), t1_csv, t1_md,
         "Table 1: seconds per operation in one Vision round (mean over rounds and runs)",
     )
     write_table(
         table2_totals(runs, estimates), t2_csv, t2_md,
         "Table 2: total time for all rounds (total_min = evaluation of all rounds)",
     )
+    if t3_csv:
+        write_table(
+            table3_paper_vs_ours(experiments or [], runs), t3_csv, t3_md,
+            "Table 3: the paper's chain and security beside ours (rings with the paper's figures in the config)",
+        )
 
 
 if "snakemake" in globals():
@@ -198,5 +256,6 @@ if "snakemake" in globals():
         snakemake.input.runs, snakemake.input.rounds, snakemake.input.ops,
         list(snakemake.input.estimates),
         snakemake.output.t1_csv, snakemake.output.t1_md, snakemake.output.t2_csv, snakemake.output.t2_md,
-        snakemake.params.sage_dir,
+        snakemake.params.sage_dir, snakemake.params.experiments, snakemake.output.t3_csv, snakemake.output.t3_md,
+        snakemake.params.build_dir,
     )

@@ -114,9 +114,15 @@ def test_figure_rows_and_files(tmp_path):
     tf = df[df["origin"] == "peer"].iloc[0]
     assert "fixture-host, 1 thr, INSECURE test set" in tf["label"]
     assert (df["origin"] == "published").sum() == len(published.aes_across_schemes())
+    # the toy-ring engine run and tfhe-rs's insecure test set are marked; published rows are not
+    assert engine.iloc[0]["below_80_bits"] and "below 80 bits" in engine.iloc[0]["label"]
+    assert tf["below_80_bits"] and "below 80 bits" in tf["label"]
+    assert not df[df["origin"] == "published"]["below_80_bits"].any()
     png, pdf = tmp_path / "f.png", tmp_path / "f.pdf"
     figure_schemes.plot(df, str(png), str(pdf))
     assert png.stat().st_size > 5000 and pdf.stat().st_size > 5000
+    data = pd.read_csv(tmp_path / "f.csv")   # the figure's data, with its security column and mark
+    assert {"security", "below_80_bits"} <= set(data.columns) and len(data) == len(df)
 
 
 def test_figure_labels_helib_runs_as_helib(tmp_path):

@@ -108,6 +108,22 @@ def test_tables_hold_the_runs_numbers(pipeline):
         with open(os.path.join(results, "tables", f"{name}.md")) as f:
             md = f.read()
         assert "Vision GF(2^8)^16" in md
+        assert "security_helib" in md and "security_coresvp" in md and "below_80_bits" in md
+
+
+def test_tables_and_figures_carry_security_and_the_mark(pipeline):
+    """Every table row and every figure's bar or line carries its security; the test config's
+    toy rings are all marked below 80 bits (in the tables and in each figure's data)."""
+    results, _ = pipeline
+    for name in ("table1_vision_ops", "table2_totals"):
+        t = pd.read_csv(os.path.join(results, "tables", f"{name}.csv"))
+        assert t["security_helib"].notna().all() and t["security_coresvp"].notna().all()
+        assert t["below_80_bits"].all()
+    for name in ("fig3_aes_vs_vision_round", "round_time_capacity", "vision_ops_vs_state", "ours_vs_published",
+                 "engine_vs_helib"):
+        data = pd.read_csv(os.path.join(results, "figures", f"{name}.csv"))
+        ours = data[data["origin"] == "ours"] if "origin" in data.columns else data
+        assert len(ours) > 0 and ours["below_80_bits"].all(), name
 
 
 def test_figures_exist(pipeline):

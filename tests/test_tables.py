@@ -56,10 +56,47 @@ def test_table2_totals(tidy):
 
 def test_table2_coresvp_on_paper_ring(tidy):
     runs = tidy[0].copy()
-    runs.loc[runs["name"] == "aes-packed", ["m", "phi", "bits", "hwt"]] = [53261, 46080, 820, 120]
+    # core-SVP takes Q = the chain's log2_q (ciphertext and special primes, as HElib's formula
+    # and security.csv): here Q = 2^820, the q of docs/references.md §3
+    runs.loc[runs["name"] == "aes-packed", ["m", "phi", "bits", "hwt", "log2_q"]] = [53261, 46080, 820, 120, 820.0]
     t2 = tables.table2_totals(runs)
-    # docs/references.md §3: the estimator's rough (ADPS16) uSVP at m=53261, 820 bits, hwt 120
-    assert t2[t2["m"] == 53261]["security_coresvp"].iloc[0] == pytest.approx(166.4, abs=0.05)
+    # docs/references.md §3: the estimator's rough (ADPS16) uSVP at m=53261, q=2^820, hwt 120
+    row = t2[t2["m"] == 53261].iloc[0]
+    assert row["security_coresvp"] == pytest.approx(166.4, abs=0.05)
+    assert not row["below_80_bits"] or row["security_helib"] < 80
+
+
+def test_table2_coresvp_uses_the_same_q_as_helib(tidy):
+    """Two runs that differ only in log2_q_ct (the ciphertext primes) but have the same Q get
+    the same core-SVP: the figure depends on Q, as security.csv's does, never on another q."""
+    runs = tidy[0].copy()
+    aes = runs["name"] == "aes-packed"
+    runs.loc[aes, ["m", "phi", "bits", "hwt", "log2_q", "log2_q_ct"]] = [53261, 46080, 820, 120, 1000.0, 820.0]
+    a = tables.table2_totals(runs)
+    runs.loc[aes, "log2_q_ct"] = 780.0
+    b = tables.table2_totals(runs)
+    assert a["security_coresvp"].tolist() == b["security_coresvp"].tolist()
+    runs.loc[aes, "log2_q"] = 1200.0
+    c = tables.table2_totals(runs)
+    assert c[c["m"] == 53261]["security_coresvp"].iloc[0] < a[a["m"] == 53261]["security_coresvp"].iloc[0]
+
+
+def test_tables_carry_security_and_the_mark(tidy):
+    """Every row of both tables carries HElib's formula, core-SVP and below_80_bits; the
+    fixtures' toy rings (phi 256, 640) are all below 80 bits."""
+    runs, rounds, ops = tidy
+    t1 = tables.table1_vision_ops(rounds, ops, runs)
+    t2 = tables.table2_totals(runs)
+    for t in (t1, t2):
+        assert {"security_helib", "security_coresvp", "below_80_bits"} <= set(t.columns)
+        assert t["security_helib"].notna().all() and t["security_coresvp"].notna().all()
+        assert t["below_80_bits"].all()
+    # a run at 118.7 bits (HElib) and 166 (core-SVP) is not marked
+    runs = runs.copy()
+    aes = runs["name"] == "aes-packed"
+    runs.loc[aes, ["m", "phi", "bits", "hwt", "log2_q", "security_helib"]] = [53261, 46080, 820, 120, 820.0, 118.7]
+    t2 = tables.table2_totals(runs)
+    assert not t2[t2["m"] == 53261]["below_80_bits"].iloc[0]
 
 
 def test_table2_joins_security_estimates(tidy):
@@ -79,8 +116,9 @@ def test_table2_joins_security_estimates(tidy):
     for not_an_estimate in ("security_est_best_attack", "security_est_log2_q", "security_security_target",
                             "below_target", "security_below_target"):
         assert not_an_estimate not in t2.columns
-    # our own figures are kept where the explorer has the same ones; log2_q is not an estimate
-    assert v64["security_coresvp"] == 11.7 and v64["security_helib"] == 0.0
+    # HElib's formula stays the run's own (the engine's for the chain it ran); core-SVP is
+    # security.csv's figure for the same chain (one figure, never recomputed); log2_q is not an estimate
+    assert v64["security_coresvp"] == 5.0 and v64["security_helib"] == 0.0
     assert v64["log2_q"] == pytest.approx(661.5)
     assert t2[t2["m"] == 257]["security_est_usvp"].isna().all()
 
@@ -110,10 +148,92 @@ def test_figures_written(tidy, tmp_path):
     d = tmp_path
     rounds.to_csv(d / "rounds.csv", index=False)
     ops.to_csv(d / "ops.csv", index=False)
-    tables.table1_vision_ops(rounds, ops).to_csv(d / "t1.csv", index=False)
+    tables.table1_vision_ops(rounds, ops, runs).to_csv(d / "t1.csv", index=False)
     tables.table2_totals(runs).to_csv(d / "t2.csv", index=False)
     figures.figures(d / "rounds.csv", d / "ops.csv", d / "t1.csv", d / "t2.csv", d)
     for name in ("fig3_aes_vs_vision_round", "round_time_capacity", "vision_ops_vs_state", "ours_vs_published",
                  "engine_vs_helib"):
         for ext in ("png", "pdf"):
             assert (d / f"{name}.{ext}").stat().st_size > 5000
+        # the figure's data: every bar or line with its security and the mark
+        data = pd.read_csv(d / f"{name}.csv")
+        assert "below_80_bits" in data.columns and len(data) > 0, name
+        assert any(c.startswith("security") for c in data.columns), name
+
+
+def test_figures_mark_toy_runs_and_compare_like_for_like(tidy, tmp_path):
+    """The fixtures' toy rings are drawn marked "below 80 bits", also beside the published
+    figures, which carry their own security; AES vs Vision compares per block with per block
+    (one round's seconds / the blocks of the ciphertext: Vision GF(2^64)^2 has 5)."""
+    runs, rounds, ops = tidy
+    t1 = tables.table1_vision_ops(rounds, ops, runs)
+    t2 = tables.table2_totals(runs)
+    pub = figures.plot_ours_vs_published(t1, t2, tmp_path / "p.png", tmp_path / "p.pdf")
+    ours = pub[pub["origin"] == "ours"]
+    assert len(ours) == 5 and ours["below_80_bits"].all()
+    assert ours["security"].str.endswith("below 80 bits").all()
+    theirs = pub[(pub["origin"] == "published") & (pub["panel"] == "table2")]
+    assert theirs["security"].str.contains("136 bits").any() and not theirs["below_80_bits"].any()
+    fig3 = figures.plot_round_by_op(tables.round_ops(ops), rounds, tmp_path / "f.png", tmp_path / "f.pdf", table2=t2)
+    v64 = fig3[fig3["instance"] == "Vision GF(2^64)^2"].iloc[0]
+    assert v64["blocks"] == 5 and v64["seconds_per_block"] == pytest.approx(v64["seconds"] / 5)
+    assert fig3["below_80_bits"].all()
+    # a run at 119 bits (HElib) and 166 (core-SVP) is drawn without the mark
+    t2 = t2.copy()
+    t2.loc[t2["instance"] == "AES-128", ["security_helib", "security_coresvp"]] = [118.7, 166.4]
+    fig3 = figures.plot_round_by_op(tables.round_ops(ops), rounds, tmp_path / "g.png", tmp_path / "g.pdf", table2=t2)
+    assert not fig3[fig3["instance"] == "AES-128"]["below_80_bits"].iloc[0]
+
+
+def test_paper_figures_have_one_home():
+    """The paper's Table 2 is read from config/paper.yaml by the analysis and by the explorer
+    (never a second copy); the figures are those of docs/references.md §1."""
+    sys.path.insert(0, os.path.join(HERE, "..", "sage"))
+    from cbparams.config import paper_configs
+
+    t2 = published.table2()
+    assert list(zip(t2["m"], t2["bits"], t2["security"], t2["total_min"])) == [
+        (53261, 820, 136.256, 1.93), (163455, 1550, 128.529, 26.83), (148733, 2000, 158.132, 37.07),
+        (164737, 2300, 179.373, 63.3), (164737, 3150, 126.0, 76.9)]
+    assert [(c[0], c[1], c[2], c[4]) for c in paper_configs()] == [
+        ("aes", 53261, 820, 136.256), ("vision8", 163455, 1550, 128.529), ("vision16", 148733, 2000, 158.132),
+        ("vision32", 164737, 2300, 179.373), ("vision64", 164737, 3150, 126.0)]
+
+
+def test_paper_vs_ours_explains_differences_from_the_figures(tidy):
+    """Table 3 on a fixture run placed as if on the paper's AES ring: our chain, security
+    (HElib with our key weight, and with a dense key), bits per round used, and notes that
+    say which is larger and why, in the figures' own words."""
+    import doctest
+
+    import paper_vs_ours
+    import security_marks
+    assert doctest.testmod(paper_vs_ours).failed == 0 and doctest.testmod(security_marks).failed == 0
+    runs = tidy[0].copy()
+    aes = runs["name"] == "aes-packed"
+    runs.loc[aes, ["m", "phi", "bits", "hwt", "log2_q", "security_helib", "final_capacity_bits", "rounds"]] = \
+        [53261, 46080, 905, 120, 1259.8, 107.5, 35.0, 10]
+    exps = [{"name": "aes-packed", "cipher": "aes128", "packing": "packed", "rounds": 10,
+             "rings": [{"m": 53261, "bits": 905, "paper": {"bits": 820, "security": 136.256, "total_min": 1.93}}]},
+            {"name": "vision8", "cipher": "vision", "field_bits": 8, "state_size": 16, "packing": "packed",
+             "rounds": 10, "rings": [{"m": 163455, "bits": 1997,
+                                      "paper": {"bits": 1550, "security": 128.529, "total_min": 26.83}}]}]
+    dense = {}
+    t3 = paper_vs_ours.paper_vs_ours(exps, runs, lambda m, lq: dense.setdefault((m, lq), 120.0),
+                                     lambda phi, lq, h: 150.0)
+    a, v = t3.iloc[0], t3.iloc[1]
+    assert a["status"] == "run" and a["bits"] == 905 and a["paper_bits"] == 820
+    assert a["bits_used_per_round"] == pytest.approx((905 - 35) / 10)
+    assert a["chain_note"].startswith("chain 905 > 820: the engine planned more; it used 87 bits per round")
+    assert a["security_note"].startswith("security 107.5 < 136.3: key weight 120")
+    assert "with a dense key: 120.0" in a["security_note"] and "a longer chain" in a["security_note"]
+    assert dense == {(53261, 1259.8): 120.0} and not a["below_80_bits"]
+    assert a["time_note"].startswith("time ")
+    assert v["status"] == "not run" and v["chain_note"].startswith("chain 1997 > 1550 (planned; not run here)")
+
+
+def test_report_context_says_below_80_bits(tidy):
+    import report_tables
+
+    ctx = report_tables.context(tidy[0])
+    assert ctx["security"].endswith("below 80 bits, toy rings (relative costs only)")

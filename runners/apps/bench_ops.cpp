@@ -130,7 +130,7 @@ void write_json(const std::string& path, const nlohmann::json& j) {
 // What only one backend has: the engine's prime counts, HElib's versions, chain and keys.
 void backend_fields(const cb::BgvBackend& be, nlohmann::json& j) {
   j["backend"] = "bgv";
-  j["primes"] = {{"ciphertext", be.context().L()}, {"small", be.context().S()}, {"special", be.context().K()}};
+  j["primes"] = {{"ciphertext", be.context().L() - be.context().S()}, {"small", be.context().S()}, {"special", be.context().K()}};
 }
 #ifdef CB_HAVE_HELIB
 void backend_fields(const cb::HelibBackend& be, nlohmann::json& j) {

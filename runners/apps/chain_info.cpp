@@ -30,7 +30,7 @@ int main() {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     nlohmann::json j;
     std::istringstream is(line);
-    long m = 0, bits = 0, c = 0, margin = 20;
+    long m = 0, bits = 0, c = 0, margin = cb::bgv::ChainParams{}.ks_margin_bits;
     if (!(is >> m >> bits >> c)) {
       j["error"] = "chain_info: a request is \"m bits c [ks_margin_bits]\", got \"" + line + "\"";
       std::cout << j.dump() << "\n";
@@ -38,11 +38,13 @@ int main() {
     }
     is >> margin;
     try {
-      const cb::bgv::Chain ch(cb::bgv::ChainParams{m, bits, c, 6, margin});
+      cb::bgv::ChainParams p;  // the engine's defaults (ladder size), as the planner builds them
+      p.m = m, p.bits = bits, p.c = c, p.ks_margin_bits = margin;
+      const cb::bgv::Chain ch(p);
       j["m"] = m, j["bits"] = bits, j["c"] = c, j["ks_margin_bits"] = margin;
       j["S"] = ch.S(), j["L"] = ch.L(), j["K"] = ch.K();
       double b_ct = 0, b_sp = 0;
-      for (long i = 0; i < ch.L(); ++i) b_ct = std::max(b_ct, std::ceil(ch.log2_q(i)));
+      for (long i = ch.S(); i < ch.L(); ++i) b_ct = std::max(b_ct, std::ceil(ch.log2_q(i)));
       for (long i = ch.L(); i < ch.num_primes(); ++i) b_sp = std::max(b_sp, std::ceil(ch.log2_q(i)));
       j["b_ct"] = long(b_ct), j["b_sp"] = long(b_sp);
       nlohmann::json digits = nlohmann::json::array();

@@ -86,6 +86,8 @@ struct Options {
   double security_target = 0, max_memory_gb = 0;
   uint64_t seed = 1;
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
+  bool measure_noise = false;
+  bool hwt_given = false;  // --hwt on the command line: --security-target keeps it
 };
 
 // The cipher instance of a run, in the clear: sizes, field, reference.
@@ -293,6 +295,12 @@ json plan_json(const ChainPlan& p, double seconds) {
           {"fresh_capacity_bits", p.fresh_capacity},
           {"round_capacity_bits", p.round_capacity},
           {"min_capacity_bits", p.min_capacity},
+          // The bounds' failure probability (noise.h): every random term of the run, and the
+          // error bound of every key (the automorphism keys, relinearization, public key),
+          // fails with probability at most 2^-kappa: a union bound over all of them.
+          {"random_terms", p.random_terms},
+          {"log2_failure_probability",
+           std::log2(double(p.random_terms + p.keys + 2)) - double(bgv::NoiseModel::kKappa)},
           {"chain", p.chain},
           {"chains_tried", p.chains_tried},
           {"choice", p.choice},
@@ -333,6 +341,67 @@ ChainPlan plan_for(const Options& o, const Instance& in) {
   return plan_circuit<VisionCircuit<P, SlicedRep>>(o, in);
 }
 
+// --security-target T: the digits c and, unless --hwt was given, the key weight, for the
+// cheapest run that reaches T by HElib's formula. The digits set P, hence the security of
+// a chain (HElib's formula counts Q P), but barely the noise; the key weight changes both
+// the formula (its table, docs/references.md §2) and the noise (|s| at every root). A run
+// costs about its chain times the key-switching work, which grows with c: so the fewest
+// digits win, then the shorter chain, then the lighter key. Weights tried: 120, 150, 200,
+// 300 (the table's points; a dense key needs a much longer chain, BENCHMARKS.md), each
+// planned once, the c search being arithmetic on that chain; the choice is re-planned
+// (c shifts the chain by a few bits) and its security checked again.
+ChainPlan choose_for_target(Options& o, const Instance& in) {
+  const long phi = ZmStar(o.m).phi();
+  const std::vector<long> weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
+  struct Cand {
+    long hwt, c, bits;
+    double sec;
+  };
+  std::optional<Cand> best;
+  std::string tried;
+  double most = 0;
+  for (long w : weights) {
+    Options ow = o;
+    ow.hwt = w;
+    const ChainPlan p = plan_for(ow, in);
+    std::string line;
+    for (long c = o.c; c <= std::min<long>(p.bits / 20, 16); ++c) {
+      double sec;
+      try {
+        const bgv::Chain ch(bgv::ChainParams{o.m, p.bits, c});
+        sec = bgv::helib_security(o.m, phi, ch.log2_Q() + ch.log2_P(), w);
+      } catch (const ParameterError&) {
+        break;  // more digits than primes
+      }
+      line += msg(line.empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
+      most = std::max(most, sec);
+      if (sec >= o.security_target) {
+        const Cand cand{w, c, p.bits, sec};
+        if (!best || std::tie(cand.c, cand.bits, cand.hwt) < std::tie(best->c, best->bits, best->hwt)) best = cand;
+        break;
+      }
+    }
+    tried += msg(tried.empty() ? "" : "; ", "hwt=", w, ", ", p.bits, " bits: ", line);
+  }
+  if (!best)
+    throw ParameterError(msg("--security-target ", o.security_target, ": the planned chains at m=", o.m,
+                             " reach at most ", std::fixed, std::setprecision(1), most, " bits by HElib's formula (",
+                             tried, "): use a larger m", o.hwt_given ? " or another key weight" : ""));
+  o.hwt = best->hwt;
+  for (o.c = best->c;; ++o.c) {  // re-planned at the choice; one more digit if that fell short
+    ChainPlan p = plan_for(o, in);
+    if (p.info.security < o.security_target && o.c >= 16)
+      throw ParameterError(msg("--security-target ", o.security_target, ": re-planned at c=", o.c, ", hwt=", o.hwt,
+                               " the chain reaches ", std::fixed, std::setprecision(1), p.info.security,
+                               " bits only (", tried, ")"));
+    if (p.info.security >= o.security_target) {
+      p.choice = msg("c=", o.c, ", hwt=", o.hwt, ": the fewest digits, then the shortest chain, then the lightest key ",
+                     "reaching ", o.security_target, " bits by HElib's formula (", tried, ")");
+      return p;
+    }
+  }
+}
+
 // Builds the circuit, runs it and fills `out`; returns whether every block was right.
 template <class Circuit, class B>
 bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
@@ -357,8 +426,31 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
 
   Evaluator<B> ev(b);
   Stopwatch eval_watch;
+  // --measure-noise: after each round, the state's noise computed exactly from the secret
+  // key (BgvBackend::measured_root_noise) beside its bound; the time it takes is kept out
+  // of total_s (the rounds' own seconds never include it).
+  json noise_rounds = json::array();
+  double measure_s = 0;
   ev.on_round = [&](const RoundRecord& r) {
-    const double done = eval_watch.seconds();
+    if constexpr (std::is_same_v<B, BgvBackend>) {
+      if (o.measure_noise) {
+        Stopwatch mw;
+        double bound = -INFINITY, measured = -INFINITY;
+        bool below = true;
+        for (const auto& c : st) {
+          const bgv::RootBound m = b.measured_root_noise(c);
+          for (long t = 0; t < m.size(); ++t) below = below && m.log2_at(t) <= c.noise.log2_at(t) + 1e-9;
+          bound = std::max(bound, c.noise.log2_max());
+          measured = std::max(measured, m.log2_max());
+        }
+        noise_rounds.push_back({{"round", r.round}, {"noise_bound_bits", bound}, {"noise_measured_bits", measured},
+                                {"slack_bits", bound - measured}, {"measured_within_bound", below}});
+        std::fprintf(stderr, "run_cipher: round %ld noise: bound 2^%.2f, measured 2^%.2f (slack %.2f bits)%s\n",
+                     r.round, bound, measured, bound - measured, below ? "" : " MEASURED ABOVE THE BOUND");
+        measure_s += mw.seconds();
+      }
+    }
+    const double done = eval_watch.seconds() - measure_s;
     const double eta = done / double(r.round) * double(in.rounds - r.round);
     const std::string cap = std::isfinite(r.capacity_bits) ? msg(long(std::floor(r.capacity_bits))) : "inf";
     std::fprintf(stderr, "run_cipher: %s round %ld/%ld done in %.2f s, capacity %s bits, ETA %.0f s\n",
@@ -371,7 +463,8 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   } catch (const CapacityError& e) {
     throw CapacityError(msg(display(in), " ran out of modulus capacity during the rounds (", e.what(), "): use more --bits"));
   }
-  const double total_s = eval_watch.seconds();
+  const double total_s = eval_watch.seconds() - measure_s;
+  if (o.measure_noise) out["noise_per_round"] = noise_rounds;
   Stopwatch dec_watch;
   std::vector<std::vector<uint8_t>> got;
   try {
@@ -500,42 +593,7 @@ int run(const Options& o_in) {
   double plan_s = 0;
   if (o.backend == "bgv") {
     Stopwatch pw;
-    plan = plan_for(o, in);
-    if (o.security_target > 0) {
-      // The digits c set P, so the security of a chain (HElib's formula counts Q_L P), but
-      // barely the noise: the smallest c whose chain reaches the target is the cheapest
-      // (each digit is one more key product per key switch). Re-planned at that c.
-      const long phi = ZmStar(o.m).phi();
-      long chosen = 0;
-      double best = 0;
-      std::string tried;
-      for (long c = o.c; c <= std::min<long>(plan->info.bits / 20, 16); ++c) {
-        double sec;
-        try {
-          const bgv::Chain ch(bgv::ChainParams{o.m, plan->bits, c});
-          sec = bgv::helib_security(o.m, phi, ch.log2_Q() + ch.log2_P(), o.hwt);
-        } catch (const ParameterError&) {
-          break;  // more digits than primes
-        }
-        tried += msg(tried.empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
-        best = std::max(best, sec);
-        if (sec >= o.security_target) {
-          chosen = c;
-          break;
-        }
-      }
-      if (!chosen)
-        throw ParameterError(msg("--security-target ", o.security_target, ": the planned chain of ", plan->bits,
-                                 " bits at m=", o.m, " reaches at most ", std::fixed, std::setprecision(1), best,
-                                 " bits by HElib's formula with hwt=", o.hwt, " (", tried,
-                                 "): use a larger m or another key weight"));
-      if (chosen != o.c) {
-        o.c = chosen;
-        plan = plan_for(o, in);
-      }
-      plan->choice = msg("c=", chosen, " is the fewest digits whose chain reaches ", o.security_target,
-                         " bits by HElib's formula (", tried, ")");
-    }
+    plan = o.security_target > 0 ? choose_for_target(o, in) : plan_for(o, in);
     plan_s = pw.seconds();
     std::fprintf(stderr, "run_cipher: planned chain %ld bits (%.1f bits per round, security %.1f) in %.1f s\n",
                  plan->bits, plan->bits_per_round, plan->info.security, plan_s);
@@ -569,7 +627,7 @@ int run(const Options& o_in) {
     const double key_bytes = double(plan->keys) * double(mm.key);
     const double avail = o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
     if (avail > 0 && key_bytes > avail && !o.force)
-      throw ParameterError(msg("m=", o.m, " with a ", o.bits, "-bit chain (c=", o.c, ", ", ch.num_primes(),
+      throw ParameterError(msg("m=", o.m, " with a ", o.bits, "-bit chain (c=", o.c, ", ", ch.num_primes() - ch.S(),
                                " primes) needs about ", std::fixed, std::setprecision(1), key_bytes / 1e9,
                                " GB for its ", plan->keys, " key-switching keys alone, more than the ",
                                avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed (--max-memory-gb)" : "available",
@@ -579,6 +637,8 @@ int run(const Options& o_in) {
   } else if (o.plan) {
     throw ParameterError("--plan needs --backend bgv (the clear backend has no noise)");
   }
+  if (o.measure_noise && o.backend != "bgv")
+    throw ParameterError(msg("--measure-noise needs --backend bgv (the ", o.backend, " backend's noise is not ours to measure)"));
   Stopwatch wall;
   json out;
   bool ok;
@@ -625,7 +685,7 @@ int main(int argc, char** argv) {
   app.add_option("--m", o.m, "cyclotomic index m (odd)")->required();
   app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV; default: the planned chain)")->check(CLI::PositiveNumber);
   app.add_option("--c", o.c, "key-switching digits (BGV, default 3)");
-  app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");
+  auto* hwt_opt = app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");
   app.add_option("--key", o.key_hex, "cipher key as hex (default: random from --seed)");
   app.add_option("--plaintext", o.pt_hex, "plaintext of block 0 as hex (default: random from --seed)");
   app.add_option("--blocks", o.blocks, "blocks to process (default: all the ciphertexts hold)");
@@ -646,15 +706,18 @@ int main(int argc, char** argv) {
                  "refuse a run whose keys alone exceed this many GB (default: the memory available)")
       ->check(CLI::PositiveNumber);
   app.add_option("--security-target", o.security_target,
-                 "choose the fewest key-switching digits c (from --c up) whose planned chain reaches this "
-                 "security by HElib's formula")
+                 "choose the key-switching digits c (from --c up) and, without --hwt, the key weight (120, 150, "
+                 "200, 300) of the cheapest run whose planned chain reaches this security by HElib's formula")
       ->check(CLI::PositiveNumber);
   app.add_flag("--allow-insecure", o.allow_insecure, "accept key weights HElib's formula rates at 0 bits (1..119)");
   app.add_option("--json", o.json_path, "output JSON file")->required();
+  app.add_flag("--measure-noise", o.measure_noise,
+               "after each round, measure the noise from the secret key beside its bound (BGV; JSON noise_per_round)");
   app.add_flag("--corrupt-output", o.corrupt_output, "(tests) flip a bit of block 0's result before the check")
       ->group("");
   try {
     app.parse(argc, argv);
+    o.hwt_given = hwt_opt->count() > 0;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return e.get_exit_code() == 0 ? 0 : 1;

@@ -130,7 +130,7 @@ def test_bgv_errors(tmp_path, args, message):
 
 
 def test_keys_beyond_the_memory_are_refused_before_keygen(tmp_path):
-    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--rounds", 2, "--max-memory-gb", 0.001)
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--rounds", 2, "--max-memory-gb", 0.0001)
     assert proc.returncode == 1 and d is None
     assert "m=257 with a " in proc.stderr and "key-switching keys alone, more than the 0.0 GB allowed" in proc.stderr
     assert "round 1/2" not in proc.stderr
@@ -191,6 +191,44 @@ def test_plan_then_run_at_the_plan(tmp_path):
     (tmp_path / "short").mkdir()
     proc, d = run(tmp_path / "short", "--cipher", "aes128", "--m", 771, "--rounds", 3, "--bits", bits - 1)
     assert proc.returncode == 1 and d is None and f"need {bits} bits" in proc.stderr
+
+
+def test_measure_noise_reports_bound_beside_the_exact_noise(tmp_path):
+    """--measure-noise: after every round the noise computed from the secret key is below
+    its bound at every root, a few bits under it; the plan reports its union bound."""
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 771, "--rounds", 2, "--measure-noise")
+    assert proc.returncode == 0, proc.stderr
+    rounds = d["noise_per_round"]
+    assert [r["round"] for r in rounds] == [1, 2]
+    for r in rounds:
+        assert r["measured_within_bound"] is True
+        assert 0 < r["slack_bits"] < 15 and r["noise_bound_bits"] > r["noise_measured_bits"]
+    assert "round 2 noise: bound 2^" in proc.stderr
+    assert d["plan"]["random_terms"] > 0 and d["plan"]["log2_failure_probability"] <= -40
+    (tmp_path / "clear").mkdir()
+    proc, d = run(tmp_path / "clear", "--cipher", "aes128", "--backend", "clear", "--m", 771, "--measure-noise")
+    assert proc.returncode == 1 and d is None and "--measure-noise needs --backend bgv" in proc.stderr
+
+
+def test_security_target_chooses_digits_and_key_weight(tmp_path):
+    """--security-target: every key weight of HElib's table (120..300) is planned and the
+    fewest digits, then the shortest chain, then the lightest key wins; a given --hwt is
+    kept; an unreachable target is refused with what each weight reaches."""
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--security-target", "60",
+                           "--plan", "--json", str(tmp_path / "a.json")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads((tmp_path / "a.json").read_text())
+    assert (d["params"]["c"], d["params"]["hwt"]) == (3, 120) and d["params"]["security"] >= 60
+    assert all(f"hwt={w}," in d["plan"]["choice"] for w in (120, 150, 200, 300))
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--security-target", "60",
+                           "--hwt", "150", "--plan", "--json", str(tmp_path / "b.json")],
+                          capture_output=True, text=True, timeout=300)
+    d = json.loads((tmp_path / "b.json").read_text())
+    assert d["params"]["hwt"] == 150 and "hwt=120," not in d["plan"]["choice"]
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--security-target", "100",
+                           "--plan", "--json", str(tmp_path / "c.json")], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and "--security-target 100: the planned chains at m=4369 reach at most" in proc.stderr
+    assert "use a larger m" in proc.stderr and not (tmp_path / "c.json").exists()
 
 
 def test_bgv_aes_full_rounds(tmp_path):

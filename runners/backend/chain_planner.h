@@ -34,6 +34,7 @@ struct ChainPlan {
   long chains_tried = 0;
   std::string choice;                  // what was chosen beyond the chain, and why
   long keys = 0;                       // key-switching keys the circuit needs (set by the caller)
+  long random_terms = 0;               // random terms the run's bounds met (PlanBackend::random_terms)
 };
 
 // What one simulated run reports: the capacity of the inputs and after each round.
@@ -111,6 +112,7 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
   plan.fresh_capacity = r.fresh_capacity;
   plan.round_capacity = r.round_capacity;
   plan.min_capacity = b.min_capacity();
+  plan.random_terms = b.random_terms();
   const long R = long(r.round_capacity.size());
   plan.bits_per_round = R ? (r.fresh_capacity - r.round_capacity.back()) / double(R) : 0;
   return plan;

@@ -1,5 +1,6 @@
 #include "backend/plan_backend.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -83,6 +84,7 @@ PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
 PlanBackend::Ctxt PlanBackend::encrypt(const std::vector<uint64_t>& v) const {
   const Ptxt p = encode(v);
   Ctxt c{clear_.encrypt(v), impl_->chain->ciphertext_primes(), impl_->levels->fresh(*p.roots)};
+  ++random_terms_;
   note(c);
   return c;
 }
@@ -94,6 +96,7 @@ void PlanBackend::note(const Ctxt& a) const {
 
 void PlanBackend::switch_to(Ctxt& a, const PrimeSet& target) const {
   if (a.primes == target) return;
+  if (!std::includes(target.begin(), target.end(), a.primes.begin(), a.primes.end())) ++random_terms_;  // a rounding
   a.noise = impl_->levels->switched(a.primes, a.noise, target);
   a.primes = target;
 }
@@ -140,7 +143,16 @@ void PlanBackend::mul(Ctxt& a, const Ctxt& b) const {
   const PrimeSet target = impl_->levels->product_set(a.primes, a.noise, bb.primes, bb.noise);
   switch_to(a, target);
   switch_to(bb, target);
-  a.noise = impl_->levels->product(a.noise, bb.noise, target);
+  relinearize(a, bb.noise);
+}
+
+void PlanBackend::relinearize(Ctxt& a, const RootBound& b) const {
+  RootBound n = a.noise;
+  n *= b;
+  const PrimeSet tr = impl_->levels->relin_set(a.primes, n);
+  random_terms_ += 2 + !std::includes(tr.begin(), tr.end(), a.primes.begin(), a.primes.end());
+  a.noise = impl_->levels->product(a.noise, b, a.primes, tr);
+  a.primes = tr;
   note(a);
 }
 
@@ -148,8 +160,7 @@ void PlanBackend::square(Ctxt& a) const {
   clear_.square(a.clear);
   switch_to(a, impl_->levels->product_set(a.primes, a.noise, a.primes, a.noise));
   const RootBound na = a.noise;
-  a.noise = impl_->levels->product(na, na, a.primes);
-  note(a);
+  relinearize(a, na);
 }
 
 void PlanBackend::automorph(Ctxt& a, long k) const {
@@ -159,6 +170,7 @@ void PlanBackend::automorph(Ctxt& a, long k) const {
   if (k == 1) return;
   switch_to(a, impl_->levels->key_switch_set(a.primes, a.noise));
   a.noise = impl_->levels->automorphism(a.noise, perm(k), a.primes);
+  random_terms_ += 2;
   note(a);
 }
 
@@ -174,6 +186,7 @@ std::vector<PlanBackend::Ctxt> PlanBackend::automorph_many(const Ctxt& a, const 
     if (k == 1) continue;
     clear_.automorph(out.back().clear, k);
     out.back().noise = impl_->levels->automorphism(base.noise, perm(k), base.primes);
+    random_terms_ += 2;
     note(out.back());
   }
   return out;

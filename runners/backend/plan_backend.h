@@ -55,7 +55,11 @@ class PlanBackend {
   // The least capacity of any ciphertext produced since the last reset (what must stay
   // above 0 for no noise to wrap anywhere).
   double min_capacity() const { return min_capacity_; }
-  void reset_min_capacity() { min_capacity_ = INFINITY; }
+  // The random terms the run's bounds met (noise.h: fresh noise, each rounding, each key
+  // switch's two), counted since the last reset: each fails with probability at most
+  // 2^-kappa, so no ciphertext's bound fails except with probability terms * 2^-kappa.
+  long random_terms() const { return random_terms_; }
+  void reset_min_capacity() { min_capacity_ = INFINITY, random_terms_ = 0; }
 
   const ZmStar& zmstar() const { return clear_.zmstar(); }
   const GF2n& field() const { return clear_.field(); }
@@ -76,12 +80,16 @@ class PlanBackend {
 
  private:
   void switch_to(Ctxt& a, const bgv::PrimeSet& target) const;
+  // After a product at a.primes (a.noise the first operand's bound, b the second's): the
+  // switch to Levels::relin_set and the relinearization, as the evaluator does.
+  void relinearize(Ctxt& a, const bgv::RootBound& b) const;
   void note(const Ctxt& a) const;
   const std::vector<int>& perm(long k) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
   ClearBackend clear_;
   mutable double min_capacity_ = INFINITY;
+  mutable long random_terms_ = 0;
 };
 
 }  // namespace cb

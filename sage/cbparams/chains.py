@@ -2,14 +2,15 @@
 
 The chain is built in one place, the engine (runners/engine/bgv/chain.h): six small
 "ladder" primes of consecutive sizes from the smallest the ring allows (q = 1 mod m N),
-big primes of the engine's full size (50 bits with AVX-512 IFMA, else 60) with the
-remainder shared by the top few, c digits balanced by bits, and special primes covering
+big primes of the engine's full size in this build (a compile-time choice of the engine:
+cbparams.cyclotomic.limits()["prime_bits"] asks it; chain_info's b_ct is the largest) with
+the remainder shared by the top few, c digits balanced by bits, and special primes covering
 the largest digit plus a margin. This module asks ``build/bin/chain_info`` (batch: one
 request a line, one JSON answer a line) and caches the answers, so the explorer's log2 Q,
 and so its security figures, are the engine's exactly; nothing is mirrored here.
 
 For example (with the engine built), ``build_chain(53261, 905, 3)`` has S=6, L=20, K=7
-and log2 Q_L = 909.9 on an AVX-512 IFMA machine.
+and log2 Q_L = 909.9 in a build with 50-bit primes.
 
 Chain sizing for a circuit: the engine's chain planner (``run_cipher --plan``) runs the
 circuit with the engine's noise bounds and is the reference; the Profile below sizes

@@ -84,3 +84,32 @@ def load_config_file(path: str | Path | None) -> dict:
     with open(path) as f:
         cfg = yaml.safe_load(f) or {}
     return load_params(cfg.get("params"))
+
+
+#: The papers' configuration: the rings [TMA] ran, each with the paper's own figures under
+#: `paper:` (docs/references.md §1), beside the chains this project runs there.
+PAPER_CONFIG = ROOT / "config" / "paper.yaml"
+
+
+def instance_of(experiment: dict) -> str:
+    """The explorer's instance name of a pipeline experiment: aes, or vision<n>."""
+    return "aes" if experiment["cipher"] == "aes128" else f"vision{experiment['field_bits']}"
+
+
+def paper_configs(path: str | Path = PAPER_CONFIG) -> list[tuple[str, int, int, int, float]]:
+    """The paper's configurations, read from config/paper.yaml (its one copy in data):
+    (instance, m, the paper's chain bits, rounds, the security the paper reports), one per
+    ring that has a `paper:` entry, in the file's order.
+
+    >>> paper_configs()[0]
+    ('aes', 53261, 820, 10, 136.256)
+    """
+    with open(path) as f:
+        cfg = yaml.safe_load(f) or {}
+    out = []
+    for e in cfg.get("experiments", []):
+        for ring in e["rings"]:
+            p = ring.get("paper")
+            if p:
+                out.append((instance_of(e), int(ring["m"]), int(p["bits"]), int(e["rounds"]), float(p["security"])))
+    return out

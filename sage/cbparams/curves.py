@@ -9,7 +9,7 @@ est_<attack> (the estimator, with est_commit saying which clone).
 
 >>> rows = security_curve(4369, [200, 400], hwt=120, estimator=False)
 >>> [(r["bits"], r["L"]) for r in rows]
-[(200, 6), (400, 11)]
+[(200, 12), (400, 16)]
 >>> rows[0]["helib_bits"] > rows[1]["helib_bits"] > 0
 True
 """

@@ -6,9 +6,11 @@ state of `state` elements of GF(2^n) takes `state` slots (GF(2^n) is a subfield 
 slot GF(2^d) when n | d), so blocks = floor(ell / state): AES and Vision over GF(2^8)
 have 16 state elements, Vision over GF(2^16), GF(2^32), GF(2^64) have 8, 4, 2.
 
-The cheap part (factors, phi, d) runs for every odd m; the quotient structure only for
-the m that some n accepts, in parallel over m. The structures are cached on disk
-(a pickle beside the output), saved as the sweep goes, so an interrupted or failed run
+Every fact comes from the engine (cbparams.cyclotomic asks build/bin/zmstar_info): the
+cheap part (factors, phi, d) for every odd m in one batch, the quotient structure only for
+the m that some n accepts, in `workers` batches side by side. A ring whose hypercube the
+engine cannot build is left out (counted in the meta file). The structures are cached on
+disk (a pickle beside the output), saved as the sweep goes, so an interrupted or failed run
 loses nothing and a rerun with a wider range computes only the new m.
 
 >>> rows = sweep(3, 300, [8, 16], workers=1)
@@ -20,22 +22,27 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import multiprocessing as mp
 import os
 import pickle
 import sys
 import time
 from pathlib import Path
 
-from .cyclotomic import M_LIMIT, RingFacts, basic_facts, zmstar_structure
+from concurrent.futures import ThreadPoolExecutor
+
+from . import batch
+from .cyclotomic import RingFacts, basic_facts_many, limits, ring_facts_many
 from .errors import ParamError, RingError
 
 #: State size (field elements per block) for each slot-field degree n (128-bit states, docs/references.md §1;
 #: AES-128 is 16 bytes). Used for the `state` and `blocks` columns.
 STATE_SIZE = {8: 16, 16: 8, 32: 4, 64: 2}
 
-#: Bump when zmstar_structure changes what it returns: older caches are then ignored.
-CACHE_VERSION = 1
+#: Bump when the cached structure changes: older caches are then ignored. 2: the engine's
+#: answers (gens, ords, twists, ghs16, slots_ok), None for a ring it refuses.
+CACHE_VERSION = 2
+#: Rings per engine batch (the cache is saved after each).
+CHUNK = 2000
 
 COLUMNS = ["m", "factors", "phi", "d", "slots", "n", "state", "blocks", "aes_blocks",
            "dims", "gens", "ords", "good_dims", "twists", "ghs16"]
@@ -65,9 +72,15 @@ def rows_for(r: RingFacts, degrees) -> list[dict]:
     return out
 
 
-def _structure(args):
-    m, d = args
-    return m, zmstar_structure(m, d)
+def _structures(ms):
+    """{m: (gens, ords, twists, ghs16, slots_ok) or None} from one engine batch of its own."""
+    out, b = {}, batch.Batch("zmstar_info")
+    try:
+        for m, r in zip(ms, ring_facts_many(ms, refused="none", ask=b.ask)):
+            out[m] = None if r is None else (r.gens, r.ords, r.twists, r.ghs16, r.slots_ok)
+    finally:
+        b.close()
+    return out
 
 
 def _check_degrees(degrees):
@@ -84,8 +97,9 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
     _check_degrees(degrees)
     if m_min > m_max:
         raise RingError(f"m_min={m_min} > m_max={m_max}: the range of m is empty")
-    if m_max > M_LIMIT:
-        raise RingError(f"m_max={m_max} exceeds {M_LIMIT} = 2^20, the largest m the engine accepts: "
+    m_limit = limits()["m_max"]
+    if m_max > m_limit:
+        raise RingError(f"m_max={m_max} exceeds {m_limit} = 2^20, the largest m the engine accepts: "
                         f"lower params.m_max")
     cached = {}
     if cache is not None and Path(cache).exists():
@@ -93,13 +107,9 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
             doc = pickle.load(f)
         if isinstance(doc, dict) and doc.get("version") == CACHE_VERSION:
             cached = doc["structures"]
-    basics = {}
-    for m in range(max(3, m_min | 1), m_max + 1, 2):
-        f, phi, d = basic_facts(m)
-        if any(d % n == 0 for n in degrees):
-            basics[m] = (f, phi, d)
+    ms = list(range(max(3, m_min | 1), m_max + 1, 2))
+    basics = {m: b for m, b in zip(ms, basic_facts_many(ms)) if any(b[2] % n == 0 for n in degrees)}
     todo = sorted((m for m in basics if m not in cached), reverse=True)  # big m first
-    done = 0
 
     def save():
         if cache is not None:
@@ -109,30 +119,26 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
                 pickle.dump({"version": CACHE_VERSION, "structures": cached}, f)
             os.replace(tmp, cache)
 
-    jobs = [(m, basics[m][2]) for m in todo]
     if stats is not None:
-        stats.update(computed=len(jobs), cached=len(basics) - len(jobs))
-    if workers > 1 and len(jobs) > 1:
-        with mp.get_context("fork").Pool(workers) as pool:
-            for m, st in pool.imap_unordered(_structure, jobs, chunksize=8):
-                cached[m] = st
-                done += 1
-                if done % 2000 == 0:
-                    save()
-                    if progress:
-                        progress(f"{done}/{len(jobs)} rings")
-    else:
-        for job in jobs:
-            m, st = _structure(job)
-            cached[m] = st
-    if jobs:
-        save()
+        stats.update(computed=len(todo), cached=len(basics) - len(todo))
+    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        for done, got in enumerate(pool.map(_structures, chunks), 1):
+            cached.update(got)
+            save()
+            if progress:
+                progress(f"{min(done * CHUNK, len(todo))}/{len(todo)} rings")
+    refused = [m for m in basics if cached[m] is None]
+    if stats is not None:
+        stats.update(refused=len(refused))
     rows = []
     for m in sorted(basics):
         f, phi, d = basics[m]
-        gens, ords, twists, ghs16 = cached[m]
+        if cached[m] is None:
+            continue   # the engine cannot build this ring's hypercube: not a ring it runs
+        gens, ords, twists, ghs16, slots_ok = cached[m]
         r = RingFacts(m=m, factors=f, phi=phi, d=d, ell=phi // d, gens=gens, ords=ords,
-                      good=tuple(t == 0 for t in twists), twists=twists, ghs16=ghs16)
+                      good=tuple(t == 0 for t in twists), twists=twists, ghs16=ghs16, slots_ok=slots_ok)
         rows.extend(rows_for(r, degrees))
     return rows
 
@@ -180,6 +186,7 @@ def main(argv=None) -> int:
                 "workers": p["workers"], "rows": len(rows),
                 "rings": len({r["m"] for r in rows}), "seconds": round(secs, 2),
                 "structures_computed": stats.get("computed"), "structures_cached": stats.get("cached"),
+                "refused_by_engine": stats.get("refused"),
                 "per_degree": {str(n): sum(1 for r in rows if r["n"] == n) for n in p["field_degrees"]}}
         Path(a.meta or str(out.with_suffix("")) + ".meta.json").write_text(json.dumps(meta, indent=1) + "\n")
         print(f"{out}: {len(rows)} rows, {meta['rings']} rings ({stats.get('computed')} computed, "

@@ -1,8 +1,9 @@
 """Sage's cross-checks of the rings a user runs (not the whole sweep).
 
-The explorer (cbparams.cyclotomic) and the engine (runners/engine/algebra) compute the
-slot structure with their own modular arithmetic. Here Sage, an independent
-implementation, checks what they claim, for one ring at a time:
+The engine (runners/engine/algebra) computes the slot structure once, with its own
+modular arithmetic; the explorer asks it (cbparams.cyclotomic, build/bin/zmstar_info).
+Here Sage, an independent implementation, checks what the engine claims, for one ring at
+a time:
 
 * **factorization**: Phi_m mod 2 is the product of the minimal polynomials of zeta^t over
   the hypercube's slot representatives t, each of degree d = ord_m(2) and all distinct
@@ -22,9 +23,10 @@ implementation, checks what they claim, for one ring at a time:
   in the subfield of order 2^n (theta^(2^n) = theta); f is irreducible and is the Vision
   spec's modulus for that n.
 
-The hypercube, G, zeta and theta are the engine's (build/bin/bench_ops --info-only) when
-it is built, compared with the explorer's; otherwise the explorer's hypercube with Sage's
-own slot field. `check_vision_constants` re-derives the Vision constants with Sage's
+The hypercube, G, zeta and theta are those of the engine's ring as bench_ops builds it
+(build/bin/bench_ops --info-only), compared with the engine's batch answer the explorer
+uses (zmstar_info); with engine=False, the batch answer's hypercube with Sage's own slot
+field. `check_vision_constants` re-derives the Vision constants with Sage's
 finite fields and matrices and compares them with the reference's test vectors.
 
 Needs Sage (the passagemath wheels); importing this module does not.
@@ -223,9 +225,9 @@ def check_ring(m: int, field_bits=None, factor_limit: int = 20000, engine: bool 
                [x["twist"] for x in dims])
         same = (eng == (list(r.gens), list(r.ords), list(r.good), list(r.twists))
                 and (info["phi"], info["d"], info["slots"]) == (r.phi, r.d, r.ell))
-        checks.append(Check("engine = explorer", same,
-                            f"engine: phi={info['phi']} d={info['d']} slots={info['slots']} dims={eng}; "
-                            f"explorer: dims={(list(r.gens), list(r.ords), list(r.good), list(r.twists))}"))
+        checks.append(Check("bench_ops = zmstar_info", same,
+                            f"bench_ops: phi={info['phi']} d={info['d']} slots={info['slots']} dims={eng}; "
+                            f"zmstar_info: dims={(list(r.gens), list(r.ords), list(r.good), list(r.twists))}"))
         gens, ords, good, twists = eng
         G = zeta = None
         if "slot_field" in info:
@@ -239,7 +241,7 @@ def check_ring(m: int, field_bits=None, factor_limit: int = 20000, engine: bool 
                                 "hypercube with --info-only"))
         gens, ords, good, twists = list(r.gens), list(r.ords), list(r.good), list(r.twists)
         G = zeta = None
-        source = "explorer (cbparams.cyclotomic)"
+        source = "engine's batch answer (zmstar_info)"
     checks += check_hypercube(m, r.d, r.ell, gens, ords, good, twists)
     checks += check_slots(m, r.d, r.ell, gens, ords, G, zeta, factor_limit)
     if G is not None:

@@ -1,13 +1,10 @@
-"""Security of a BGV parameter set: HElib's formula and a core-SVP uSVP estimate.
-
-Plain Python (no Sage, no numpy needed), importable on its own.
+"""Security of a BGV parameter set: HElib's formula (asked of the engine) and core-SVP uSVP.
 
 1. HElib's formula, exactly as HElib 2.3.0 computes the "security level"
-   (Context::securityLevel / lweEstimateSecurity, as stated in docs/references.md §2):
-   Q counts the ciphertext primes and the special primes, sigma = 3.2 (times sqrt(m) when
-   m is not a power of two), log2AlphaInv = log2 Q - log2 sigma, X = phi / log2AlphaInv;
-   dense key: 3.8 X - 20; sparse key of weight h >= 120: a(h) X + b(h) from a table with
-   linear interpolation; floored at 0. The table is HElib's (docs/references.md §2).
+   (Context::securityLevel / lweEstimateSecurity, stated in docs/references.md §2), is
+   computed in one place, the engine (runners/engine/bgv/security.h, what run_cipher
+   reports); the functions below ask the engine's batch command `build/bin/security_info`
+   (cbparams.batch) and cache its answers. Q counts the ciphertext and the special primes.
 
    The five figures HElib 2.3.0 printed for the paper's rings (dense key, c = 3; for
    m = 53261 from log2 Q, for the others from the log2AlphaInv HElib reported):
@@ -32,6 +29,8 @@ Plain Python (no Sage, no numpy needed), importable on its own.
    ADPS16's classical core-SVP]. We take the smallest beta over all w (samples are free:
    key-switching keys give many), and no hybrid or sparse-secret guessing: this is a
    lower-envelope sanity figure, the same model as the lattice estimator's "rough" uSVP.
+   This model lives only here; every core-SVP figure of the project (security.csv, the
+   tables) is this function of log2 Q, the same Q as HElib's formula (coresvp_of_chain).
 
    At m = 53261 with q = 2^820 and key weight 120, docs/references.md §3 lists the
    estimator's rough (ADPS16) uSVP as 166.4:
@@ -43,15 +42,12 @@ from __future__ import annotations
 
 import math
 
+from .batch import SECURITY
 from .errors import SecurityError
 
-#: HElib's sparse-key table (HElib 2.3.0 lweEstimateSecurity; docs/references.md §2):
-#: key weights h_i = 120, 150, ..., 450 and the coefficients a_i, b_i of a X + b.
-HELIB_HWT = tuple(range(120, 451, 30))
-HELIB_A = (2.4, 2.67, 2.83, 3.0, 3.1, 3.3, 3.3, 3.35, 3.4, 3.45, 3.5, 3.55)
-HELIB_B = (19, 13, 10, 6, 3, 1, -3, -4, -5, -7, -10, -12)
-
-#: Error standard deviation of HElib's and the engine's encryption (before the sqrt(m) scaling).
+#: Error standard deviation of HElib's and the engine's encryption, as the core-SVP model
+#: takes it (the engine's sampler, engine/bgv/sampler.h; HElib's formula scales it by sqrt(m)
+#: itself, in the engine).
 SIGMA = 3.2
 
 #: Cost models of one SVP call in dimension beta, by citation key: log2 of the cost.
@@ -64,8 +60,16 @@ COST_MODELS = {
 }
 
 
+def _checked(answers: list[dict]) -> list[dict]:
+    for a in answers:
+        if "error" in a:
+            raise SecurityError(a["error"])
+    return answers
+
+
 def helib_security_level(phi: float, log2_alpha_inv: float, hwt: int) -> float:
-    """HElib's security estimate from phi(m), log2(1/alpha) and the key's Hamming weight.
+    """HElib's security estimate from phi(m), log2(1/alpha) and the key's Hamming weight
+    (the engine's helib_security_level).
 
     hwt = 0 means a dense key; 1 <= hwt < 120 (or hwt < 0) gives 0, as in HElib.
 
@@ -76,48 +80,44 @@ def helib_security_level(phi: float, log2_alpha_inv: float, hwt: int) -> float:
     >>> helib_security_level(46080, 1109.632, 60)
     0.0
     """
-    if log2_alpha_inv <= 0:
-        raise SecurityError(f"log2_alpha_inv={log2_alpha_inv}: the modulus must exceed the noise "
-                            f"(log2 Q > log2 sigma); give a larger modulus chain")
-    x = phi / log2_alpha_inv
-    if hwt == 0:
-        return max(0.0, 3.8 * x - 20)
-    if hwt < 120:
-        return 0.0
-    if hwt >= HELIB_HWT[-1]:
-        a, b = HELIB_A[-1], HELIB_B[-1]
-    else:
-        i = (hwt - 120) // 30
-        t = (hwt - HELIB_HWT[i]) / 30
-        a = HELIB_A[i] + t * (HELIB_A[i + 1] - HELIB_A[i])
-        b = HELIB_B[i] + t * (HELIB_B[i + 1] - HELIB_B[i])
-    return max(0.0, a * x + b)
+    (a,) = _checked(SECURITY.ask([f"level {float(phi)!r} {float(log2_alpha_inv)!r} {int(hwt)}"]))
+    return float(a["helib_bits"])
 
 
-def is_power_of_two(m: int) -> bool:
-    return m > 0 and m & (m - 1) == 0
+def helib_many(requests) -> list[dict]:
+    """The engine's answers for many (m, log2_q, hwt) at once: dicts with phi, sigma,
+    log2_alpha_inv and helib_bits (one batch; SecurityError for a modulus below the noise)."""
+    return _checked(SECURITY.ask([f"{int(m)} {float(lq)!r} {int(h)}" for m, lq, h in requests]))
 
 
 def helib_sigma(m: int) -> float:
-    """HElib's sigma for the formula: 3.2, times sqrt(m) when m is not a power of two."""
-    return SIGMA if is_power_of_two(m) else SIGMA * math.sqrt(m)
+    """HElib's sigma for the formula (the engine's): 3.2, times sqrt(m) when m is not a power of two."""
+    return float(helib_many([(m, 1000.0, 0)])[0]["sigma"])
 
 
 def helib_log2_alpha_inv(m: int, log2_q: float) -> float:
-    """log2(1/alpha) = log2 Q - log2 sigma, the way HElib computes it."""
-    return log2_q - math.log2(helib_sigma(m))
+    """log2(1/alpha) = log2 Q - log2 sigma, the way HElib computes it (the engine's)."""
+    return float(helib_many([(m, log2_q, 0)])[0]["log2_alpha_inv"])
 
 
 def helib_security(m: int, log2_q: float, hwt: int, phi: int | None = None) -> float:
-    """HElib's security level for ring m with log2 Q (ciphertext + special primes).
+    """HElib's security level for ring m with log2 Q (ciphertext + special primes), the
+    engine's figure. phi is accepted for older callers; the engine derives it from m.
 
     >>> round(helib_security(53261, 1119.16, 0), 3), round(helib_security(53261, 1119.16, 120), 3)
     (137.804, 118.666)
     """
-    if phi is None:
-        from .cyclotomic import euler_phi, factor_int
-        phi = euler_phi(factor_int(m))
-    return helib_security_level(phi, helib_log2_alpha_inv(m, log2_q), hwt)
+    a = helib_many([(m, log2_q, hwt)])[0]
+    if phi is not None and int(phi) != int(a["phi"]):
+        raise SecurityError(f"m={m}: phi={phi} given, but phi(m) = {a['phi']}")
+    return float(a["helib_bits"])
+
+
+def coresvp_of_chain(phi: int, log2_q: float, hwt: int) -> float:
+    """The project's core-SVP figure of a chain: coresvp_bits with q = Q, ciphertext and
+    special primes (log2_q as run_cipher reports it and HElib's formula counts it), rounded
+    to 0.1 bit as security.csv and the tables show it."""
+    return round(coresvp_bits(int(phi), round(float(log2_q), 3), int(hwt)), 1)
 
 
 # ---------------------------------------------------------------------------------------

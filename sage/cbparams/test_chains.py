@@ -29,7 +29,7 @@ def _bluestein_length(m: int) -> int:
 def test_engine_chain_shape(m, bits, c):
     """The engine's chain (asked through chain_info): primes q = 1 mod m N, six ladder primes of
     increasing size first, log2 Q within a couple of bits of the request, digits covering the
-    L primes, P covering the largest digit plus the margin."""
+    L - S ciphertext primes, P covering the largest digit plus the margin."""
     ch = C.build_chain(m, bits, c)
     step = m * _bluestein_length(m)
     assert len(ch.primes) == ch.L + ch.K == len(set(ch.primes))
@@ -37,7 +37,7 @@ def test_engine_chain_shape(m, bits, c):
         assert q % step == 1 and _is_prime(q)
     assert ch.S == 6 and list(ch.primes[:6]) == sorted(ch.primes[:6])
     assert bits - 5 <= ch.log2_q_ct <= bits + 5
-    assert sum(ch.digits) == ch.L and len(ch.digits) == c
+    assert sum(ch.digits) == ch.L - ch.S and len(ch.digits) == c  # the small primes are in no digit
     assert ch.log2_q_sp >= ch.log2_max_digit + 19
     assert "small primes" in ch.description
     # one batch answers several requests, in order

@@ -1,15 +1,54 @@
-"""Ring facts: the paper's rings, and small m against independent brute force."""
+"""Ring facts as the engine answers them (zmstar_info): the paper's rings, known answers, and
+small m against an independent brute force here and Sage's own factoring and orders."""
 from math import gcd
 
 import pytest
 
-from cbparams.cyclotomic import ring_facts, check_m, zmstar_structure, basic_facts
+from cbparams.cyclotomic import basic_facts, basic_facts_many, check_m, limits, ring_facts, ring_facts_many, \
+    zmstar_structure
 from cbparams.errors import RingError
+from cbparams.runner import build_dir
 from cbparams.sageall import sage_all
+
+pytestmark = pytest.mark.skipif(not (build_dir() / "bin" / "zmstar_info").exists(),
+                                reason="engine not built (make build): the ring facts are the engine's")
 
 # docs/references.md §1 (measured with HElib): m -> (phi, d, slots).
 PAPER_RINGS = {53261: (46080, 24, 1920), 163455: (81920, 64, 1280),
                148733: (129024, 48, 2688), 164737: (163840, 64, 2560)}
+
+
+# Known answers: m -> (d, slots, gens, ords, good dimensions). d and slots from
+# docs/references.md §1 (4369 = 17 * 257: d = 16, 4096 / 16 = 256 slots); the hypercubes are
+# those of zmstar.h's greedy rule (53261: 11^8 = 2^20, a bad second dimension), the same the
+# explorer's own Python implementation found before it was replaced by the engine's answer.
+KNOWN = {4369: (16, 256, (3, 317), (128, 2), (False, False)),
+         53261: (24, 1920, (3, 11), (240, 8), (True, False)),
+         163455: (64, 1280, None, None, None)}
+
+
+@pytest.mark.parametrize("m", sorted(KNOWN))
+def test_known_answers(m):
+    d, slots, gens, ords, good = KNOWN[m]
+    r = ring_facts(m)
+    assert (r.d, r.slots) == (d, slots)
+    if gens is not None:
+        assert (r.gens, r.ords, r.good) == (gens, ords, good)
+    assert r.slots_ok
+
+
+def test_batches_agree_with_single_answers():
+    ms = [4369, 53261, 257, 163455]
+    assert ring_facts_many(ms) == [ring_facts(m) for m in ms]
+    assert basic_facts_many(ms) == [basic_facts(m) for m in ms]
+    assert basic_facts(163455) == (((3, 1), (5, 1), (17, 1), (641, 1)), 81920, 64)
+
+
+def test_limits_are_the_engines():
+    lim = limits()
+    assert lim["m_max"] == 2 ** 20 and lim["max_slot_degree"] == 1024 and lim["prime_bits"] in (50, 60)
+    from cbparams import cyclotomic
+    assert cyclotomic.D_LIMIT == lim["max_slot_degree"] and cyclotomic.M_LIMIT == lim["m_max"]
 
 
 @pytest.mark.parametrize("m", sorted(PAPER_RINGS))
@@ -67,6 +106,7 @@ def test_small_m_brute_force(m):
     f, phi, d2 = basic_facts(m)
     assert d2 == d
     assert zmstar_structure(m, d) == (gens, ords, twists, ghs)
+    assert zmstar_structure(m) == (gens, ords, twists, ghs)
 
 
 def test_d_and_slots_against_sage_factoring():
@@ -93,12 +133,14 @@ def test_orders_against_sage_unit_group():
 
 @pytest.mark.parametrize("bad, text", [
     (53262, "m=53262 is even: the ring needs odd m"),
-    (1, "m=1 is too small"),
-    (2**21 + 1, "exceeds 1048576"),
+    (1, "m=1 is outside [3, 2^20]: the ring needs 3 <= m <= 1048576"),
+    (2**21 + 1, "m=2097153 is outside [3, 2^20]"),
     ("abc", "m='abc' is not an integer"),
+    (3.5, "m=3.5 is not an integer"),
 ])
 def test_bad_m(bad, text):
-    with pytest.raises(RingError, match=text.replace("(", r"\(").replace(")", r"\)")):
+    import re
+    with pytest.raises(RingError, match=re.escape(text)):
         check_m(bad)
 
 

@@ -1,5 +1,6 @@
-"""The explorer against the C++ engine itself (skipped when build/bin/bench_ops is not built):
-the hypercube of Z_m^*/<2> and log2 Q of the chain must be the engine's exactly."""
+"""The engine's batch answers (zmstar_info, chain_info) against the ring and chain the engine
+actually builds for a run (bench_ops; skipped when it is not built): the explorer's facts
+must be those of the runs, exactly."""
 import json
 import subprocess
 
@@ -23,15 +24,16 @@ def test_matches_engine(m, bits, c, tmp_path):
     assert [(x["gen"], x["ord"], x["good"]) for x in eng["dims"]] == list(zip(r.gens, r.ords, r.good))
     assert (eng["phi"], eng["d"], eng["slots"]) == (r.phi, r.d, r.ell)
     ch = build_chain(m, bits, c)
-    assert (eng["primes"]["ciphertext"], eng["primes"]["special"]) == (ch.L, ch.K)
+    assert (eng["primes"]["ciphertext"], eng["primes"]["special"]) == (ch.L - ch.S, ch.K)
     assert eng["log2_q_ct"] == pytest.approx(ch.log2_q_ct, abs=1e-9)
     assert eng["log2_q"] == pytest.approx(ch.log2_Q, abs=1e-9)
 
 
 @pytest.mark.skipif(not BENCH_OPS.exists(), reason="engine not built (make build)")
 def test_slot_degree_limit_is_the_engines(tmp_path):
-    """cyclotomic.D_LIMIT: the engine builds the slots of m=53261 (d=24) and refuses those of
-    m=119941 (d=1656 > 1024), so the selection must skip such rings."""
+    """cyclotomic.D_LIMIT (the engine's answer): the engine builds the slots of m=53261 (d=24)
+    and refuses those of m=119941 (d=1656 > 1024), which zmstar_info marks slots_ok=False,
+    so the selection must skip such rings."""
     from cbparams.cyclotomic import D_LIMIT
     from cbparams.runner import ring_info
 
@@ -39,6 +41,7 @@ def test_slot_degree_limit_is_the_engines(tmp_path):
     assert ring_facts(119941).d > D_LIMIT
     info = ring_info(119941)
     assert "slot_field" not in info and f"> {D_LIMIT}" in info["slot_field_error"]
+    assert ring_facts(53261).slots_ok and not ring_facts(119941).slots_ok
 
 
 def test_candidates_skip_rings_the_engine_cannot_run():

@@ -19,7 +19,9 @@ rule build_runners:
         src=RUNNERS_DIR,
         build_dir=BUILD_DIR,
         build_type=config["build_type"],
-        targets="run_cipher bench_ops",  # only what the pipeline runs (not the C++ tests)
+        # only what the pipeline runs (not the C++ tests): the runners and the batch
+        # commands the explorer and the analysis ask (ring facts, chains, HElib's formula)
+        targets="run_cipher bench_ops zmstar_info chain_info security_info",
         binaries=f"{RUN_CIPHER} {BENCH_OPS}",
         repo=workflow.basedir,
     # Every core of the host that builds (Snakemake lowers it to --cores); not

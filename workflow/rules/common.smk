@@ -223,7 +223,7 @@ PARAMS_OUTPUTS = [
 ]
 TABLES = [
     os.path.join(R, "tables", f"{t}.{ext}")
-    for t in ("table1_vision_ops", "table2_totals")
+    for t in ("table1_vision_ops", "table2_totals", "table3_paper_vs_ours")
     for ext in ("csv", "md", "html")
 ]
 FIGURES = [

@@ -25,8 +25,11 @@ PARAMS_PROFILES = (config.get("params") or {}).get("depth_profiles", "config/dep
 
 
 # Every odd m in [m_min, m_max] with n | ord_m(2) for a configured field degree n: ring
-# facts, Z_m^*/<2> and blocks per ciphertext. Structures are cached in params/cache/.
+# facts, Z_m^*/<2> and blocks per ciphertext, asked of the engine (build/bin/zmstar_info).
+# Structures are cached in params/cache/.
 rule params_cyclotomics:
+    input:
+        build=BUILD_STAMP,
     output:
         csv=os.path.join(PARAMS_DIR, "cyclotomics.csv"),
         meta=os.path.join(PARAMS_DIR, "cyclotomics.meta.json"),
@@ -40,8 +43,9 @@ rule params_cyclotomics:
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
+        build_dir=BUILD_DIR,
     shell:
-        "{params.py} -m cbparams.enumerate --params-json {params.cfg:q} --workers {threads}"
+        "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.enumerate --params-json {params.cfg:q} --workers {threads}"
         " --out {output.csv:q} --meta {output.meta:q} > {log:q} 2>&1"
 
 

@@ -115,6 +115,7 @@ rule figure_schemes:
     output:
         png=report(SCHEMES_FIGURE["png"], caption="../report/aes128_across_schemes.rst", category="Figures"),
         pdf=SCHEMES_FIGURE["pdf"],
+        data=os.path.splitext(SCHEMES_FIGURE["png"])[0] + ".csv",  # the bars with their security
     log:
         os.path.join(R, "logs", "figure_schemes.log"),
     conda:

@@ -1,4 +1,5 @@
-# plot.smk: the figures, PNG for the report and PDF for papers.
+# plot.smk: the figures, PNG for the report and PDF for papers, and each figure's data
+# (one row per bar or line, with its security and the below-80-bits mark) as CSV.
 
 
 rule figures:
@@ -18,6 +19,7 @@ rule figures:
             for name, path in zip(FIGURES, figure_files("png"))
         ],
         pdf=figure_files("pdf"),
+        data=figure_files("csv"),  # each figure's bars and lines with their security (figures.py)
     log:
         os.path.join(R, "logs", "figures.log"),
     params:

@@ -70,7 +70,7 @@ bool invert(const BitMatrix& a, BitMatrix& inv) {
 
 namespace {
 
-constexpr long kMaxD = 1024;
+constexpr long kMaxD = kMaxSlotDegree;
 
 // The sparse irreducible of degree d that is smallest as an integer among trinomials
 // Y^d + Y^k + 1, or, when none exists, among pentanomials Y^d + Y^a + Y^b + Y^c + 1.

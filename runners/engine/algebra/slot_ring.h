@@ -15,7 +15,7 @@
 // irreducible trinomial Y^d + Y^k + 1 with the smallest k, or, when there is none (e.g.
 // 8 | d), the irreducible pentanomial Y^d + Y^a + Y^b + Y^c + 1 smallest as an integer;
 // zeta = c(Y)^((2^d - 1)/m) mod G for the first c = 2, 3, 4, ... (bit i of c = coefficient
-// of Y^i) giving exact order m. Construction throws ParameterError when d > 1024.
+// of Y^i) giving exact order m. Construction throws ParameterError when d > kMaxSlotDegree (1024).
 //
 // encode and decode only read precomputed data (a subproduct tree over the slots and a
 // d x d bit matrix per slot) and never touch NTL's global GF2E modulus: they are safe to
@@ -34,6 +34,10 @@
 #include "engine/algebra/zmstar.h"
 
 namespace cb {
+
+// Largest slot degree d the CRT is built for: it keeps two d x d bit matrices per slot
+// (2 d phi bits in all) and builds each factor from d roots in GF(2^d).
+constexpr long kMaxSlotDegree = 1024;
 
 class SlotRing {
  public:

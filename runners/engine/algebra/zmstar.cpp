@@ -43,17 +43,34 @@ std::vector<std::pair<long, long>> factorize(long n) {
 
 }  // namespace
 
-ZmStar::ZmStar(long m) : m_(m) {
+ZmStarBasics zmstar_basics(long m) {
   if (m % 2 == 0) throw ParameterError(msg("m=", m, " is even: the ring needs odd m"));
-  if (m < 3 || m > (1L << 20))
+  if (m < 3 || m > kMaxM)
     throw ParameterError(msg("m=", m, " is outside [3, 2^20]: the ring needs 3 <= m <= 1048576"));
+  ZmStarBasics b{m, factorize(m), m, 0};
+  // lambda(m) = lcm of p^(e-1) (p - 1), the exponent of Z_m^*; d = ord_m(2) divides it:
+  // strip each prime factor of lambda while 2^(d/q) stays 1.
+  long lambda = 1;
+  for (auto [p, e] : b.factors) {
+    long pe1 = p - 1;
+    for (long i = 1; i < e; ++i) pe1 *= p;
+    b.phi = b.phi / p * (p - 1);
+    lambda = lambda / std::gcd(lambda, pe1) * pe1;
+  }
+  b.d = lambda;
+  for (auto [q, e] : factorize(lambda)) {
+    (void)e;
+    while (b.d % q == 0 && powmod(2, b.d / q, m) == 1) b.d /= q;
+  }
+  return b;
+}
 
-  factors_ = factorize(m);
-  phi_ = m;
-  for (auto [p, e] : factors_) phi_ = phi_ / p * (p - 1);
-  d_ = 1;
-  for (long x = 2 % m; x != 1; x = 2 * x % m) ++d_;
-  ell_ = phi_ / d_;
+ZmStar::ZmStar(long m) : m_(m) {
+  const ZmStarBasics b = zmstar_basics(m);
+  factors_ = b.factors;
+  phi_ = b.phi;
+  d_ = b.d;
+  ell_ = b.ell();
 
   // Label each unit x with its H-coset c and exponent f: x = crep[c] * 2^f, crep[c] the
   // smallest element of the coset.
@@ -154,6 +171,14 @@ ZmStar::ZmStar(long m) : m_(m) {
       frob_of_x_[x] = int32_t(f);
     }
   }
+}
+
+bool ZmStar::ghs16() const {
+  for (long t = 2; t < m_; ++t) {
+    if (slot_of_x_[t] < 0 || powmod(t, 16, m_) != 1) continue;
+    if (slot_of_x_[powmod(t, 8, m_)] != 0) return true;  // slot 0 is the coset <2> (rep 1)
+  }
+  return false;
 }
 
 std::vector<long> ZmStar::coords(long slot) const {

@@ -30,9 +30,25 @@
 
 namespace cb {
 
+// The cheap facts of Z_m^* without its hypercube: what a sweep over many m asks first.
+struct ZmStarBasics {
+  long m;                                      // odd cyclotomic index, 3 <= m <= kMaxM
+  std::vector<std::pair<long, long>> factors;  // m = prod p^e, primes increasing
+  long phi;                                    // phi = |Z_m^*| = prod p^(e-1) (p - 1)
+  long d;                                      // d = ord_m(2), from the factors of lambda(m)
+  long ell() const { return phi / d; }         // ell = phi / d, the number of slots
+};
+
+// Largest m ZmStar accepts (2^20: slot and Frobenius tables of m entries each).
+constexpr long kMaxM = 1L << 20;
+
+// The basics of m; throws ParameterError unless m is odd and 3 <= m <= kMaxM (as ZmStar).
+ZmStarBasics zmstar_basics(long m);
+
 class ZmStar {
  public:
-  // Throws ParameterError unless m is odd and 3 <= m <= 2^20.
+  // Throws ParameterError unless m is odd and 3 <= m <= kMaxM (zmstar_basics), and Error
+  // when no generator of maximal order has its power in <2> (the hypercube does not split).
   explicit ZmStar(long m);
 
   long m() const { return m_; }
@@ -70,6 +86,10 @@ class ZmStar {
     long frob;
   };
   std::vector<SlotMove> automorphism_action(long k) const;
+
+  // GHS's order-16 condition [GHS12]: some t in Z_m^* with t^16 = 1 whose coset has order
+  // 16 in Z_m^*/<2> (t^8 not in <2>). One pass over [1, m).
+  bool ghs16() const;
 
  private:
   long m_, phi_, d_, ell_;

@@ -126,6 +126,17 @@ TEST(ZmStar, GreedyMatchesBruteForceSmallM) {
       prod *= z.ord(i);
     }
     EXPECT_EQ(prod, z.ell());
+    // ghs16: some unit t with t^16 = 1 and t^8 outside <2>, by brute force.
+    std::set<long> two;
+    for (long x = 1, j = 0; j < b.d; ++j, x = 2 * x % m) two.insert(x);
+    bool ghs = false;
+    for (long t = 1; t < m; ++t) {
+      if (std::gcd(t, m) != 1) continue;
+      long t8 = 1;
+      for (int j = 0; j < 8; ++j) t8 = t8 * t % m;
+      if (t8 * t8 % m == 1 && !two.count(t8)) ghs = true;
+    }
+    EXPECT_EQ(z.ghs16(), ghs);
     // Representatives: distinct cosets of <2>, and locate() agrees with the definition.
     std::set<long> seen;
     for (long s = 0; s < z.ell(); ++s) {
@@ -192,6 +203,33 @@ TEST(ZmStar, AutomorphismActionAllDimensions) {
       EXPECT_EQ(a12[s].frob, (m1.frob + m2.frob) % z.d());
     }
   }
+}
+
+// zmstar_basics (d from the factors of lambda(m)) against the definition, d = the first
+// k with 2^k = 1, for every odd m below 20000 and the papers' rings; and as ZmStar has it.
+TEST(ZmStarBasics, MatchesDefinition) {
+  std::vector<long> ms;
+  for (long m = 3; m < 20000; m += 2) ms.push_back(m);
+  for (long m : {53261L, 163455L, 148733L, 164737L, 1048575L}) ms.push_back(m);
+  for (long m : ms) {
+    const ZmStarBasics b = zmstar_basics(m);
+    long d = 1;
+    for (long x = 2 % m; x != 1; x = 2 * x % m) ++d;
+    ASSERT_EQ(b.d, d) << "m=" << m;
+    long prod = 1;
+    for (auto [p, e] : b.factors)
+      for (long i = 0; i < e; ++i) prod *= p;
+    ASSERT_EQ(prod, m);
+  }
+  EXPECT_EQ(zmstar_basics(53261).phi, 46080);
+  EXPECT_EQ(zmstar_basics(163455).ell(), 1280);
+  EXPECT_THROW(zmstar_basics(53262), ParameterError);
+  EXPECT_THROW(zmstar_basics(kMaxM + 1), ParameterError);
+}
+
+TEST(ZmStar, Ghs16OnPaperRing) {
+  EXPECT_TRUE(ZmStar(53261).ghs16());  // GHS's AES ring has the order-16 element
+  EXPECT_FALSE(ZmStar(257).ghs16());   // Z_257^* cyclic of order 256 = 16 d: t^8 lies in <2>
 }
 
 TEST(ZmStar, LargeRingIsFast) {

@@ -55,42 +55,37 @@ Chain::Chain(const ChainParams& p) : p_(p) {
   if (min_bits > max_bits)
     throw ParameterError(msg("m=", p.m, ": its primes need ", min_bits, " bits, above the ", max_bits, "-bit limit"));
 
-  // The ladder: one prime of each size from the smallest available, while the small
-  // primes leave at least 20 bits to big primes.
+  // The ladder: one prime of each size from the smallest available, below the big size.
   std::vector<uint64_t> ct;
-  double small_bits = 0;
   for (int b = min_bits; long(ct.size()) < p.small_primes && b < max_bits; ++b) {
-    std::vector<uint64_t> found;
     try {
-      found = util::ntt_primes(1, b, step, ct);
+      ct.push_back(util::ntt_primes(1, b, step, ct)[0]);
     } catch (const ParameterError&) {
       continue;  // no prime of this size: try the next
     }
-    const double add = std::log2(double(found[0]));
-    if (small_bits + add > double(p.bits) - 20) break;
-    ct.push_back(found[0]);
-    small_bits += add;
   }
   S_ = long(ct.size());
   // Big primes of the full size, the remainder shared by the top k primes (dropped
-  // first), k the fewest that keeps each of them at least the smallest size: a longer
-  // chain differs from a shorter one only at its top, and log2 Q_L stays within a bit or
+  // first), k the fewest that keeps each of them at least 8 bits above the smallest size
+  // (below that, primes q = 1 mod m N are few and the ladder has taken them): a longer
+  // chain differs from a shorter one only at its top, and log2 Q stays within a bit or
   // so of `bits`.
-  const long big_bits = std::max<long>(p.bits - long(std::floor(small_bits)), min_bits);
+  const long big_bits = std::max<long>(p.bits, min_bits);
   const long n = ceil_div(big_bits, max_bits);
+  const long share_min = std::min<long>(min_bits + 8, max_bits);
   std::vector<int> sizes(n, int(max_bits));
   const long rem = big_bits - (n - 1) * max_bits;  // in (0, max_bits]
   for (long k = 1; k <= n; ++k) {
     const long share = rem + (k - 1) * max_bits;   // bits of the top k primes
-    if (share >= k * min_bits || k == n) {
+    if (share >= k * share_min || k == n) {
       for (long i = 0; i < k; ++i) sizes[n - 1 - i] = int(std::max<long>(min_bits, share / k + (i < share % k)));
       break;
     }
   }
   L_ = S_ + n;
-  if (p.c > L_)
-    throw ParameterError(msg("c=", p.c, " exceeds the ", L_, " ciphertext primes of a ", p.bits,
-                             "-bit chain: use c <= ", L_));
+  if (p.c > n)
+    throw ParameterError(msg("c=", p.c, " exceeds the ", n, " ciphertext primes of a ", p.bits,
+                             "-bit chain: use c <= ", n));
   for (long i = 0; i < n; ++i) {
     for (int b = sizes[i];; ++b) {  // the first size from there that has a prime
       try {
@@ -103,7 +98,9 @@ Chain::Chain(const ChainParams& p) : p_(p) {
   }
   for (uint64_t q : ct) log2_q_.push_back(std::log2(double(q)));
 
-  digits_ = balanced_digits(log2_q_, p.c);
+  digits_ = balanced_digits(std::vector<double>(log2_q_.begin() + S_, log2_q_.end()), p.c);
+  for (auto& d : digits_)
+    for (int& i : d) i += int(S_);
   const long needed = long(std::ceil(log2_max_digit())) + p.ks_margin_bits;
   K_ = ceil_div(needed, max_bits);
   const int b_sp = std::max<int>(int(ceil_div(needed, K_)), min_bits);
@@ -114,7 +111,13 @@ Chain::Chain(const ChainParams& p) : p_(p) {
 }
 
 std::vector<int> Chain::ciphertext_primes() const {
-  std::vector<int> r(L_);
+  std::vector<int> r(L_ - S_);
+  std::iota(r.begin(), r.end(), int(S_));
+  return r;
+}
+
+std::vector<int> Chain::small_primes() const {
+  std::vector<int> r(S_);
   std::iota(r.begin(), r.end(), 0);
   return r;
 }
@@ -145,11 +148,11 @@ std::string Chain::describe() const {
   std::ostringstream os;
   os.setf(std::ios::fixed);
   os.precision(1);
-  os << S_ << " small primes of";
+  os << (L_ - S_) << " ciphertext primes of " << (L_ > S_ ? log2_q_[S_] : 0.0) << " bits (top "
+     << (L_ > S_ ? log2_q_[L_ - 1] : 0.0) << "): log2 Q = " << log2_Q() << "; " << S_
+     << " small ladder primes of";
   for (long i = 0; i < S_; ++i) os << (i ? "," : " ") << log2_q_[i];
-  os << " bits (the smallest with q = 1 mod m*N, N=" << N_ << "), " << (L_ - S_) << " big of "
-     << (L_ > S_ ? log2_q_[S_] : 0.0) << " bits (top " << (L_ > S_ ? log2_q_[L_ - 1] : 0.0)
-     << "): log2 Q = " << log2_Q() << "; " << digits_.size()
+  os << " bits (the smallest with q = 1 mod m*N, N=" << N_ << "; transient, not in Q); " << digits_.size()
      << " digits of";
   for (size_t j = 0; j < digits_.size(); ++j) os << (j ? "," : " ") << log2_Q(digits_[j]);
   os << " bits; " << K_ << " special primes, log2 P = " << log2_P() << " (largest digit + "

@@ -4,21 +4,27 @@
 // roots of unity (for the ring) and the N-th roots (for Bluestein's convolution): the
 // smallest such primes have about log2(m N) + 2 bits.
 //
-// The ciphertext primes q_0 .. q_(L-1) (their product Q_L has about `bits` bits):
-// - S small "ladder" primes first, of consecutive bit sizes b0, b0+1, ..., b0+S-1 from the
-//   smallest size the ring allows. A ciphertext lives modulo Q_T for a subset T of the
-//   chain (evaluator.h): big primes are dropped from the top, small ones dropped or added
-//   back in any combination. The subset sums of S consecutive sizes cover whole ranges of
-//   bits, so together with the big primes the modulus can be set within a few bits of any
-//   target: noise is switched to just above its floor before each product (HElib keeps
-//   6-7 such primes for the same reason).
-// - L - S big primes of the largest fast size (50 bits with AVX-512 IFMA, else 60,
-//   util/primes.h), the last (top) one holding the remainder of `bits` (at least the
-//   smallest prime size, so log2 Q_L may exceed `bits` by less than that size).
-// Key switching (keys.h) splits the L primes into c consecutive digits D_1..D_c whose
-// bit sizes are as equal as possible (the largest digit sets P), and K special primes of
-// b_sp bits whose product P exceeds the largest digit by ks_margin_bits, so the digits'
-// noise (about D_j |e|) is divided away by P.
+// Prime indices 0 .. L+K-1, in three kinds (HElib's smallPrimes, ctxtPrimes, specialPrimes):
+// - 0 .. S-1: S small "ladder" primes, of consecutive bit sizes b0, b0+1, ..., b0+S-1 from
+//   the smallest size the ring allows. They are transient: no key and no fresh ciphertext
+//   is defined modulo them. Before a product (levels.h) a ciphertext at rest modulo big
+//   primes drops big primes from the top and takes any subset of the small ones, so the
+//   modulus can be set within a few bits of any target (the subset sums of S consecutive
+//   sizes cover whole ranges of bits); after the product, before relinearization, the
+//   small primes are dropped again. HElib keeps 6-7 such primes for the same reason.
+// - S .. L-1: the ciphertext primes, whose product Q has about `bits` bits: L - S big
+//   primes of the largest fast size (50 bits with AVX-512 IFMA, else 60, util/primes.h),
+//   the last (top) one holding the remainder of `bits` (at least the smallest prime size,
+//   so log2 Q may exceed `bits` by less than that size). Fresh ciphertexts and the keys
+//   live modulo Q (times P).
+// - L .. L+K-1: K special primes of b_sp bits. Key switching (keys.h) splits the
+//   ciphertext primes into c consecutive digits D_1..D_c whose bit sizes are as equal as
+//   possible, and P exceeds the largest digit by ks_margin_bits, so the digits' noise
+//   (about D_j |e|) is divided away by P.
+// Security (security.h) counts Q P: every LWE sample an attacker sees (public key,
+// key-switching keys, fresh ciphertexts) lives modulo Q P; what is modulo a small prime is
+// computed from them. This is HElib's convention (docs/references.md §2), and the reason
+// the small primes must never enter a key.
 // A Chain is arithmetic only (no transforms): the planner builds many while it searches.
 #pragma once
 
@@ -30,9 +36,9 @@ namespace cb::bgv {
 
 struct ChainParams {
   long m = 0;                // cyclotomic index, odd, 3 <= m <= 2^20
-  long bits = 0;             // bits of the ciphertext modulus Q_L, >= 20
-  long c = 3;                // key-switching digits, 1 <= c <= L
-  long small_primes = 6;     // S, ladder primes (0..8), while they leave 20 bits to big primes
+  long bits = 0;             // bits of the ciphertext modulus Q (big primes), >= 20
+  long c = 3;                // key-switching digits, 1 <= c <= L - S
+  long small_primes = 8;     // S, transient ladder primes (0..8)
   long ks_margin_bits = 20;  // log2(P / largest digit), 0..120
 };
 
@@ -45,7 +51,7 @@ class Chain {
   const ChainParams& params() const { return p_; }
   long m() const { return p_.m; }
   long N() const { return N_; }                // Bluestein length
-  long L() const { return L_; }                // ciphertext primes, small ones included
+  long L() const { return L_; }                // small and ciphertext primes: indices 0..L-1
   long S() const { return S_; }                // small primes: indices 0..S-1
   long K() const { return K_; }                // special primes: indices L..L+K-1
   long num_primes() const { return L_ + K_; }
@@ -54,10 +60,11 @@ class Chain {
   const std::vector<uint64_t>& primes() const { return q_; }
   const std::vector<std::vector<int>>& digits() const { return digits_; }
 
-  std::vector<int> ciphertext_primes() const;  // 0..L-1
+  std::vector<int> ciphertext_primes() const;  // S..L-1: fresh ciphertexts, keys
+  std::vector<int> small_primes() const;       // 0..S-1
   std::vector<int> special_primes() const;     // L..L+K-1
   double log2_Q(const std::vector<int>& primes) const;
-  double log2_Q() const;          // all ciphertext primes
+  double log2_Q() const;          // the ciphertext primes (Q; small ones not included)
   double log2_P() const;          // the special primes
   double log2_max_digit() const;
   // How the chain was built, in one line (sizes of each kind of prime, digits, P).

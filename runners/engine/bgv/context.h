@@ -8,7 +8,8 @@
 //
 // The chain of primes (small ladder primes, big ciphertext primes, c digits, K special
 // primes) is chain.h's; a ciphertext lives modulo Q_T = prod_{i in T} q_i for a subset T
-// of the ciphertext primes (as HElib's IndexSet), chosen by levels.h.
+// of the small and ciphertext primes (as HElib's IndexSet), chosen by levels.h; keys and
+// fresh ciphertexts live modulo the ciphertext primes (and P) only.
 // Double-CRT: a polynomial is stored per prime as its values a(zeta_q^j) at the phi
 // primitive m-th roots, j in Z_m^* increasing ("evaluation positions" t = 0..phi-1).
 // The automorphism X -> X^k permutes the positions: new[t] = old[pos(k j_t mod m)].
@@ -27,11 +28,11 @@ namespace cb::bgv {
 
 struct ContextParams {
   long m = 0;               // cyclotomic index, odd, 3 <= m <= 2^20
-  long bits = 0;            // bits of the ciphertext modulus Q_L (the capacity)
-  long c = 3;               // key-switching digits, 1 <= c <= L
+  long bits = 0;            // bits of the ciphertext modulus Q (the capacity; small primes not counted)
+  long c = 3;               // key-switching digits, 1 <= c <= L - S
   long hwt = 120;           // secret-key Hamming weight; 0 = dense ternary
-  long ks_margin_bits = 20; // log2(P / largest digit)
-  long small_primes = 6;    // S, ladder primes at the bottom of the chain (chain.h)
+  long ks_margin_bits = ChainParams{}.ks_margin_bits;  // log2(P / largest digit)
+  long small_primes = ChainParams{}.small_primes;  // S, transient ladder primes (chain.h)
 };
 
 class Context {
@@ -50,7 +51,7 @@ class Context {
   bool parallel() const { return zm_->phi() >= 4096; }
 
   const Chain& chain() const { return chain_; }
-  long L() const { return chain_.L(); }  // number of ciphertext primes (small ones included)
+  long L() const { return chain_.L(); }  // small and ciphertext primes: indices 0..L-1
   long S() const { return chain_.S(); }  // the small primes are indices 0..S-1
   long K() const { return chain_.K(); }  // number of special primes
   long num_primes() const { return chain_.num_primes(); }
@@ -62,11 +63,12 @@ class Context {
 
   // The key-switching digits: prime indices of each D_j (consecutive ciphertext primes).
   const std::vector<std::vector<int>>& digits() const { return chain_.digits(); }
-  std::vector<int> ciphertext_primes() const { return chain_.ciphertext_primes(); }
+  std::vector<int> ciphertext_primes() const { return chain_.ciphertext_primes(); }  // S..L-1
+  std::vector<int> small_primes() const { return chain_.small_primes(); }  // 0..S-1
   std::vector<int> special_primes() const { return chain_.special_primes(); }
 
   double log2_Q(const std::vector<int>& primes) const { return chain_.log2_Q(primes); }
-  double log2_Q() const { return chain_.log2_Q(); }  // of all ciphertext primes
+  double log2_Q() const { return chain_.log2_Q(); }  // of the ciphertext primes (Q)
   double log2_P() const { return chain_.log2_P(); }  // of the special primes
   double log2_max_digit() const { return chain_.log2_max_digit(); }
   double security() const;          // HElib's formula on Q_L * P

@@ -17,16 +17,15 @@ void check_context(const Context& ctx, const Ciphertext& a, const char* op) {
 }
 }  // namespace
 
-void Evaluator::mod_switch_to(Ciphertext& a, const std::vector<int>& target) const {
+void Evaluator::switch_polys(const std::vector<DCRTPoly*>& polys, const std::vector<int>& have,
+                             const std::vector<int>& target) const {
   if (target.empty()) throw ParameterError("mod_switch_to: the target prime set is empty");
-  const auto have = a.primes();
   std::vector<int> add, drop, both;
   std::set_difference(target.begin(), target.end(), have.begin(), have.end(), std::back_inserter(add));
   std::set_difference(have.begin(), have.end(), target.begin(), target.end(), std::back_inserter(drop));
   if (add.empty() && drop.empty()) return;
   for (int p : add)
     if (p >= ctx_.L()) throw ParameterError(msg("mod_switch_to: prime index ", p, " is not a ciphertext prime"));
-  RootBound noise = levels_.switched(have, a.noise, target);
   if (!add.empty()) {
     // Mod up: c * A over T u A is c modulo Q_T times A = prod(add), and 0 modulo each
     // added prime; the plaintext is multiplied by A = 1 (mod 2), the noise by A.
@@ -37,7 +36,7 @@ void Evaluator::mod_switch_to(Ciphertext& a, const std::vector<int>& target) con
       for (int x : add) A = util::mul_mod(A, ctx_.q(x) % ctx_.q(p), ctx_.q(p));
       scale.push_back(A);
     }
-    for (DCRTPoly* c : {&a.c0, &a.c1}) {
+    for (DCRTPoly* c : polys) {
       c->mul_scalars(scale);
       DCRTPoly up(ctx_, both);
       for (size_t i = 0; i < have.size(); ++i) {
@@ -47,12 +46,18 @@ void Evaluator::mod_switch_to(Ciphertext& a, const std::vector<int>& target) con
       *c = std::move(up);
     }
   }
-  if (!drop.empty()) {
-    a.c0 = divide_round(a.c0, target, drop);
-    a.c1 = divide_round(a.c1, target, drop);
-  }
-  a.noise = std::move(noise);
+  if (!drop.empty())
+    for (DCRTPoly* c : polys) *c = divide_round(*c, target, drop);
   n_ms_ += long(add.size() + drop.size());
+}
+
+void Evaluator::mod_switch_to(Ciphertext& a, const std::vector<int>& target) const {
+  const auto have = a.primes();
+  if (target == have) return;
+  if (target.empty()) throw ParameterError("mod_switch_to: the target prime set is empty");
+  RootBound noise = levels_.switched(have, a.noise, target);
+  switch_polys({&a.c0, &a.c1}, have, target);
+  a.noise = std::move(noise);
 }
 
 void Evaluator::mod_switch_to(Ciphertext& a, long level) const {
@@ -123,6 +128,8 @@ void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
 }
 
 Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
+  if (!c.primes().empty() && c.primes().front() < ctx_.S())
+    throw Error("key switching at a prime set with small primes: keys have none (chain.h)");
   Digits dg;
   dg.targets = c.primes();
   const auto special = ctx_.special_primes();
@@ -196,16 +203,21 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   d1 *= bb.c1;
   d1.add_product(a.c1, bb.c0);
   d2 *= bb.c1;
-  relinearize(a, std::move(d0), std::move(d1), d2, a.noise, bb.noise);
+  relinearize(a, std::move(d0), std::move(d1), std::move(d2), a.noise, bb.noise);
 }
 
-void Evaluator::relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, const DCRTPoly& d2, const RootBound& a,
+void Evaluator::relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, DCRTPoly d2, const RootBound& a,
                             const RootBound& b) const {
+  const std::vector<int> tp = d0.primes();
+  RootBound n = a;
+  n *= b;
+  const std::vector<int> tr = levels_.relin_set(tp, n);
+  switch_polys({&d0, &d1, &d2}, tp, tr);
   DCRTPoly e0, e1;
   apply_key(decompose(d2), relin_, nullptr, e0, e1);
   d0 += e0;
   d1 += e1;
-  out.noise = levels_.product(a, b, d0.primes());
+  out.noise = levels_.product(a, b, tp, tr);
   out.c0 = std::move(d0);
   out.c1 = std::move(d1);
   ++n_mul_;
@@ -220,7 +232,7 @@ void Evaluator::square(Ciphertext& a) const {
   d1 += d1;
   d2 *= a.c1;
   const RootBound na = a.noise;
-  relinearize(a, std::move(d0), std::move(d1), d2, na, na);
+  relinearize(a, std::move(d0), std::move(d1), std::move(d2), na, na);
 }
 
 void Evaluator::automorph(Ciphertext& a, long k) const {

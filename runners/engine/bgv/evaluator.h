@@ -8,7 +8,9 @@
 //             c1 part is key-switched from s(X^k) to s; noise is unchanged by the
 //             permutation (the canonical norm is invariant) plus key-switching noise.
 // Modulus switching divides by dropped primes (rns_rounding.h) or multiplies by added
-// small ones; where each operation runs, and the noise bound each leaves, come from
+// ones. A product runs where levels.h says (small primes allowed), and its degree-2
+// result is switched to ciphertext primes only before relinearization (keys have no small
+// primes, chain.h); where each operation runs, and the noise bound each leaves, come from
 // levels.h (GHS's dynamic noise management, fine-grained as HElib's), which the chain
 // planner shares.
 #pragma once
@@ -76,8 +78,12 @@ class Evaluator {
   void apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
                  DCRTPoly& e0, DCRTPoly& e1) const;
   const KeySwitchKey& automorphism_key(long k) const;
-  // out = (d0, d1) + the s^2 part d2 switched to s; the operands' noise bounds given.
-  void relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, const DCRTPoly& d2, const RootBound& a,
+  // Switches the polynomials (all over `have`) to the prime set `target`.
+  void switch_polys(const std::vector<DCRTPoly*>& polys, const std::vector<int>& have,
+                    const std::vector<int>& target) const;
+  // out = (d0, d1) + the s^2 part d2 switched to s, the tensor (d0, d1, d2) computed at its
+  // primes from operands of noise bounds a and b; first moved to Levels::relin_set.
+  void relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, DCRTPoly d2, const RootBound& a,
                    const RootBound& b) const;
   const Context& ctx_;
   Levels levels_;

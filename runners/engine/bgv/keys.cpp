@@ -17,6 +17,14 @@ std::vector<int> all_primes(const Context& ctx) {
   return r;
 }
 
+// The primes of a key: the ciphertext and special primes, never the small ones (chain.h).
+std::vector<int> key_primes(const Context& ctx) {
+  std::vector<int> r = ctx.ciphertext_primes();
+  const auto sp = ctx.special_primes();
+  r.insert(r.end(), sp.begin(), sp.end());
+  return r;
+}
+
 double log2_canonical(const std::vector<long>& coeffs, long m) {
   return std::log2(util::canonical_norm(coeffs, m));
 }
@@ -47,7 +55,7 @@ PublicKey KeyGenerator::public_key(const SecretKey& sk) {
 }
 
 KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_prime) {
-  const auto all = all_primes(ctx_);
+  const auto all = key_primes(ctx_);
   KeySwitchKey key;
   key.log2_e = -INFINITY;
   const bool seeded =
@@ -56,13 +64,14 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     const auto& digit = ctx_.digits()[j];
     DCRTPoly a(ctx_, all);
-    for (int p : all) Sampler::uniform_limb(key.a_seed, KeySwitchKey::tag(j, p), ctx_.q(p), a.limb(p), ctx_.phi());
+    for (size_t r = 0; r < all.size(); ++r)
+      Sampler::uniform_limb(key.a_seed, KeySwitchKey::tag(j, all[r]), ctx_.q(all[r]), a.limb(long(r)), ctx_.phi());
     std::vector<long> e = rng_.gaussian(ctx_.phi());
     key.log2_e = std::max(key.log2_e, log2_canonical(e, ctx_.m()));
     for (long& x : e) x *= 2;
     DCRTPoly b = DCRTPoly::from_coeffs(ctx_, all, e);
     DCRTPoly as = a;
-    as *= sk.s;
+    as *= sk.s.restricted(all);
     b -= as;
     // + P g_j s': non-zero only modulo the primes of this digit.
     for (int i : digit) {
@@ -70,8 +79,8 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
       uint64_t P = 1;
       for (long k = ctx_.L(); k < ctx_.num_primes(); ++k) P = util::mul_mod(P, ctx_.q(k) % q, q);
       const util::ShoupMul w(P, q);
-      uint64_t* bi = b.limb(i);
-      const uint64_t* si = s_prime.limb(i);
+      uint64_t* bi = const_cast<uint64_t*>(b.limb_of(i));
+      const uint64_t* si = s_prime.limb_of(i);
       for (long t = 0; t < ctx_.phi(); ++t)
         bi[t] = util::add_mod(bi[t], util::mul_shoup(si[t], w.w, w.wp, q), q);
     }

@@ -166,41 +166,54 @@ PrimeSet Levels::sum_set(const PrimeSet& ta, const RootBound& a, const PrimeSet&
   return best_target(switch_targets(common_with_small(ta, tb)), cap, drops);
 }
 
-PrimeSet Levels::key_switch_set(const PrimeSet& ta, const RootBound& a) const {
-  // The smallest modulus whose capacity after the key switch is within
-  // kKeySwitchLossBits of switching at ta itself.
-  if (a.is_zero()) return ta;
+PrimeSet Levels::prefix_for_key_switch(const PrimeSet& ta, const RootBound& a, const RootBound& R,
+                                       double tolerance) const {
+  const auto big = chain_.ciphertext_primes();
+  const long J = long(big.size());
   const double qa = chain_.log2_Q(ta);
-  const RootBound ks = key_switch(ta);  // the digits shrink with the set: an upper bound
-  const RootBound& R = noise_.rounding();
-  auto cap_after = [&](const PrimeSet& t) {
+  auto prefix = [&](long j) { return PrimeSet(big.begin(), big.begin() + j); };
+  std::vector<double> memo(J + 1, NAN);
+  auto cap = [&](long j) {
+    if (!std::isnan(memo[j])) return memo[j];
+    const PrimeSet t = prefix(j);
     const double x = chain_.log2_Q(t);
     const bool drop = !includes(t, ta);
-    // max_u (2^(x-qa) A_u + [drop] R_u + KS_u), KS_u <= R_u + flat part: bounded by
-    // treating ks as a third additive term.
-    const double al = a.exponent() + x - qa;
-    const double with_r = log2_max_sum(a, al, ks, ks.exponent(), R, drop ? 1 : 0);
-    return x - with_r;
+    const RootBound ks = key_switch(t);
+    double c;
+    if (a.is_zero()) c = x - log2_max_sum(ks, ks.exponent(), R, -INFINITY, R, drop ? 1 : 0);
+    else c = x - log2_max_sum(a, a.exponent() + x - qa, ks, ks.exponent(), R, drop ? 1 : 0);
+    return memo[j] = c;
   };
-  const double at_home = cap_after(ta);
-  std::map<double, const PrimeSet*> by_x;
-  const auto targets = switch_targets(ta);
-  for (const auto& t : targets) {
-    const double x = chain_.log2_Q(t);
-    if (x >= qa) continue;
-    auto it = by_x.lower_bound(x - 1e-9);
-    if (it == by_x.end() || it->first > x + 1e-9) by_x.emplace(x, &t);
-  }
-  // cap_after is increasing in x below qa: the smallest x that passes, by bisection.
-  std::vector<const PrimeSet*> sorted;
-  for (auto& [x, t] : by_x) sorted.push_back(t);
-  long lo = 0, hi = long(sorted.size());  // answer in [lo, hi]; hi = none passes
+  // The peak over j = 1..J by bisection on the increments; where ta is itself a prefix
+  // (no rounding there) that prefix is a candidate too.
+  long lo = 1, hi = J;
   while (lo < hi) {
     const long mid = (lo + hi) / 2;
-    if (cap_after(*sorted[mid]) >= at_home - kKeySwitchLossBits) hi = mid;
-    else lo = mid + 1;
+    if (cap(mid + 1) > cap(mid)) lo = mid + 1;
+    else hi = mid;
   }
-  return lo < long(sorted.size()) ? *sorted[lo] : ta;
+  long peak = lo;
+  long home = 0;
+  if (!ta.empty() && ta.front() >= chain_.S() && ta == prefix(long(ta.size()))) home = long(ta.size());
+  if (home && cap(home) > cap(peak)) peak = home;
+  const double best = cap(peak);
+  // The smallest j within tolerance: cap rises up to the peak (bisection below it).
+  long a_lo = 1, a_hi = peak;
+  while (a_lo < a_hi) {
+    const long mid = (a_lo + a_hi) / 2;
+    if (cap(mid) >= best - tolerance) a_hi = mid;
+    else a_lo = mid + 1;
+  }
+  return prefix(a_lo);
+}
+
+PrimeSet Levels::key_switch_set(const PrimeSet& ta, const RootBound& a) const {
+  return prefix_for_key_switch(ta, a, noise_.rounding(), kKeySwitchLossBits);
+}
+
+PrimeSet Levels::relin_set(const PrimeSet& tp, const RootBound& n) const {
+  if (tp.empty() || tp.front() >= chain_.S()) return tp;
+  return prefix_for_key_switch(tp, n, noise_.rounding2(), kKeySwitchLossBits);
 }
 
 RootBound Levels::key_switch(const PrimeSet& at) const {
@@ -215,10 +228,14 @@ RootBound Levels::key_switch(const PrimeSet& at) const {
   return noise_.key_switch(log2_digits, chain_.log2_P());
 }
 
-RootBound Levels::product(const RootBound& a, const RootBound& b, const PrimeSet& at) const {
+RootBound Levels::product(const RootBound& a, const RootBound& b, const PrimeSet& tp, const PrimeSet& tr) const {
   RootBound r = a;
   r *= b;
-  r += key_switch(at);
+  if (tr != tp) {
+    r.scale(chain_.log2_Q(tr) - chain_.log2_Q(tp));
+    if (!includes(tr, tp)) r += noise_.rounding2();
+  }
+  r += key_switch(tr);
   return r;
 }
 

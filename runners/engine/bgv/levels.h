@@ -14,8 +14,15 @@
 // only add primes to an operand (no rounding for it) are evaluated one by one. Ties
 // within 1/4 bit go to the smaller modulus (fewer limbs, cheaper). A sum moves to the
 // common set maximizing x - log2 max_t(2^(x-a) A_t + 2^(x-b) B_t (+ R_t)), also concave.
-// Before a key switch (relinearization excepted: it follows its product) an operand sheds
-// primes while that costs at most kKeySwitchLossBits of capacity: cheaper switches.
+// Keys have no small primes (chain.h), so every key switch runs modulo ciphertext primes
+// only, a prefix Q_j = q_S ... q_(S+j-1) of them. After a product at a set with small
+// primes, the degree-2 result (c0, c1, c2) is switched to the prefix that leaves the most
+// capacity after relinearization, its rounding bounded by R2 (noise.h), big primes
+// added back when that is best (a mod-up is exact), as HElib's dropSmallAndSpecialPrimes.
+// Before any other key switch an operand moves to the smallest prefix whose capacity after
+// the switch is within kKeySwitchLossBits of the best prefix: cheaper switches. Over the
+// prefixes j, that capacity rises while rounding dominates and then falls slowly as the
+// digits grow: the best is found by bisection on its increments.
 // With whole ~50-bit primes only, every product would start with up to 2^50 R of noise;
 // the small primes' ladder brings it within a few bits of the optimum.
 // The engine's evaluator and the chain planner (backend/plan_backend.h) both take every
@@ -55,10 +62,14 @@ class Levels {
   PrimeSet product_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const;
   PrimeSet sum_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const;
   PrimeSet key_switch_set(const PrimeSet& ta, const RootBound& a) const;
+  // Where a product computed at tp, of noise bound n = a b, is relinearized: tp itself
+  // when it has no small primes, else the best prefix of ciphertext primes.
+  PrimeSet relin_set(const PrimeSet& tp, const RootBound& n) const;
 
   // The noise each step leaves (operands already at the set `at`).
   RootBound key_switch(const PrimeSet& at) const;  // added by one key switch at `at`
-  RootBound product(const RootBound& a, const RootBound& b, const PrimeSet& at) const;  // a b + relinearization
+  // a b at tp, switched to tr (relin_set), + relinearization at tr.
+  RootBound product(const RootBound& a, const RootBound& b, const PrimeSet& tp, const PrimeSet& tr) const;
   RootBound automorphism(const RootBound& a, const std::vector<int>& perm, const PrimeSet& at) const;
   RootBound fresh(const RootBound& mu) const { return noise_.fresh(mu); }
 
@@ -68,6 +79,11 @@ class Levels {
   template <class Cap, class Drops>
   PrimeSet best_target(const std::vector<PrimeSet>& targets, Cap cap, Drops drops) const;
   PrimeSet common_with_small(const PrimeSet& ta, const PrimeSet& tb) const;
+  // The prefix of ciphertext primes for a key switch of a ciphertext at ta with bound a,
+  // rounded with R when primes are dropped; within `tolerance` bits of the best capacity,
+  // the smallest.
+  PrimeSet prefix_for_key_switch(const PrimeSet& ta, const RootBound& a, const RootBound& R,
+                                 double tolerance) const;
   const Chain& chain_;
   const NoiseModel& noise_;
 };

@@ -7,22 +7,25 @@
 namespace cb::bgv {
 
 MemoryModel::MemoryModel(const Chain& chain, long m, long phi, size_t keep_uniform_bytes) {
-  const size_t L = size_t(chain.L()), K = size_t(chain.K()), c = chain.digits().size();
+  // Keys, public keys and fresh ciphertexts live modulo the ciphertext primes S..L-1 (and
+  // the special ones); the secret key is held over every prime (chain.h).
+  const size_t L = size_t(chain.L()), S = size_t(chain.S()), K = size_t(chain.K()), c = chain.digits().size();
+  const size_t Q = L - S;  // ciphertext primes
   limb = size_t(phi) * sizeof(uint64_t);
   transforms = (L + K) * util::CyclotomicTransform::table_bytes(m, phi, util::bluestein_length(m));
   secret_key = (L + K) * limb;
-  public_key = 2 * L * limb;
-  key_full = 2 * c * (L + K) * limb;
-  key_compact = KeySwitchKey::stored_compact(long(c), long(L + K), phi, keep_uniform_bytes);
+  public_key = 2 * Q * limb;
+  key_full = 2 * c * (Q + K) * limb;
+  key_compact = KeySwitchKey::stored_compact(long(c), long(Q + K), phi, keep_uniform_bytes);
   if (key_compact) {
     std::vector<int> widths;
-    for (long i = 0; i < chain.num_primes(); ++i) widths.push_back(64 - __builtin_clzll(chain.q(i)));
+    for (long i = long(S); i < chain.num_primes(); ++i) widths.push_back(64 - __builtin_clzll(chain.q(i)));
     key = c * PackedLimbs::packed_bytes(widths, phi);
   } else {
     key = key_full;
   }
-  ciphertext = 2 * L * limb;
-  key_switch = (c * (L + K) + 2 * (L + K) + 2 * L) * limb;
+  ciphertext = 2 * Q * limb;
+  key_switch = (c * (Q + K) + 2 * (Q + K) + 2 * Q) * limb;
 }
 
 size_t MemoryModel::setup(long n_automorphism_keys) const {

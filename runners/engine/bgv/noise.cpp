@@ -20,7 +20,7 @@ NoiseModel::NoiseModel(long m, const std::vector<long>& s_coeffs) : m_(m) {
   const std::vector<double> s = util::canonical_embedding(m)->magnitudes(s_coeffs);
   s_ = RootBound::from_values(s);
   const double sig2 = (kSigma + 0.5) * (kSigma + 0.5);
-  std::vector<double> r(phi_), e(phi_);
+  std::vector<double> r(phi_), r2(phi_), e(phi_);
   w_.resize(phi_);
   double e_max = 0;
   for (long t = 0; t < phi_; ++t) {
@@ -28,10 +28,12 @@ NoiseModel::NoiseModel(long m, const std::vector<long>& s_coeffs) : m_(m) {
     const double S = std::fabs(std::sin(a * double(phi_)) / std::sin(a));
     w_[t] = (double(phi_) + S) / 2;
     r[t] = tail(double(m) * (1 + s[t] * s[t]) / 6);
+    r2[t] = tail(double(m) * (1 + s[t] * s[t] + s[t] * s[t] * s[t] * s[t]) / 6);
     e[t] = tail(sig2 * w_[t]);
     e_max = std::max(e_max, e[t]);
   }
   round_ = RootBound::from_values(r);
+  round2_ = RootBound::from_values(r2);
   log2_e_ = std::log2(e_max);
 }
 

@@ -19,9 +19,11 @@
 //     P(|X| > t) <= K exp(-t^2 cos^2(pi/K) / (2 sigma^2)),
 // and over all phi roots the term stays below
 //     tail(sigma^2) = sigma sqrt(2 (ln(K phi) + kappa ln 2)) / cos(pi/K)
-// except with probability 2^-kappa. We take kappa = 50: a ciphertext that has met up to
-// 2^10 random terms (a whole AES or Vision evaluation is far below) is bounded everywhere
-// except with probability 2^-40. The independence of the a_i is the standard heuristic of
+// except with probability 2^-kappa. We take kappa = 52: a ciphertext whose bound has met
+// up to 2^12 random terms is bounded everywhere except with probability 2^-40. The chain
+// planner counts the terms of a whole run, keys included (`random_terms` and
+// `log2_failure_probability` in run_cipher's plan): about 640 for AES-128, 2584 for the
+// 13 rounds of Vision GF(2^64)^2, the largest circuit here. The independence of the a_i is the standard heuristic of
 // GHS and HElib for the rounding terms (their coefficients are residues of pseudo-random
 // values); everything else is exact.
 //
@@ -33,6 +35,9 @@
 // - rounding (modulus switching by T, and the division by P): (delta0 + delta1 s) / T
 //   with delta of m coefficients uniform in [-T, T] (rns_rounding.h), variance 1/3 each:
 //       R_t = tail(m (1 + |s_t|^2) / 6)
+// - the same rounding of a degree-2 ciphertext (c0, c1, c2), decrypted by c0 + c1 s + c2 s^2:
+//   small primes are dropped between a product and its relinearization (levels.h):
+//       R2_t = tail(m (1 + |s_t|^2 + |s_t|^4) / 6)
 // - key switching with digits D_j (lifts of m coefficients uniform in [-D_j/2, D_j/2])
 //   and key errors bounded by E = max_t E_t: 2 tail(m E^2 sum_j D_j^2 / 24) / P, added
 //   at every root, plus R_t.
@@ -60,7 +65,7 @@ inline double log2_add(double a, double b) {
 class NoiseModel {
  public:
   static constexpr double kSigma = 3.2;  // the Gaussian errors' deviation (sampler.h)
-  static constexpr int kKappa = 50;      // per-term failure probability 2^-kappa
+  static constexpr int kKappa = 52;      // per-term failure probability 2^-kappa
   static constexpr int kDirections = 16; // K of the covering argument
 
   NoiseModel() = default;
@@ -74,6 +79,7 @@ class NoiseModel {
 
   const RootBound& s() const { return s_; }          // |s(zeta_t)|
   const RootBound& rounding() const { return round_; }  // R_t
+  const RootBound& rounding2() const { return round2_; }  // R2_t, degree-2 ciphertexts
   double log2_error_bound() const { return log2_e_; }   // log2 E, the key errors' bound
 
   // F_t for a plaintext with embedding magnitudes mu (|mu(zeta_t)|; zero for mu = 0).
@@ -86,7 +92,7 @@ class NoiseModel {
  private:
   long m_ = 0, phi_ = 0;
   double tail_factor_ = 0;
-  RootBound s_, round_;
+  RootBound s_, round_, round2_;
   std::vector<double> w_;  // w_t = (phi + |S_t|) / 2
   double log2_e_ = 0;
 };

@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <cmath>
+#include <numeric>
+#include <random>
 
 #include "engine/util/canonical.h"
 
@@ -21,9 +23,39 @@ Plaintext::Plaintext(const Context& ctx, const NTL::GF2X& mu)
   if (d2 >= 0) {
     coeffs_.resize(d2 + 1);
     for (long i = 0; i <= d2; ++i) coeffs_[i] = NTL::IsOne(NTL::coeff(poly_, i)) ? 1 : 0;
-    roots_ = std::make_shared<const RootBound>(
-        RootBound::from_values(util::canonical_embedding(ctx.m())->magnitudes(coeffs_)));
+    auto [lift, roots] = small_lift(ctx.m(), std::move(coeffs_));
+    coeffs_ = std::move(lift);
+    roots_ = std::make_shared<const RootBound>(std::move(roots));
   }
+}
+
+std::pair<std::vector<long>, RootBound> Plaintext::small_lift(long m, std::vector<long> mu01) {
+  const auto& emb = *util::canonical_embedding(m);
+  RootBound best = RootBound::from_values(emb.magnitudes(mu01));
+  std::vector<long> best_lift = mu01;
+  long nonzero = 0;
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the positions of the nonzero coefficients
+  for (size_t i = 0; i < mu01.size(); ++i)
+    if (mu01[i]) {
+      ++nonzero;
+      for (int k = 0; k < 8; ++k) h = (h ^ ((uint64_t(i) >> (8 * k)) & 0xff)) * 0x100000001b3ull;
+    }
+  if (nonzero < 2) return {std::move(best_lift), std::move(best)};
+  std::mt19937_64 gen(h);  // the standard fixes mt19937_64's sequence: the same lift everywhere
+  for (int trial = 0; trial < kLiftTrials; ++trial) {
+    std::vector<long> lift = mu01;
+    uint64_t bits = 0;
+    int left = 0;
+    for (long& c : lift) {
+      if (!c) continue;
+      if (!left) bits = gen(), left = 64;
+      if (bits & 1) c = -1;
+      bits >>= 1, --left;
+    }
+    RootBound r = RootBound::from_values(emb.magnitudes(lift));
+    if (r.log2_max() < best.log2_max()) best = std::move(r), best_lift = std::move(lift);
+  }
+  return {std::move(best_lift), std::move(best)};
 }
 
 RootBound Plaintext::embedding_of(const SlotRing& slots, long m, const NTL::GF2X& mu) {
@@ -33,7 +65,7 @@ RootBound Plaintext::embedding_of(const SlotRing& slots, long m, const NTL::GF2X
   if (d < 0) return RootBound();
   std::vector<long> coeffs(d + 1);
   for (long i = 0; i <= d; ++i) coeffs[i] = NTL::IsOne(NTL::coeff(r, i)) ? 1 : 0;
-  return RootBound::from_values(util::canonical_embedding(m)->magnitudes(coeffs));
+  return small_lift(m, std::move(coeffs)).second;
 }
 
 Plaintext::Cache::~Cache() { g_cache_bytes.fetch_sub(bytes); }
@@ -44,8 +76,9 @@ std::shared_ptr<const DCRTPoly> Plaintext::dcrt(const std::vector<int>& primes) 
     const size_t bytes = size_t(ctx_->L()) * ctx_->phi() * sizeof(uint64_t);
     if (g_cache_bytes.fetch_add(bytes) + bytes <= kPlaintextCacheBytes) {
       cache_->bytes = bytes;
-      cache_->full = std::make_shared<DCRTPoly>(
-          DCRTPoly::from_coeffs(*ctx_, ctx_->ciphertext_primes(), coeffs_));
+      std::vector<int> all(ctx_->L());  // small and ciphertext primes: any set a ciphertext has
+      std::iota(all.begin(), all.end(), 0);
+      cache_->full = std::make_shared<DCRTPoly>(DCRTPoly::from_coeffs(*ctx_, all, coeffs_));
     } else {
       g_cache_bytes.fetch_sub(bytes);
       cache_->refused = true;

@@ -1,11 +1,22 @@
 // plaintext.h: an encoded plaintext mu in R_2 = GF(2)[X]/Phi_m, ready to meet ciphertexts.
 //
-// Holds mu's coefficients (0/1, degree < phi), its exact canonical embedding's magnitudes
-// |mu(zeta_t)| at every root (the factor by which multiplying by it scales the noise
-// there, noise.h), and, filled on first use, its
+// Holds a small integer lift of mu (coefficients in {-1, 0, 1}, degree < phi), its exact
+// canonical embedding's magnitudes |mu(zeta_t)| at every root (the factor by which
+// multiplying by it scales the noise there, noise.h), and, filled on first use, its
 // double-CRT form over the ciphertext primes so a constant reused every round is
 // transformed once. The cache is shared by copies and bounded engine-wide
 // (kPlaintextCacheBytes); past the bound plaintexts are transformed at each use.
+//
+// Which lift. Any integer polynomial congruent to mu mod 2 encodes mu, and decryption
+// reduces mod 2 whatever lift was used; the noise sees the lift's embedding. The {0,1}
+// lift of a dense mu is biased: with about half of the phi powers present, its value at
+// zeta^j contains the mean part (1/2) sum_(i<phi) zeta^(ij) = S_j / 2, which near j = 1
+// is about m / (2 pi sin(...)) (|mu|_can = 2^11.8 for AES's constants at m=53261).
+// Giving each nonzero coefficient a random sign removes the bias, leaving a random walk
+// of about sqrt(#nonzero) at every root (2^8.9 at m=53261): 3 bits less noise per
+// constant product. The signs come from a generator seeded by mu's coefficients, so the
+// chain planner (embedding_of) computes the lift the run uses; of kLiftTrials draws
+// (and the {0,1} lift itself, best for sparse mu) the one with the smallest maximum wins.
 #pragma once
 
 #include <NTL/GF2X.h>
@@ -22,6 +33,7 @@ namespace cb::bgv {
 class Plaintext {
  public:
   static constexpr size_t kPlaintextCacheBytes = size_t(3) << 30;
+  static constexpr int kLiftTrials = 4;
 
   Plaintext() = default;
   Plaintext(const Context& ctx, const NTL::GF2X& mu);
@@ -33,9 +45,12 @@ class Plaintext {
   const RootBound& roots() const { return *roots_; }     // |mu(zeta_t)|, zero for mu = 0
   bool is_zero() const { return coeffs_.empty(); }
 
-  // |mu(zeta_t)| for the {0,1} lift of mu mod Phi_m: what the constructor computes,
-  // for callers without a Context (the chain planner).
+  // |mu(zeta_t)| for the lift of mu mod Phi_m the constructor chooses, for callers
+  // without a Context (the chain planner).
   static RootBound embedding_of(const SlotRing& slots, long m, const NTL::GF2X& mu);
+  // The lift (coefficients in {-1, 0, 1}) of mu01 (coefficients 0/1, degree < phi) and
+  // its embedding's magnitudes.
+  static std::pair<std::vector<long>, RootBound> small_lift(long m, std::vector<long> mu01);
 
   // mu in double-CRT form holding (at least) the given primes: read limbs with limb_of.
   std::shared_ptr<const DCRTPoly> dcrt(const std::vector<int>& primes) const;
@@ -47,7 +62,7 @@ class Plaintext {
   std::shared_ptr<const RootBound> roots_ = std::make_shared<const RootBound>();
   struct Cache {
     std::mutex mu;
-    std::shared_ptr<const DCRTPoly> full;  // over all L ciphertext primes
+    std::shared_ptr<const DCRTPoly> full;  // over the L small and ciphertext primes
     size_t bytes = 0;                      // counted against kPlaintextCacheBytes
     bool refused = false;
     ~Cache();

@@ -84,7 +84,7 @@ class SchemeTest : public ::testing::TestWithParam<Ring> {
 TEST_P(SchemeTest, EncryptDecryptRoundTrip) {
   const auto v = s->random_slots(g);
   const Ciphertext c = s->encrypt(v);
-  EXPECT_EQ(c.level(), s->ctx.L());
+  EXPECT_EQ(c.primes(), s->ctx.ciphertext_primes());  // fresh: no small primes (chain.h)
   EXPECT_EQ(s->decrypt(c), v);
 }
 

@@ -31,10 +31,14 @@ double helib_security_level(double phi, double log2_alpha_inv, long hwt) {
   return std::max(0.0, a * x + b);
 }
 
-double helib_security(long m, long phi, double log2_q, long hwt) {
+double helib_sigma(long m) {
   double sigma = 3.2;
   if ((m & (m - 1)) != 0) sigma *= std::sqrt(double(m));
-  const double log2_alpha_inv = log2_q - std::log2(sigma);
+  return sigma;
+}
+
+double helib_security(long m, long phi, double log2_q, long hwt) {
+  const double log2_alpha_inv = log2_q - std::log2(helib_sigma(m));
   return helib_security_level(double(phi), log2_alpha_inv, hwt);
 }
 

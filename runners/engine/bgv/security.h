@@ -13,6 +13,9 @@ namespace cb::bgv {
 // phi: degree of the ring; log2_alpha_inv as above; hwt: 0 = dense ternary key.
 double helib_security_level(double phi, double log2_alpha_inv, long hwt);
 
+// HElib's sigma for the formula: 3.2, times sqrt(m) when m is not a power of two.
+double helib_sigma(long m);
+
 // The same from (m, phi, log2 Q) the way HElib computes sigma.
 double helib_security(long m, long phi, double log2_q, long hwt);
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace cb::bgv {
 namespace {
 
@@ -29,6 +31,12 @@ INSTANTIATE_TEST_SUITE_P(Reference, HelibFormula,
 // From log2 Q the way HElib gets sigma: m=53261, log2 Q = 1119.16 -> 1109.632 -> 137.804.
 TEST(HelibFormulaFromQ, SigmaScaledBySqrtM) {
   EXPECT_NEAR(helib_security(53261, 46080, 1119.16, 0), 137.804, 0.01);
+}
+
+// HElib's sigma: 3.2, times sqrt(m) unless m is a power of two (docs/references.md §2).
+TEST(HelibFormulaFromQ, SigmaRule) {
+  EXPECT_EQ(helib_sigma(4096), 3.2);
+  EXPECT_NEAR(helib_sigma(4095), 3.2 * std::sqrt(4095.0), 1e-12);
 }
 
 TEST(HelibFormulaSparse, TablePointsAndInterpolation) {

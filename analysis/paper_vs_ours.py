@@ -1,0 +1,110 @@
+"""Table 3: the paper's chain and security beside ours, ring by ring, with the differences
+explained in words taken from the figures.
+
+Rows: every ring of the config that carries the paper's figures (`paper:` in
+config/paper.yaml, [TMA] Table 2 as docs/references.md §1 restates it). Ours: the chain the
+config runs there (the engine's planner sized it), and, when the run exists, its security
+(HElib's formula as the engine computed it for the run's chain, its key weight), the same
+chain's figure with a dense key (the paper's figure is for a dense key, docs/references.md
+§2; asked of the engine), core-SVP, the modulus the run used per round (chain minus the
+capacity left, over the rounds) and the minutes. The notes compare them:
+
+AES-128 at m=53261 (the engine's plan on 2026-11-23: 905 bits, 86.9 bits per round,
+log2 Q = 1259.8, HElib's formula 107.5 with key weight 120 and 120.0 with a dense key):
+
+>>> chain_note(905, 820, 10, 86.9)
+"chain 905 > 820: the engine planned more; it used 87 bits per round here, against at most 82 in the paper's chain (820 bits / 10 rounds)"
+>>> chain_note(780, 820, 10, 70.0)
+"chain 780 < 820: tighter noise bounds; 70 bits per round used here, against up to 82 in the paper's chain"
+>>> security_note(107.5, 136.256, 120, 120.0, 1259.8)
+"security 107.5 < 136.3: key weight 120 where the paper used a dense key (HElib's sparse-key line; our chain with a dense key: 120.0); and a longer chain (log2 Q = 1260 with the special primes): 120.0 < 136.3 with a dense key"
+"""
+
+import pandas as pd
+
+import published
+import security_marks
+
+COLUMNS = ["name", "instance", "packing", "m", "rounds", "paper_bits", "bits", "paper_security", "security_helib",
+           "hwt", "security_helib_dense", "security_coresvp", "below_80_bits", "bits_used_per_round",
+           "paper_total_min", "total_min", "status", "chain_note", "security_note", "time_note"]
+
+
+def _rel(a, b, tol):
+    return "<" if a < b - tol else ">" if a > b + tol else "="
+
+
+def chain_note(bits, paper_bits, rounds, used_per_round=None):
+    """Our chain against the paper's, in words (used_per_round: from a run, else None)."""
+    paper_pr = paper_bits / rounds
+    rel = _rel(bits, paper_bits, 0)
+    head = f"chain {bits} {rel} {paper_bits}"
+    if used_per_round is None:
+        return head + f" (planned; not run here): at most {paper_pr:.0f} bits per round in the paper's chain"
+    if rel == ">":
+        return (f"{head}: the engine planned more; it used {used_per_round:.0f} bits per round here, against at most "
+                f"{paper_pr:.0f} in the paper's chain ({paper_bits} bits / {rounds} rounds)")
+    if rel == "<":
+        return (f"{head}: tighter noise bounds; {used_per_round:.0f} bits per round used here, against up to "
+                f"{paper_pr:.0f} in the paper's chain")
+    return f"{head}: the same chain; {used_per_round:.0f} bits per round used here"
+
+
+def security_note(security, paper_security, hwt, dense, log2_q):
+    """Our security (HElib's formula, key weight hwt) against the paper's (dense key), in words:
+    the key weight's share (dense: our chain with a dense key) and the chain's."""
+    head = f"security {security:.1f} {_rel(security, paper_security, 0.05)} {paper_security:.1f}"
+    reasons = []
+    if hwt != 0:
+        reasons.append(f"key weight {hwt} where the paper used a dense key (HElib's sparse-key line; "
+                       f"our chain with a dense key: {dense:.1f})")
+    gap = dense - paper_security
+    if gap < -1:
+        reasons.append(f"a longer chain (log2 Q = {log2_q:.0f} with the special primes): {dense:.1f} < "
+                       f"{paper_security:.1f} with a dense key")
+    elif gap > 1:
+        reasons.append(f"a shorter chain (log2 Q = {log2_q:.0f} with the special primes): {dense:.1f} > "
+                       f"{paper_security:.1f} with a dense key")
+    else:
+        reasons.append(f"with a dense key our chain gives {dense:.1f}, within {abs(gap):.1f} bits of the paper's")
+    return f"{head}: " + "; and ".join(reasons)
+
+
+def time_note(total_min, paper_total_min, threads, blocks):
+    return (f"time {total_min:.2f} min {_rel(total_min, paper_total_min, 0)} {paper_total_min:.2f}: "
+            f"{total_min / paper_total_min:.2f} x the paper's, this machine with {threads} thread(s) and {blocks} "
+            f"blocks, against HElib on the authors' hardware")
+
+
+def paper_vs_ours(experiments, runs, dense_security, coresvp):
+    """Table 3 (COLUMNS). experiments: the config's list; runs: tidy/runs.csv's DataFrame;
+    dense_security(m, log2_q): HElib's formula with a dense key (the engine's);
+    coresvp(phi, log2_q, hwt): the project's core-SVP figure of a chain."""
+    rows = []
+    for p in published.paper_rows(experiments):
+        row = {k: p[k] for k in ("name", "instance", "packing", "m", "rounds", "paper_bits")}
+        row.update(paper_security=p["paper_security"], paper_total_min=p["paper_total_min"], bits=p["config_bits"])
+        ran = runs[(runs["name"] == p["name"]) & (runs["m"] == p["m"]) & (runs["bits"] == p["config_bits"])] \
+            if len(runs) else runs
+        if "backend" in ran.columns:
+            ran = ran[ran["backend"].fillna("engine") == "engine"]
+        if ran.empty:
+            row.update(status="not run", chain_note=chain_note(p["config_bits"], p["paper_bits"], p["rounds"]),
+                       security_note="not run here", time_note="not run here", below_80_bits=None)
+            rows.append(row)
+            continue
+        r = ran.iloc[0]
+        used = (float(r["bits"]) - float(r["final_capacity_bits"])) / int(r["rounds"])
+        dense = dense_security(int(r["m"]), float(r["log2_q"]))
+        row.update(status="run", security_helib=float(r["security_helib"]), hwt=int(r["hwt"]),
+                   security_helib_dense=round(dense, 3),
+                   security_coresvp=coresvp(int(r["phi"]), float(r["log2_q"]), int(r["hwt"])),
+                   bits_used_per_round=round(used, 1), total_min=float(ran["total_s"].mean()) / 60)
+        row["below_80_bits"] = security_marks.is_below(row)
+        row["chain_note"] = chain_note(int(r["bits"]), p["paper_bits"], p["rounds"], used)
+        row["security_note"] = security_note(row["security_helib"], p["paper_security"], row["hwt"], dense,
+                                             float(r["log2_q"]))
+        row["time_note"] = time_note(row["total_min"], p["paper_total_min"], int(r["threads"]), int(r["blocks"]))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=COLUMNS)
+
