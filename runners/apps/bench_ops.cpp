@@ -288,8 +288,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "randomness seed, 0 = fresh")->capture_default_str();
   long keep_uniform_mib = 64;
   app.add_option("--keep-uniform-mib", keep_uniform_mib,
-                 "keys whose uniform half exceeds this many MiB store its seed only (0: all keys "
-                 "compact: half the key memory, slower key switching)")
+                 "keys whose uniform half exceeds this many MiB are stored compact: that half as its seed, "
+                 "the other bit-packed (0: all keys compact, 0.39 of the key memory, slower key switching)")
       ->capture_default_str();
   app.add_option("--json", json_path, "output file")->required();
   app.add_flag("--quiet", quiet, "no progress on stderr");

@@ -5,7 +5,10 @@
 // Prints one JSON object a line, in request order: the chain exactly as the engine builds
 // it (engine/bgv/chain.h): m, bits, c, ks_margin_bits, S, L, K, b_ct (bits of the largest
 // ciphertext prime), b_sp (of the largest special prime), digits (primes per digit),
-// primes, log2_q_ct, log2_p, log2_max_digit, chain (how it was built); or {"error": msg}
+// primes, log2_q_ct, log2_p, log2_max_digit, chain (how it was built), memory (what the
+// engine's data takes at this chain, engine/bgv/memory.h: bytes of a limb, the transform
+// tables, the secret and public key, one key-switching key as stored and in full, a fresh
+// ciphertext, one key switch's temporaries); or {"error": msg}
 // for a request the engine refuses. So the Python side asks the engine instead of
 // mirroring its chain construction.
 #include <nlohmann/json.hpp>
@@ -15,7 +18,10 @@
 #include <sstream>
 #include <string>
 
+#include "engine/algebra/zmstar.h"
 #include "engine/bgv/chain.h"
+#include "engine/bgv/keys.h"
+#include "engine/bgv/memory.h"
 #include "engine/errors.h"
 
 int main() {
@@ -47,6 +53,12 @@ int main() {
       j["primes"] = ch.primes();
       j["log2_q_ct"] = ch.log2_Q(), j["log2_p"] = ch.log2_P(), j["log2_max_digit"] = ch.log2_max_digit();
       j["chain"] = ch.describe();
+      const cb::bgv::MemoryModel mm(ch, m, cb::ZmStar(m).phi(), cb::bgv::KeySwitchKey::kKeepUniformBytes);
+      j["memory"] = {{"limb_bytes", mm.limb},           {"transforms_bytes", mm.transforms},
+                     {"secret_key_bytes", mm.secret_key}, {"public_key_bytes", mm.public_key},
+                     {"key_bytes", mm.key},              {"key_full_bytes", mm.key_full},
+                     {"key_compact", mm.key_compact},    {"ciphertext_bytes", mm.ciphertext},
+                     {"key_switch_bytes", mm.key_switch}};
     } catch (const std::exception& e) {
       j = nlohmann::json::object();
       j["error"] = e.what();

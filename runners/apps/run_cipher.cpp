@@ -46,6 +46,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <omp.h>
+#include <sys/resource.h>
 
 #include <cmath>
 #include <cstdio>
@@ -70,6 +71,7 @@
 #include "ciphers/vision/vision_circuit.h"
 #include "engine/algebra/zmstar.h"
 #include "engine/bgv/chain.h"
+#include "engine/bgv/memory.h"
 #include "engine/bgv/security.h"
 #include "engine/errors.h"
 
@@ -182,6 +184,15 @@ Workload make_workload(const Options& o, const Instance& in, long blocks) {
   }
   return w;
 }
+
+double peak_rss_bytes() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) * 1024;  // Linux: kilobytes
+}
+
+// Peak resident memory once keys, subkeys and inputs are ready (before the rounds).
+double peak_rss_setup = 0;
 
 json round_json(const RoundRecord& r) {
   json ops = json::object();
@@ -410,6 +421,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   Stopwatch enc_watch;
   typename Circuit::State st = h.encrypt_inputs();
   const double encrypt_input_s = enc_watch.seconds();
+  peak_rss_setup = peak_rss_bytes();
   const double fresh_capacity = circ->capacity(st);
 
   Evaluator<B> ev(b);
@@ -517,6 +529,31 @@ bool run_with(B& b, const Options& o, const Instance& in, const Stopwatch& wall,
   return run_circuit<VisionCircuit<B, SlicedRep>>(b, o, in, wall, backend_s, out);
 }
 
+// Where the memory goes: the backend's long-lived data counted from its objects, the
+// model's prediction of the same (engine/bgv/memory.h) and the peak resident memory.
+json memory_json(const BgvBackend& b, const BgvParams& p) {
+  const BgvMemory mem = b.memory();
+  const bgv::Context& ctx = b.context();
+  const bgv::MemoryModel mm(ctx.chain(), ctx.m(), ctx.phi(), size_t(p.keep_uniform_mib) << 20);
+  return {{"transforms_bytes", mem.transforms},
+          {"secret_key_bytes", mem.secret_key},
+          {"public_key_bytes", mem.public_key},
+          {"relin_key_bytes", mem.relin_key},
+          {"automorphism_keys_bytes", mem.automorphism_keys},
+          {"automorphism_keys", mem.n_automorphism_keys},
+          {"compact_keys", mem.compact_keys},
+          {"setup_bytes", mem.total()},
+          {"model", {{"limb_bytes", mm.limb},
+                     {"transforms_bytes", mm.transforms},
+                     {"key_bytes", mm.key},
+                     {"key_full_bytes", mm.key_full},
+                     {"ciphertext_bytes", mm.ciphertext},
+                     {"key_switch_bytes", mm.key_switch},
+                     {"setup_bytes", mm.setup(mem.n_automorphism_keys)}}},
+          {"peak_rss_setup_bytes", peak_rss_setup},
+          {"peak_rss_bytes", peak_rss_bytes()}};
+}
+
 // MemAvailable of /proc/meminfo in bytes, 0 when unknown.
 double available_memory_bytes() {
   std::ifstream f("/proc/meminfo");
@@ -584,13 +621,10 @@ int run(const Options& o_in) {
                                plan->bits_per_round, " per round; --bits ", plan->bits,
                                ", or --force runs anyway)"));
     }
-    // The key-switching keys alone: per key, c digits of (b, a) over the L - S + K
-    // ciphertext and special primes (keys have no small primes, chain.h) of phi words, the
-    // uniform halves kept as seeds once they exceed 64 MiB (bgv_backend.h).
+    // The key-switching keys alone, as stored (engine/bgv/memory.h).
     const bgv::Chain ch(bgv::ChainParams{o.m, o.bits, o.c});
-    const double limb = double(ZmStar(o.m).phi()) * 8;
-    const double half = double(o.c) * double(ch.num_primes() - ch.S()) * limb;
-    const double key_bytes = double(plan->keys) * (half > 64.0 * (1 << 20) ? half : 2 * half);
+    const bgv::MemoryModel mm(ch, o.m, ZmStar(o.m).phi(), size_t(BgvParams{}.keep_uniform_mib) << 20);
+    const double key_bytes = double(plan->keys) * double(mm.key);
     const double avail = o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
     if (avail > 0 && key_bytes > avail && !o.force)
       throw ParameterError(msg("m=", o.m, " with a ", o.bits, "-bit chain (c=", o.c, ", ", ch.num_primes() - ch.S(),
@@ -623,6 +657,7 @@ int run(const Options& o_in) {
     BgvBackend b(p, in.n, in.f_low);
     ok = run_with(b, o, in, wall, wall.seconds(), out);
     if (plan) out["plan"] = plan_json(*plan, plan_s);
+    out["memory"] = memory_json(b, p);
   }
   std::ofstream f(o.json_path);
   if (!f) throw Error(msg("--json ", o.json_path, ": cannot open for writing"));

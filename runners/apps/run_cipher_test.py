@@ -136,6 +136,23 @@ def test_keys_beyond_the_memory_are_refused_before_keygen(tmp_path):
     assert "round 1/2" not in proc.stderr
 
 
+def test_memory_record_matches_the_model(tmp_path):
+    """The run's memory record: the backend's objects counted one by one equal the engine's
+    model (engine/bgv/memory.h) for the keys the circuit made, and the peaks are measured."""
+    proc, d = run(tmp_path, "--cipher", "vision", "--field-bits", 32, "--m", 641, "--rounds", 1, "--seed", 2)
+    assert proc.returncode == 0, proc.stderr
+    mem, model = d["memory"], d["memory"]["model"]
+    assert mem["automorphism_keys"] == d["automorphism_keys"] > 0
+    assert mem["setup_bytes"] == model["setup_bytes"] == (mem["transforms_bytes"] + mem["secret_key_bytes"]
+                                                          + mem["public_key_bytes"] + mem["relin_key_bytes"]
+                                                          + mem["automorphism_keys_bytes"])
+    assert mem["transforms_bytes"] == model["transforms_bytes"]
+    assert mem["relin_key_bytes"] == model["key_bytes"] == model["key_full_bytes"] and not mem["compact_keys"]
+    assert mem["automorphism_keys_bytes"] == mem["automorphism_keys"] * model["key_bytes"]
+    assert 0 < mem["peak_rss_setup_bytes"] <= mem["peak_rss_bytes"]
+    assert mem["peak_rss_bytes"] > mem["setup_bytes"]
+
+
 def test_unwritable_json_is_refused_before_any_work(tmp_path):
     proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "257", "--json", "/nonexistent/x.json"],
                           capture_output=True, text=True, timeout=60)

@@ -71,6 +71,18 @@ long BgvBackend::slot_count() const { return impl_->ctx.zmstar().ell(); }
 double BgvBackend::keygen_seconds() const { return impl_->keygen_s; }
 const bgv::Context& BgvBackend::context() const { return impl_->ctx; }
 
+BgvMemory BgvBackend::memory() const {
+  BgvMemory r;
+  r.transforms = impl_->ctx.transform_bytes();
+  r.secret_key = impl_->sk.s.bytes();
+  r.public_key = impl_->pk.a.bytes() + impl_->pk.b.bytes();
+  r.relin_key = impl_->relin.bytes();
+  for (const auto& [k, key] : impl_->autos) r.automorphism_keys += key.bytes();
+  r.n_automorphism_keys = long(impl_->autos.size());
+  r.compact_keys = impl_->relin.compact();
+  return r;
+}
+
 BackendInfo BgvBackend::info() const {
   const Context& c = impl_->ctx;
   BackendInfo i;

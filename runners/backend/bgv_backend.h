@@ -25,9 +25,18 @@ struct BgvParams {
   long c = 3;          // key-switching digits
   long hwt = 120;      // secret-key Hamming weight; 0 = dense ternary
   uint64_t seed = 0;   // randomness seed; 0 = fresh from std::random_device
-  // Key-switching keys whose uniform half exceeds this many MiB keep only its seed
-  // (half the key memory, about 25% slower key switching); 0 = always seeded.
+  // Key-switching keys whose uniform half exceeds this many MiB are stored compact (the
+  // uniform half as its seed, the other bit-packed: keys.h); 0 = always compact.
   long keep_uniform_mib = 64;
+};
+
+// Bytes the backend's long-lived data takes, each counted from the objects themselves
+// (bgv::MemoryModel predicts the same from the chain).
+struct BgvMemory {
+  size_t transforms = 0, secret_key = 0, public_key = 0, relin_key = 0, automorphism_keys = 0;
+  long n_automorphism_keys = 0;
+  bool compact_keys = false;
+  size_t total() const { return transforms + secret_key + public_key + relin_key + automorphism_keys; }
 };
 
 class BgvBackend {
@@ -63,6 +72,7 @@ class BgvBackend {
 
   // Engine access for benchmarks and reports (not part of the circuit interface).
   const bgv::Context& context() const;
+  BgvMemory memory() const;
   // The measured noise of c (log2 max |nu_i|), by decrypting: for tests and reports.
   double measured_noise_bits(const Ctxt& c) const;
   // The noise of c at every root of the canonical embedding, computed exactly from the

@@ -41,6 +41,12 @@ double Context::security() const {
   return helib_security(m(), phi(), log2_Q() + log2_P(), params_.hwt);
 }
 
+size_t Context::transform_bytes() const {
+  size_t b = 0;
+  for (const auto& t : ntt_) b += t->bytes();
+  return b;
+}
+
 std::vector<int> Context::automorphism_perm(long k) const { return root_permutation(params_.m, k); }
 
 }  // namespace cb::bgv

@@ -58,6 +58,8 @@ class Context {
   uint64_t q(long i) const { return chain_.q(i); }  // i < L: ciphertext prime, else special
   double log2_q(long i) const { return chain_.log2_q(i); }
   const util::CyclotomicTransform& ntt(long i) const { return *ntt_[i]; }
+  // Bytes of all primes' transform tables (memory.h predicts the same from m and the chain).
+  size_t transform_bytes() const;
 
   // The key-switching digits: prime indices of each D_j (consecutive ciphertext primes).
   const std::vector<std::vector<int>>& digits() const { return chain_.digits(); }

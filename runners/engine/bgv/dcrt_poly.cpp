@@ -14,9 +14,12 @@ using util::sub_mod;
 DCRTPoly::DCRTPoly(const Context& ctx, std::vector<int> primes)
     : ctx_(&ctx), primes_(std::move(primes)), phi_(ctx.phi()), data_(primes_.size() * phi_, 0) {}
 
+DCRTPoly::DCRTPoly(const Context& ctx, std::vector<int> primes, Uninitialized)
+    : ctx_(&ctx), primes_(std::move(primes)), phi_(ctx.phi()), data_(primes_.size() * phi_) {}
+
 DCRTPoly DCRTPoly::from_coeffs(const Context& ctx, std::vector<int> primes,
                                const std::vector<long>& coeffs) {
-  DCRTPoly r(ctx, std::move(primes));
+  DCRTPoly r(ctx, std::move(primes), Uninitialized{});
   const long n = long(coeffs.size());
   if (n > ctx.m()) throw ParameterError(msg("from_coeffs: ", n, " coefficients exceed m=", ctx.m()));
 #pragma omp parallel if(ctx.parallel())
@@ -123,7 +126,7 @@ void DCRTPoly::mul_scalars(const std::vector<uint64_t>& scalars) {
 }
 
 DCRTPoly DCRTPoly::permuted(const std::vector<int>& perm) const {
-  DCRTPoly r(*ctx_, primes_);
+  DCRTPoly r(*ctx_, primes_, Uninitialized{});
 #pragma omp parallel for schedule(static) if(ctx_->parallel())
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t* x = limb(i);
@@ -139,7 +142,7 @@ void DCRTPoly::truncate(long count) {
 }
 
 DCRTPoly DCRTPoly::restricted(const std::vector<int>& primes) const {
-  DCRTPoly r(*ctx_, primes);
+  DCRTPoly r(*ctx_, primes, Uninitialized{});
   for (size_t j = 0; j < primes.size(); ++j) {
     auto it = std::find(primes_.begin(), primes_.end(), primes[j]);
     if (it == primes_.end()) throw Error(msg("DCRTPoly::restricted: prime index ", primes[j], " absent"));

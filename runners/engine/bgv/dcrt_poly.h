@@ -8,17 +8,40 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "engine/bgv/context.h"
 
 namespace cb::bgv {
 
+// Allocates words without zeroing them (for buffers every word of which is written next).
+template <class T>
+struct NoInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = NoInitAllocator<U>;
+  };
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
 class DCRTPoly {
  public:
   DCRTPoly() = default;
   // The zero polynomial over the given prime indices.
   DCRTPoly(const Context& ctx, std::vector<int> primes);
+  // Uninitialized limbs over the given primes: for results whose every word the caller
+  // writes before reading (saves zeroing memory that is overwritten at once).
+  struct Uninitialized {};
+  DCRTPoly(const Context& ctx, std::vector<int> primes, Uninitialized);
   // A small integer polynomial (coeffs[i] = coefficient of X^i, i < m), transformed.
   static DCRTPoly from_coeffs(const Context& ctx, std::vector<int> primes,
                               const std::vector<long>& coeffs);
@@ -34,6 +57,8 @@ class DCRTPoly {
   const uint64_t* limb_of(int p) const;
   bool has_prime(int p) const;
   bool empty() const { return ctx_ == nullptr; }
+  // Bytes held: num_limbs() * phi words.
+  size_t bytes() const { return data_.capacity() * sizeof(uint64_t); }
 
   DCRTPoly& operator+=(const DCRTPoly& b);
   DCRTPoly& operator-=(const DCRTPoly& b);
@@ -55,7 +80,7 @@ class DCRTPoly {
   const Context* ctx_ = nullptr;
   std::vector<int> primes_;
   long phi_ = 0;
-  std::vector<uint64_t> data_;
+  std::vector<uint64_t, NoInitAllocator<uint64_t>> data_;
 };
 
 }  // namespace cb::bgv

@@ -7,6 +7,7 @@
 #include "engine/bgv/rns_rounding.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
+#include "engine/util/vecmod.h"
 
 namespace cb::bgv {
 
@@ -151,32 +152,28 @@ Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
 
 void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
                           DCRTPoly& e0, DCRTPoly& e1) const {
-  DCRTPoly acc0(ctx_, dg.targets), acc1(ctx_, dg.targets);
+  DCRTPoly acc0(ctx_, dg.targets, DCRTPoly::Uninitialized{}), acc1(ctx_, dg.targets, DCRTPoly::Uninitialized{});
   const long phi = ctx_.phi();
   const long nd = long(dg.d.size());
-#pragma omp parallel for schedule(static) if(ctx_.parallel())
-  for (long r = 0; r < long(dg.targets.size()); ++r) {
-    const int p = dg.targets[r];
-    const util::Barrett br(ctx_.q(p));
-    uint64_t* o0 = acc0.limb(r);
-    uint64_t* o1 = acc1.limb(r);
+#pragma omp parallel if(ctx_.parallel())
+  {
+    // Per thread: room for the regenerated a_j and the unpacked b_j of one prime.
+    std::vector<uint64_t> scratch((key.seeded() ? nd : 0) * phi + (key.compact() ? nd : 0) * phi);
     std::vector<const uint64_t*> dj(nd), bj(nd), aj(nd);
-    std::vector<std::vector<uint64_t>> scratch(key.seeded() ? nd : 0, std::vector<uint64_t>(phi));
-    for (long j = 0; j < nd; ++j) {
-      dj[j] = dg.d[j].limb(r);
-      bj[j] = key.b[dg.which[j]].limb_of(p);
-      aj[j] = key.a_limb(dg.which[j], p, key.seeded() ? scratch[j].data() : nullptr, ctx_);
-    }
-    for (long t = 0; t < phi; ++t) {
-      const long src = perm ? (*perm)[t] : t;
-      util::u128 s0 = 0, s1 = 0;
+#pragma omp for schedule(static)
+    for (long r = 0; r < long(dg.targets.size()); ++r) {
+      const int p = dg.targets[r];
+      uint64_t* o0 = acc0.limb(r);
+      uint64_t* o1 = acc1.limb(r);
+      uint64_t* room = scratch.data();
       for (long j = 0; j < nd; ++j) {
-        const uint64_t x = dj[j][src];
-        s0 += util::u128(x) * bj[j][t];
-        s1 += util::u128(x) * aj[j][t];
+        dj[j] = dg.d[j].limb(r);
+        bj[j] = key.b_limb(dg.which[j], p, key.compact() ? room : nullptr);
+        if (key.compact()) room += phi;
+        aj[j] = key.a_limb(dg.which[j], p, key.seeded() ? room : nullptr, ctx_);
+        if (key.seeded()) room += phi;
       }
-      o0[t] = br.reduce(s0);
-      o1[t] = br.reduce(s1);
+      util::dot2_array(o0, o1, dj.data(), bj.data(), aj.data(), nd, perm ? perm->data() : nullptr, phi, ctx_.q(p));
     }
   }
   const auto special = ctx_.special_primes();

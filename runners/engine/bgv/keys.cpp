@@ -1,8 +1,10 @@
 #include "engine/bgv/keys.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
+#include "engine/errors.h"
 #include "engine/util/canonical.h"
 #include "engine/util/modarith.h"
 
@@ -56,8 +58,8 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
   const auto all = key_primes(ctx_);
   KeySwitchKey key;
   key.log2_e = -INFINITY;
-  const size_t a_bytes = ctx_.digits().size() * all.size() * size_t(ctx_.phi()) * sizeof(uint64_t);
-  const bool seeded = a_bytes > keep_uniform_bytes_;
+  const bool seeded =
+      KeySwitchKey::stored_compact(long(ctx_.digits().size()), long(all.size()), ctx_.phi(), keep_uniform_bytes_);
   key.a_seed = rng_.next_u64() | 1;
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     const auto& digit = ctx_.digits()[j];
@@ -82,10 +84,27 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
       for (long t = 0; t < ctx_.phi(); ++t)
         bi[t] = util::add_mod(bi[t], util::mul_shoup(si[t], w.w, w.wp, q), q);
     }
-    key.b.push_back(std::move(b));
-    if (!seeded) key.a.push_back(std::move(a));
+    if (seeded) {
+      key.b_packed.emplace_back(b);
+    } else {
+      key.b.push_back(std::move(b));
+      key.a.push_back(std::move(a));
+    }
   }
   return key;
+}
+
+const uint64_t* KeySwitchKey::b_limb(long j, int p, uint64_t* scratch) const {
+  if (!b.empty()) return b[j].limb_of(p);
+  return b_packed[j].limb(p, scratch);
+}
+
+size_t KeySwitchKey::bytes() const {
+  size_t r = 0;
+  for (const auto& x : b) r += x.bytes();
+  for (const auto& x : a) r += x.bytes();
+  for (const auto& x : b_packed) r += x.bytes();
+  return r;
 }
 
 const uint64_t* KeySwitchKey::a_limb(long j, int p, uint64_t* scratch, const Context& ctx) const {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/bgv/dcrt_poly.h"
+#include "engine/bgv/packed_limbs.h"
 #include "engine/bgv/sampler.h"
 
 namespace cb::bgv {
@@ -33,20 +34,40 @@ struct PublicKey {
   double log2_e = 0;         // log2 |e|_can, exact
 };
 
-// The a_j are uniform, so a large key keeps only their seed and regenerates a limb when
-// it is used (Sampler::uniform_limb, tag j * 2^16 + prime index): half the memory, for a
-// few percent of a key switch. Keys up to kKeepUniformBytes keep a_j in memory.
+// Storage. Keys dominate the memory of large rings (c (L + K) limbs of phi words per key
+// and per half; memory.h), so a key whose uniform half exceeds keep_uniform_bytes is kept
+// compact:
+//  - the a_j are uniform: only their seed is kept and a limb is regenerated when used
+//    (Sampler::uniform_limb, tag j * 2^16 + prime index);
+//  - the b_j are kept bit-packed at the width of their prime (PackedLimbs: 50 of 64 bits
+//    for the engine's 50-bit primes), unpacked a limb at a time by the key product.
+// A compact key takes about 0.39 of a full one (a half that is a seed, b at 50/64); a key
+// switch with it took 1.3-1.5x the time at m=53261 (BENCHMARKS.md, mostly regenerating the
+// a_j with NTL's ChaCha stream). Both forms give bit-identical key switches (b unpacks to
+// the same words, a regenerates to the same words). Smaller keys keep both halves in full.
+
 struct KeySwitchKey {
   static constexpr size_t kKeepUniformBytes = size_t(64) << 20;
   long k = 0;                  // 0: relinearization (s' = s^2); else s' = s(X^k)
-  std::vector<DCRTPoly> b;     // per digit, over all primes
-  std::vector<DCRTPoly> a;     // per digit, over all primes; empty when seeded
-  uint64_t a_seed = 0;         // seed of the a_j when `a` is empty
+  std::vector<DCRTPoly> b;     // per digit, over all primes; empty when compact
+  std::vector<DCRTPoly> a;     // per digit, over all primes; empty when compact
+  std::vector<PackedLimbs> b_packed;  // per digit, when compact
+  uint64_t a_seed = 0;         // seed of the a_j (kept in both forms)
   double log2_e = 0;           // log2 max_j |e_j|_can, exact
   bool seeded() const { return a.empty(); }
+  bool compact() const { return b.empty(); }
   static uint64_t tag(long j, int p) { return uint64_t(j) * 65536 + uint64_t(p); }
-  // a_j modulo prime index p, into out (phi values); points into `a` or regenerates.
+  // Whether a key of `digits` digits over `primes` primes of phi values is stored compact:
+  // when its uniform half would take more than keep_uniform_bytes.
+  static bool stored_compact(long digits, long primes, long phi, size_t keep_uniform_bytes) {
+    return size_t(digits) * size_t(primes) * size_t(phi) * sizeof(uint64_t) > keep_uniform_bytes;
+  }
+  // a_j modulo prime index p (phi values); points into `a` or regenerates into scratch.
   const uint64_t* a_limb(long j, int p, uint64_t* scratch, const Context& ctx) const;
+  // b_j modulo prime index p; points into `b` or unpacks into scratch (phi words).
+  const uint64_t* b_limb(long j, int p, uint64_t* scratch) const;
+  // Bytes held by the key's polynomials (what memory.h's key_bytes predicts).
+  size_t bytes() const;
 };
 
 class KeyGenerator {

@@ -5,6 +5,7 @@
 
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
+#include "engine/util/vecmod.h"
 
 namespace cb::bgv {
 
@@ -27,8 +28,8 @@ long index_in(const DCRTPoly& x, int prime) {
 struct Lift {
   long m = 0;
   std::vector<int> drop;
-  std::vector<std::vector<uint64_t>> y;
-  std::vector<int64_t> v;
+  std::vector<std::vector<uint64_t, NoInitAllocator<uint64_t>>> y;  // written in full by the transforms
+  std::vector<int64_t, NoInitAllocator<int64_t>> v;
 };
 
 Lift crt_lift(const DCRTPoly& x, const std::vector<int>& drop, bool even_fix) {
@@ -37,7 +38,8 @@ Lift crt_lift(const DCRTPoly& x, const std::vector<int>& drop, bool even_fix) {
   L.m = ctx.m();
   L.drop = drop;
   const long kT = long(drop.size());
-  L.y.assign(kT, std::vector<uint64_t>(L.m));
+  L.y.resize(kT);
+  for (auto& yk : L.y) yk.resize(L.m);
   // y_k = [b_k * (T/t_k)^-1]_{t_k}, b_k the coefficients of x modulo t_k.
 #pragma omp parallel for schedule(dynamic) if(ctx.parallel())
   for (long k = 0; k < kT; ++k) {
@@ -46,24 +48,21 @@ Lift crt_lift(const DCRTPoly& x, const std::vector<int>& drop, bool even_fix) {
     for (long j = 0; j < kT; ++j)
       if (j != k) hat = mul_mod(hat, ctx.q(drop[j]) % t, t);
     const util::ShoupMul w(util::inv_mod(hat, t), t);
-    std::vector<uint64_t>& yk = L.y[k];
+    auto& yk = L.y[k];
     ctx.ntt(drop[k]).inverse(x.limb(index_in(x, drop[k])), yk.data());
-    for (long i = 0; i < L.m; ++i) yk[i] = util::mul_shoup(yk[i], w.w, w.wp, t);
+    util::mul_scalar_array(yk.data(), yk.data(), w, L.m, t);
   }
   std::vector<double> inv_t(kT);
   for (long k = 0; k < kT; ++k) inv_t[k] = 1.0 / double(ctx.q(drop[k]));
-  L.v.assign(L.m, 0);
+  L.v.resize(L.m);
+  std::vector<const uint64_t*> y(kT);
+  for (long k = 0; k < kT; ++k) y[k] = L.y[k].data();
+  const long chunk = 4096;
 #pragma omp parallel for schedule(static) if(ctx.parallel())
-  for (long i = 0; i < L.m; ++i) {
-    double f = 0;
-    uint64_t parity = 0;
-    for (long k = 0; k < kT; ++k) {
-      f += double(L.y[k][i]) * inv_t[k];
-      parity += L.y[k][i];
-    }
-    int64_t v = std::llround(f);
-    if (even_fix && ((parity + uint64_t(v)) & 1)) v += (f >= double(v)) ? 1 : -1;
-    L.v[i] = v;
+  for (long i = 0; i < L.m; i += chunk) {
+    std::vector<const uint64_t*> yi(kT);
+    for (long k = 0; k < kT; ++k) yi[k] = y[k] + i;
+    util::crt_quotient_array(L.v.data() + i, yi.data(), inv_t.data(), kT, even_fix, std::min(chunk, L.m - i));
   }
   return L;
 }
@@ -80,18 +79,11 @@ void lift_mod(const Context& ctx, const Lift& L, int s_index, std::vector<uint64
     for (long j = 0; j < kT; ++j)
       if (j != k) hat[k] = mul_mod(hat[k], ctx.q(L.drop[j]) % s, s);
   }
-  const Barrett br(s);
-  // v is small (|v| <= kT + 1): a table of v * T mod s avoids a division per coefficient.
-  const long vmax = kT + 2;
-  std::vector<uint64_t> vT(2 * vmax + 1);
-  for (long v = -vmax; v <= vmax; ++v)
-    vT[v + vmax] = mul_mod(v >= 0 ? uint64_t(v) : s - uint64_t(-v), T_s, s);
+  std::vector<const uint64_t*> y(kT);
+  uint64_t bound = 0;
+  for (long k = 0; k < kT; ++k) y[k] = L.y[k].data(), bound = std::max(bound, ctx.q(L.drop[k]));
   out.resize(L.m);
-  for (long i = 0; i < L.m; ++i) {
-    u128 acc = 0;
-    for (long k = 0; k < kT; ++k) acc += u128(L.y[k][i]) * hat[k];
-    out[i] = util::sub_mod(br.reduce(acc), vT[L.v[i] + vmax], s);
-  }
+  util::crt_combine_array(out.data(), y.data(), hat.data(), kT, bound, L.v.data(), T_s, L.m, s);
 }
 
 }  // namespace
@@ -100,7 +92,7 @@ DCRTPoly lift_digit(const DCRTPoly& x, const std::vector<int>& digit,
                     const std::vector<int>& targets) {
   const Context& ctx = x.context();
   const Lift L = crt_lift(x, digit, /*even_fix=*/false);
-  DCRTPoly r(ctx, targets);
+  DCRTPoly r(ctx, targets, DCRTPoly::Uninitialized{});
 #pragma omp parallel if(ctx.parallel())
   {
     std::vector<uint64_t> z;
@@ -122,7 +114,7 @@ DCRTPoly divide_round(const DCRTPoly& x, const std::vector<int>& keep,
                       const std::vector<int>& drop) {
   const Context& ctx = x.context();
   const Lift L = crt_lift(x, drop, /*even_fix=*/true);
-  DCRTPoly r(ctx, keep);
+  DCRTPoly r(ctx, keep, DCRTPoly::Uninitialized{});
   const long phi = ctx.phi();
 #pragma omp parallel if(ctx.parallel())
   {

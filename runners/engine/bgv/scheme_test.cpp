@@ -12,6 +12,7 @@
 #include "engine/bgv/decryptor.h"
 #include "engine/bgv/encryptor.h"
 #include "engine/bgv/evaluator.h"
+#include "engine/bgv/memory.h"
 #include "engine/errors.h"
 
 namespace cb::bgv {
@@ -268,6 +269,106 @@ TEST(SchemeKeys, SeededKeysWork) {
   for (size_t i = 0; i < v.size(); ++i) {
     GF2X x = NTL::MulMod(v[i], v[i], ctx.slots().G());  // squared by mul, again by X -> X^2
     EXPECT_EQ(d[i], NTL::MulMod(x, x, ctx.slots().G())) << "slot " << i;
+  }
+}
+
+// Compact keys (a_j as a seed, b_j bit-packed) give bit-identical key switches: two key
+// generators from the same seed, one keeping full keys and one compact keys, must agree
+// word for word after a product, a single automorphism and a hoisted pair.
+TEST(SchemeKeys, CompactKeysSwitchExactlyAsFullKeys) {
+  for (const Ring& r : {kTwoFactors, kThreeFactors}) {
+    SCOPED_TRACE(r.why);
+    const Context ctx(ContextParams{r.m, r.bits, r.c, r.hwt});
+    Sampler rng_full(21), rng_compact(21);
+    KeyGenerator full(ctx, rng_full), compact(ctx, rng_compact, /*keep_uniform_bytes=*/0);
+    const SecretKey sk = full.secret_key(r.hwt);
+    ASSERT_EQ(compact.secret_key(r.hwt).coeffs, sk.coeffs);
+    const PublicKey pk = full.public_key(sk);
+    compact.public_key(sk);
+    const long k2 = 2, k3 = ctx.zmstar().power(2, 3) % ctx.m() == 1 ? 2 : ctx.zmstar().power(2, 3);
+    std::map<long, KeySwitchKey> ka, kb;
+    const KeySwitchKey ra = full.relin_key(sk), rb = compact.relin_key(sk);
+    ka.emplace(k2, full.automorphism_key(sk, k2));
+    kb.emplace(k2, compact.automorphism_key(sk, k2));
+    if (k3 != k2) {
+      ka.emplace(k3, full.automorphism_key(sk, k3));
+      kb.emplace(k3, compact.automorphism_key(sk, k3));
+    }
+    ASSERT_FALSE(ra.compact());
+    ASSERT_TRUE(rb.compact());
+    EXPECT_LT(rb.bytes(), ra.bytes() / 2);
+    const NoiseModel noise(ctx.m(), sk.coeffs);
+    const Evaluator ea(ctx, noise, ra, ka), eb(ctx, noise, rb, kb);
+    std::mt19937_64 g(9);
+    std::vector<GF2X> v(ctx.zmstar().ell());
+    for (auto& x : v) x = NTL::GF2X(NTL::INIT_MONO, long(g() % ctx.zmstar().d()));
+    Sampler enc_rng(4);
+    const Ciphertext c = Encryptor(ctx, pk, noise).encrypt(Plaintext(ctx, ctx.slots().encode(v)), enc_rng);
+    auto same = [](const DCRTPoly& x, const DCRTPoly& y) {
+      if (x.primes() != y.primes()) return false;
+      for (long i = 0; i < x.num_limbs(); ++i)
+        if (!std::equal(x.limb(i), x.limb(i) + x.phi(), y.limb(i))) return false;
+      return true;
+    };
+    Ciphertext a = c, b = c;
+    ea.mul(a, c);
+    eb.mul(b, c);
+    EXPECT_TRUE(same(a.c0, b.c0) && same(a.c1, b.c1)) << "relinearization";
+    ea.automorph(a, k2);
+    eb.automorph(b, k2);
+    EXPECT_TRUE(same(a.c0, b.c0) && same(a.c1, b.c1)) << "automorphism";
+    const auto ha = ea.automorph_many(c, {k2, k3}), hb = eb.automorph_many(c, {k2, k3});
+    for (size_t i = 0; i < ha.size(); ++i)
+      EXPECT_TRUE(same(ha[i].c0, hb[i].c0) && same(ha[i].c1, hb[i].c1)) << "hoisted " << i;
+    // And the result is right: slot values squared twice (X -> X^2 squares the slots).
+    const auto d = ctx.slots().decode(Decryptor(ctx, sk).decrypt(b).mu);
+    for (size_t i = 0; i < v.size(); ++i) {
+      const GF2X x = NTL::MulMod(v[i], v[i], ctx.slots().G());
+      EXPECT_EQ(d[i], NTL::MulMod(x, x, ctx.slots().G())) << "slot " << i;
+    }
+  }
+}
+
+// Packed limbs round-trip at every width, including values at the prime's top bit.
+TEST(SchemeKeys, PackedLimbsRoundTrip) {
+  const Context ctx(ContextParams{771, 240, 3, 120});
+  Sampler rng(8);
+  DCRTPoly x = rng.uniform(ctx, ctx.ciphertext_primes());
+  for (long i = 0; i < x.num_limbs(); ++i) x.limb(i)[0] = x.modulus(i) - 1, x.limb(i)[x.phi() - 1] = 0;
+  const PackedLimbs p(x);
+  std::vector<uint64_t> scratch(ctx.phi());
+  for (long i = 0; i < x.num_limbs(); ++i) {
+    ASSERT_TRUE(p.packed(x.primes()[i]));
+    const uint64_t* y = p.limb(x.primes()[i], scratch.data());
+    EXPECT_TRUE(std::equal(y, y + ctx.phi(), x.limb(i))) << "limb " << i;
+  }
+  EXPECT_LT(p.bytes(), x.bytes());
+  EXPECT_THROW(p.limb(ctx.L(), scratch.data()), ParameterError);  // a special prime: absent
+}
+
+// The memory model (memory.h) predicts, from the chain alone, exactly the bytes the
+// objects hold: transform tables, secret and public key, full and compact keys.
+TEST(SchemeMemory, ModelMatchesTheObjects) {
+  for (const Ring& r : {kPrime, kTwoFactors, kMedium}) {
+    SCOPED_TRACE(r.why);
+    const Context ctx(ContextParams{r.m, r.bits, r.c, r.hwt});
+    for (const size_t keep : {size_t(0), KeySwitchKey::kKeepUniformBytes}) {
+      Sampler rng(3);
+      KeyGenerator kg(ctx, rng, keep);
+      const MemoryModel mm(ctx.chain(), ctx.m(), ctx.phi(), keep);
+      const SecretKey sk = kg.secret_key(r.hwt);
+      const PublicKey pk = kg.public_key(sk);
+      const KeySwitchKey rk = kg.relin_key(sk), ak = kg.automorphism_key(sk, 2);
+      EXPECT_EQ(ctx.transform_bytes(), mm.transforms);
+      EXPECT_EQ(sk.s.bytes(), mm.secret_key);
+      EXPECT_EQ(pk.a.bytes() + pk.b.bytes(), mm.public_key);
+      EXPECT_EQ(rk.compact(), mm.key_compact);
+      EXPECT_EQ(rk.compact(), keep == 0);
+      EXPECT_EQ(rk.bytes(), mm.key);
+      EXPECT_EQ(ak.bytes(), mm.key);
+      EXPECT_EQ(mm.setup(1), mm.transforms + mm.secret_key + mm.public_key + 2 * mm.key);
+      if (!rk.compact()) EXPECT_EQ(rk.bytes(), mm.key_full);
+    }
   }
 }
 

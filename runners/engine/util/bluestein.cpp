@@ -45,6 +45,7 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
     : m_(m), phi_(0), q_(q), zeta_(0), ntt_(checked_log_n(m, q), q) {
   for (long j = 1; j < m; ++j)
     if (std::gcd(j, m) == 1) zmstar_.push_back(j);
+  zmstar_.shrink_to_fit();
   phi_ = long(zmstar_.size());
   unit_.assign((m + 7) / 8, 0);
   for (long j : zmstar_) unit_[j / 8] |= uint8_t(1u << (j % 8));
@@ -83,6 +84,17 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
   ntt_.forward(kernel_.data());
   kernel_p_.resize(n);
   for (long i = 0; i < n; ++i) kernel_p_[i] = ntt_.companion(kernel_[i]);
+}
+
+size_t CyclotomicTransform::bytes() const {
+  size_t w = kernel_.capacity() + kernel_p_.capacity() + pre_.capacity() + pre_p_.capacity() + post_.capacity() +
+             post_p_.capacity() + ipost_.capacity() + ipost_p_.capacity();
+  return ntt_.bytes() + w * sizeof(uint64_t) + zmstar_.capacity() * sizeof(long) + unit_.capacity();
+}
+
+size_t CyclotomicTransform::table_bytes(long m, long phi, long n) {
+  return Ntt::table_bytes(n) + (2 * size_t(n) + 6 * size_t(m)) * sizeof(uint64_t) + size_t(phi) * sizeof(long) +
+         size_t(m + 7) / 8;
 }
 
 namespace {

@@ -62,6 +62,10 @@ Ntt::Ntt(int log_n, uint64_t q, uint64_t omega)
   n_inv_ = ShoupMul(inv_mod(uint64_t(n_) % q, q), q);
 }
 
+size_t Ntt::bytes() const {
+  return (tw_.capacity() + twp_.capacity() + itw_.capacity() + itwp_.capacity()) * sizeof(uint64_t);
+}
+
 namespace {
 
 // ---- Portable scalar levels (also the fallback for tiny N). ----

@@ -102,6 +102,11 @@ class Ntt {
   // True when the AVX-512 kernels are compiled in (else portable scalar code).
   static bool vectorized();
 
+  // Bytes of the precomputed tables: four length-N word arrays (twiddles, inverse
+  // twiddles and their companions), 32 N in all.
+  size_t bytes() const;
+  static size_t table_bytes(long n) { return 4 * size_t(n) * sizeof(uint64_t); }
+
  private:
   long n_;
   int log_n_;

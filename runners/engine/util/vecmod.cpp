@@ -1,5 +1,10 @@
 #include "engine/util/vecmod.h"
 
+#include <cmath>
+#include <vector>
+
+#include "engine/util/ifma.h"
+
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 #include <immintrin.h>
 // GCC 12 reports its own _mm512_undefined_* placeholders as maybe-uninitialized.
@@ -58,6 +63,133 @@ void mul_scalar_array(uint64_t* out, const uint64_t* x, ShoupMul w, long n, uint
 
 void mul_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, const Barrett& br) {
   for (long i = 0; i < n; ++i) out[i] = br.mul(a[i], b[i]);
+}
+
+void crt_combine_array(uint64_t* out, const uint64_t* const* x, const uint64_t* w, long kx,
+                       uint64_t x_bound, const int64_t* v, uint64_t c, long n, uint64_t q) {
+  long i = 0;
+#ifdef CB_UTIL_IFMA
+  if (q < kMaxIfmaModulus && x_bound <= (uint64_t(1) << 52)) {
+    const Ifma52 f(q);
+    const __m512i qv = _mm512_set1_epi64(q), two_q = _mm512_set1_epi64(2 * q);
+    std::vector<__m512i> wv(kx), wpv(kx);
+    for (long k = 0; k < kx; ++k) {
+      wv[k] = _mm512_set1_epi64(w[k]);
+      wpv[k] = _mm512_set1_epi64(shoup52(w[k], q));
+    }
+    const __m512i cv = _mm512_set1_epi64(c), cpv = _mm512_set1_epi64(shoup52(c, q));
+    for (; i + 8 <= n; i += 8) {
+      __m512i acc = _mm512_setzero_si512();  // in [0, 2q)
+      for (long k = 0; k < kx; ++k)
+        acc = reduce_once52(_mm512_add_epi64(acc, f.mul_lazy(_mm512_loadu_si512(x[k] + i), wv[k], wpv[k])), two_q);
+      acc = reduce_once52(acc, qv);
+      __m512i vi = _mm512_loadu_si512(v + i);
+      vi = _mm512_mask_add_epi64(vi, _mm512_cmplt_epi64_mask(vi, _mm512_setzero_si512()), vi, qv);
+      const __m512i vc = reduce_once52(f.mul_lazy(vi, cv, cpv), qv);
+      const __m512i d = _mm512_sub_epi64(acc, vc);
+      _mm512_storeu_si512(out + i, _mm512_min_epu64(d, _mm512_add_epi64(d, qv)));
+    }
+  }
+#else
+  (void)x_bound;
+#endif
+  if (i == n) return;
+  const Barrett br(q);
+  const uint64_t cn = c == 0 ? 0 : q - c;  // -c mod q
+  for (; i < n; ++i) {
+    u128 acc = 0;
+    for (long k = 0; k < kx; ++k) acc += u128(x[k][i]) * w[k];
+    const uint64_t vi = v[i] >= 0 ? uint64_t(v[i]) : q - uint64_t(-v[i]);
+    acc += u128(vi) * cn;
+    out[i] = br.reduce(acc);
+  }
+}
+
+void dot2_array(uint64_t* out0, uint64_t* out1, const uint64_t* const* x, const uint64_t* const* y0,
+                const uint64_t* const* y1, long k, const int* perm, long n, uint64_t q) {
+  long t = 0;
+#ifdef CB_UTIL_IFMA
+  if (q < kMaxIfmaModulus && k < 16) {
+    const Ifma52 f(q);
+    const __m512i qv = _mm512_set1_epi64(q), two_q = _mm512_set1_epi64(2 * q);
+    const uint64_t c52 = uint64_t((u128(1) << 52) % q);
+    const __m512i c52v = _mm512_set1_epi64(c52), c52p = _mm512_set1_epi64(shoup52(c52, q));
+    const __m512i onev = _mm512_set1_epi64(1), onep = _mm512_set1_epi64(shoup52(1, q));
+    const __m512i zero = _mm512_setzero_si512();
+    // (hi, lo) = sum of 104-bit products as 52-bit halves -> value mod q in [0, q).
+    auto finish = [&](__m512i lo, __m512i hi) {
+      hi = _mm512_add_epi64(hi, _mm512_srli_epi64(lo, 52));
+      lo = _mm512_and_si512(lo, f.mask);
+      __m512i r = _mm512_add_epi64(f.mul_lazy(hi, c52v, c52p), f.mul_lazy(lo, onev, onep));
+      return reduce_once52(reduce_once52(r, two_q), qv);
+    };
+    for (; t + 8 <= n; t += 8) {
+      __m512i lo0 = zero, hi0 = zero, lo1 = zero, hi1 = zero;
+      const __m256i idx = perm ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(perm + t)) : _mm256_setzero_si256();
+      for (long j = 0; j < k; ++j) {
+        const __m512i xv = perm ? _mm512_i32gather_epi64(idx, reinterpret_cast<const long long*>(x[j]), 8)
+                                : _mm512_loadu_si512(x[j] + t);
+        const __m512i a = _mm512_loadu_si512(y0[j] + t), b = _mm512_loadu_si512(y1[j] + t);
+        lo0 = _mm512_madd52lo_epu64(lo0, xv, a);
+        hi0 = _mm512_madd52hi_epu64(hi0, xv, a);
+        lo1 = _mm512_madd52lo_epu64(lo1, xv, b);
+        hi1 = _mm512_madd52hi_epu64(hi1, xv, b);
+      }
+      _mm512_storeu_si512(out0 + t, finish(lo0, hi0));
+      _mm512_storeu_si512(out1 + t, finish(lo1, hi1));
+    }
+  }
+#endif
+  if (t == n) return;
+  const Barrett br(q);
+  for (; t < n; ++t) {
+    const long src = perm ? perm[t] : t;
+    u128 s0 = 0, s1 = 0;
+    for (long j = 0; j < k; ++j) {
+      const uint64_t xv = x[j][src];
+      s0 += u128(xv) * y0[j][t];
+      s1 += u128(xv) * y1[j][t];
+    }
+    out0[t] = br.reduce(s0);
+    out1[t] = br.reduce(s1);
+  }
+}
+
+void crt_quotient_array(int64_t* v, const uint64_t* const* y, const double* inv_t, long ky, bool even_fix,
+                        long n) {
+  long i = 0;
+#ifdef CB_VECMOD_AVX512
+  const __m512i one = _mm512_set1_epi64(1);
+  for (; i + 8 <= n; i += 8) {
+    __m512d f = _mm512_setzero_pd();
+    __m512i par = _mm512_setzero_si512();
+    for (long k = 0; k < ky; ++k) {
+      const __m512i yk = _mm512_loadu_si512(y[k] + i);
+      f = _mm512_fmadd_pd(_mm512_cvtepu64_pd(yk), _mm512_set1_pd(inv_t[k]), f);
+      par = _mm512_xor_si512(par, yk);
+    }
+    const __m512d fr = _mm512_roundscale_pd(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512i vi = _mm512_cvtpd_epi64(fr);
+    if (even_fix) {
+      const __mmask8 odd = _mm512_test_epi64_mask(_mm512_xor_si512(par, vi), one);
+      const __mmask8 up = _mm512_cmp_pd_mask(f, fr, _CMP_GE_OQ);
+      vi = _mm512_mask_add_epi64(vi, odd & up, vi, one);
+      vi = _mm512_mask_sub_epi64(vi, odd & ~up, vi, one);
+    }
+    _mm512_storeu_si512(v + i, vi);
+  }
+#endif
+  for (; i < n; ++i) {
+    double f = 0;
+    uint64_t parity = 0;
+    for (long k = 0; k < ky; ++k) {
+      f = std::fma(double(y[k][i]), inv_t[k], f);
+      parity += y[k][i];
+    }
+    int64_t vi = int64_t(std::nearbyint(f));
+    if (even_fix && ((parity + uint64_t(vi)) & 1)) vi += (f >= double(vi)) ? 1 : -1;
+    v[i] = vi;
+  }
 }
 
 void add_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, uint64_t q) {

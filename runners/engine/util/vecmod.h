@@ -25,6 +25,27 @@ void mul_scalar_array(uint64_t* out, const uint64_t* x, ShoupMul w, long n, uint
 // out[i] = a[i] * b[i] mod q for a[i], b[i] in [0, q) (Barrett, scalar).
 void mul_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, const Barrett& br);
 
+// CRT basis extension: out[i] = (sum_{k < kx} x[k][i] * w[k] - v[i] * c) mod q in [0, q),
+// for words x[k][i] < x_bound <= 2^61 (residues of other primes), fixed multipliers w[k],
+// c in [0, q), small signed v[i] (|v[i]| < q) and kx < 63. With IFMA, q < 2^50 and
+// x_bound <= 2^52, each term is a 52-bit Shoup product (ifma.h) and the running sum stays
+// in [0, 2q); otherwise 128-bit sums reduced once (Barrett).
+void crt_combine_array(uint64_t* out, const uint64_t* const* x, const uint64_t* w, long kx,
+                       uint64_t x_bound, const int64_t* v, uint64_t c, long n, uint64_t q);
+
+// Key product: out0[t] = sum_{j < k} x[j][src_t] * y0[j][t] mod q and out1[t] likewise
+// with y1, src_t = perm[t] (perm == nullptr: t), for residues in [0, q). With IFMA,
+// q < 2^50 and k < 16 the 104-bit products are summed as 52-bit halves and reduced once
+// (two 52-bit Shoup products); otherwise 128-bit sums and Barrett.
+void dot2_array(uint64_t* out0, uint64_t* out1, const uint64_t* const* x, const uint64_t* const* y0,
+                const uint64_t* const* y1, long k, const int* perm, long n, uint64_t q);
+
+// CRT quotient: v[i] = the nearest integer to f_i = sum_{k < ky} y[k][i] / t_k (inv_t[k] =
+// 1.0 / t_k, f_i computed in double precision); with even_fix, moved by one toward f_i when
+// sum_k y[k][i] + v[i] is odd (rns_rounding.h uses it to make the lift even).
+void crt_quotient_array(int64_t* v, const uint64_t* const* y, const double* inv_t, long ky, bool even_fix,
+                        long n);
+
 // out[i] = a[i] + b[i] mod q and a[i] - b[i] mod q, for a[i], b[i] in [0, q).
 void add_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, uint64_t q);
 void sub_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, uint64_t q);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -41,6 +42,101 @@ TEST_P(VecMod, ArrayKernelsMatchScalarArithmetic) {
   auto y = x;
   mul_shoup_array(y.data(), y.data(), w.data(), wp.data(), n, q);
   for (long i = 0; i < n; ++i) ASSERT_EQ(y[i], uint64_t(u128(x[i]) * w[i] % q)) << i;
+}
+
+// The CRT basis extension against 128-bit arithmetic: several moduli (below 2^50 for the
+// IFMA path, 60-bit and tiny for the other), word bounds on both sides of 2^52, term
+// counts up to the 28 special primes of the largest chains, extreme x and v.
+TEST(VecModCrt, CombineMatchesWideArithmetic) {
+  const uint64_t two50 = uint64_t(1) << 50;
+  for (const uint64_t q : {uint64_t(1125899906826241ULL) /* < 2^50 */, two50 - 35, uint64_t(1152921504606830593ULL), uint64_t(65537)})
+    for (const uint64_t x_bound : {two50, uint64_t(1) << 52, uint64_t(1) << 61})
+      for (const long kx : {1L, 7L, 28L}) {
+        const long n = 203;
+        std::mt19937_64 rng(q ^ x_bound ^ kx);
+        std::vector<std::vector<uint64_t>> x(kx, std::vector<uint64_t>(n));
+        std::vector<const uint64_t*> xp(kx);
+        std::vector<uint64_t> w(kx), out(n);
+        std::vector<int64_t> v(n);
+        for (long k = 0; k < kx; ++k) {
+          w[k] = k == 0 ? q - 1 : rng() % q;
+          for (long i = 0; i < n; ++i) x[k][i] = i % 7 == 0 ? x_bound - 1 : rng() % x_bound;
+          xp[k] = x[k].data();
+        }
+        const uint64_t c = rng() % q;
+        for (long i = 0; i < n; ++i) v[i] = i % 11 == 0 ? -(kx + 2) : i % 13 == 0 ? kx + 2 : long(rng() % 9) - 4;
+        crt_combine_array(out.data(), xp.data(), w.data(), kx, x_bound, v.data(), c, n, q);
+        for (long i = 0; i < n; ++i) {
+          u128 want = 0;
+          for (long k = 0; k < kx; ++k) want = (want + u128(x[k][i]) * w[k]) % q;
+          const uint64_t vc = uint64_t(u128(uint64_t(v[i] < 0 ? -v[i] : v[i])) * c % q);
+          const uint64_t expect = v[i] < 0 ? uint64_t((want + vc) % q) : uint64_t((want + q - vc) % q);
+          ASSERT_EQ(out[i], expect) << "q=" << q << " x_bound=" << x_bound << " kx=" << kx << " i=" << i;
+        }
+      }
+}
+
+// The key product against 128-bit arithmetic, with and without a permutation of x, for
+// 50-bit (IFMA path), 60-bit and small moduli, 1 to 17 terms (16 and more: scalar path).
+TEST(VecModCrt, Dot2MatchesWideArithmetic) {
+  for (const uint64_t q : {uint64_t(1125899906826241ULL), uint64_t(1152921504606830593ULL), uint64_t(65537)})
+    for (const long k : {1L, 3L, 15L, 17L})
+      for (const bool permuted : {false, true}) {
+        const long n = 203;
+        std::mt19937_64 rng(q ^ k ^ permuted);
+        std::vector<std::vector<uint64_t>> x(k, std::vector<uint64_t>(n)), a = x, b = x;
+        std::vector<const uint64_t*> xp(k), ap(k), bp(k);
+        for (long j = 0; j < k; ++j) {
+          for (long i = 0; i < n; ++i) {
+            x[j][i] = i % 3 == 0 ? q - 1 : rng() % q;
+            a[j][i] = i % 4 == 0 ? q - 1 : rng() % q;
+            b[j][i] = rng() % q;
+          }
+          xp[j] = x[j].data(), ap[j] = a[j].data(), bp[j] = b[j].data();
+        }
+        std::vector<int> perm(n);
+        for (long i = 0; i < n; ++i) perm[i] = int((i * 37 + 11) % n);
+        std::vector<uint64_t> o0(n), o1(n);
+        dot2_array(o0.data(), o1.data(), xp.data(), ap.data(), bp.data(), k, permuted ? perm.data() : nullptr, n, q);
+        for (long i = 0; i < n; ++i) {
+          const long src = permuted ? perm[i] : i;
+          u128 s0 = 0, s1 = 0;
+          for (long j = 0; j < k; ++j) s0 = (s0 + u128(x[j][src]) * a[j][i]) % q, s1 = (s1 + u128(x[j][src]) * b[j][i]) % q;
+          ASSERT_EQ(o0[i], uint64_t(s0)) << "q=" << q << " k=" << k << " i=" << i;
+          ASSERT_EQ(o1[i], uint64_t(s1)) << "q=" << q << " k=" << k << " i=" << i;
+        }
+      }
+}
+
+// The CRT quotient: nearest to sum y_k / t_k (within 1/2, and 1 with the even fix, which
+// makes sum y_k + v even), for 50- and 60-bit moduli and up to 28 terms.
+TEST(VecModCrt, QuotientIsNearestAndEvenWhenAsked) {
+  for (const uint64_t t0 : {uint64_t(1125899906826241ULL), uint64_t(1152921504606830593ULL)})
+    for (const long ky : {1L, 6L, 28L})
+      for (const bool even : {false, true}) {
+        const long n = 301;
+        std::mt19937_64 rng(t0 ^ ky ^ even);
+        std::vector<std::vector<uint64_t>> y(ky, std::vector<uint64_t>(n));
+        std::vector<const uint64_t*> yp(ky);
+        std::vector<double> inv_t(ky);
+        std::vector<uint64_t> t(ky);
+        for (long k = 0; k < ky; ++k) {
+          t[k] = t0 - 2 * k;
+          inv_t[k] = 1.0 / double(t[k]);
+          for (long i = 0; i < n; ++i) y[k][i] = i % 5 == 0 ? t[k] - 1 : i % 7 == 0 ? 0 : rng() % t[k];
+          yp[k] = y[k].data();
+        }
+        std::vector<int64_t> v(n);
+        crt_quotient_array(v.data(), yp.data(), inv_t.data(), ky, even, n);
+        for (long i = 0; i < n; ++i) {
+          long double f = 0;
+          uint64_t par = 0;
+          for (long k = 0; k < ky; ++k) f += (long double)y[k][i] / (long double)t[k], par += y[k][i];
+          const long double gap = std::fabs(f - (long double)v[i]);
+          ASSERT_LE(gap, even ? 1.0L + 1e-6L : 0.5L + 1e-6L) << "ky=" << ky << " i=" << i;
+          if (even) ASSERT_EQ((par + uint64_t(v[i])) & 1, 0u) << "ky=" << ky << " i=" << i;
+        }
+      }
 }
 
 INSTANTIATE_TEST_SUITE_P(Moduli, VecMod,

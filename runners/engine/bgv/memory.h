@@ -1,0 +1,45 @@
+// memory.h: what the engine's data takes, predicted from the ring and the chain alone.
+//
+// Everything is a multiple of a limb: phi words of 8 bytes (1.31 MB at m = 164737,
+// phi = 163840). With L primes below the special ones, of which S small ladder primes that
+// no key or fresh ciphertext holds (chain.h), Q = L - S ciphertext primes, K special primes
+// and c digits:
+//   transform tables  per prime: the Bluestein tables (util/bluestein.h) of 32 N + 16 N +
+//                     48 m + 8 phi + m/8 bytes, N = bluestein_length(m) >= 2m - 1, a
+//                     power of two (34.4 MB per prime at m = 164737, N = 2^19);
+//   secret key        L + K limbs; public key 2 Q limbs;
+//   key-switching key c digits x (b_j, a_j) over Q + K primes: 2 c (Q + K) limbs, or,
+//                     compact (keys.h: a_j as a seed, b_j packed at its prime's width w_i),
+//                     c sum_i (ceil(phi w_i / 64) + 1) words, about 0.39 of that;
+//   ciphertext        2 |T| limbs at the prime set T (2 Q when fresh);
+//   one key switch    its digits c (|T| + K) limbs, the two accumulators 2 (|T| + K),
+//                     then the two results 2 |T| (keys.h, rns_rounding.h); hoisting keeps
+//                     the digits while it makes one output ciphertext per automorphism.
+// The circuit decides how many ciphertexts live at once (for Vision: the state, 2R + 1
+// encrypted subkeys, the hoisted automorphisms of an affine map); run_cipher reports
+// these figures beside the peak resident memory it measured.
+#pragma once
+
+#include <cstddef>
+
+#include "engine/bgv/chain.h"
+
+namespace cb::bgv {
+
+struct MemoryModel {
+  MemoryModel(const Chain& chain, long m, long phi, size_t keep_uniform_bytes);
+
+  size_t limb = 0;            // phi words
+  size_t transforms = 0;      // all primes' transform tables
+  size_t secret_key = 0;      // over all L + K primes
+  size_t public_key = 0;      // (b, a) over the Q ciphertext primes
+  size_t key = 0;             // one key-switching key as stored
+  bool key_compact = false;   // whether keys are stored compact (keys.h)
+  size_t key_full = 0;        // one key-switching key with both halves in memory
+  size_t ciphertext = 0;      // a fresh ciphertext (2 Q limbs)
+  size_t key_switch = 0;      // temporaries of one key switch at the top level
+  // transforms + secret, public and relinearization key + n_automorphism_keys keys.
+  size_t setup(long n_automorphism_keys) const;
+};
+
+}  // namespace cb::bgv
