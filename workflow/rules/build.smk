@@ -19,8 +19,8 @@ rule build_runners:
         src=RUNNERS_DIR,
         build_dir=BUILD_DIR,
         build_type=config["build_type"],
-        targets="run_cipher bench_ops",  # only what the pipeline runs (not the C++ tests)
-        binaries=f"{RUN_CIPHER} {BENCH_OPS}",
+        targets="run_cipher bench_ops chain_info",  # only what the pipeline runs (not the C++ tests)
+        binaries=f"{RUN_CIPHER} {BENCH_OPS} {os.path.join(BUILD_DIR, 'bin', 'chain_info')}",
         repo=workflow.basedir,
     # Every core of the host that builds (Snakemake lowers it to --cores); not
     # workflow.cores, which is undefined under --report, -n without --cores and SLURM.

@@ -38,7 +38,7 @@ def run_summary():
             log = logs[-1]
             why = _reason(log)
         rows.append((key, "refused/failed", f"{why} (log: {log})") if why else (key, "not run", ""))
-    width = max(len(k) for k, _, _ in rows)
+    width = max((len(k) for k, _, _ in rows), default=0)
     lines = [f"cipher runs: {done} of {len(rows)} done"]
     lines += [f"  {k:<{width}}  {status:<14}  {note}".rstrip() for k, status, note in rows]
     return "\n".join(lines), done
