@@ -6,15 +6,17 @@ a ring of dimension n = phi(m) (runners/engine/bgv/evaluator.cpp):
 
 * add, add_plain, mul_plain: pointwise over the limbs, ~ n l;
 * mul (tensor, then relinearization) and automorph (permutation, then key switching):
-  the key switch takes the l limbs to coefficients, raises each of the c digits to the
+  the key switch takes the l limbs to coefficients, raises each of its c digits (those
+  of the chain's c holding one of its primes: digits_at) to the
   l + K primes (K special primes), multiplies by the key and divides by P, so about
-  l + (c + 2)(l + K) number-theoretic transforms of size ~n (each ~ n log2 n) and
-  ~ c (l + K) pointwise products; modelled as a n l + b n log2(n) (l + (c + 2)(l + K));
+  l + (c + 2)(l + K) number-theoretic transforms of size ~n and ~ c (l + K) pointwise
+  products; modelled as a n l + b n (l + (c + 2)(l + K));
 * automorph_hoisted (each automorphism of automorph_many: the digits are shared), the
-  key product and division by P: a n c (l + K) + b n log2(n) (l + K);
+  key product and division by P: a n c (l + K) + b n (l + K);
 * mod_switch to l primes dropping r: the dropped limbs to coefficients and the
-  correction back into the l kept ones, ~ n log2(n) (l + r); adding ladder primes back
-  only scales limbs, ~ n l.
+  correction back into the l kept ones, ~ n (l + r) transforms; adding ladder primes
+  back only scales limbs, ~ n l.
+Each operation also has a fixed cost per call (its first coefficient).
 
 The coefficients (a, b per operation) are non-negative least squares on relative error
 over bench_ops runs (`calibrate`: process CPU time, one thread, every result checked by
@@ -24,13 +26,14 @@ at the run's chain) and K from `chain_info`: the engine answers for both.
 
 Sub-commands (python -m cbparams.cost_model ...):
   calibrate  runs bench_ops on the calibration set, writes one JSON per run and the fit
+  refit      the fit again on a model's own timings (after the features changed)
   predict    predicted seconds for plan or run JSONs
   check      prediction against run_cipher runs (their total_s, wall, and total_cpu_s,
              process CPU: the fair figure for one thread on a shared machine)
 
 >>> feats = features("mul", n=4096, l=15, c=3, K=5, dropped=0)
 >>> [round(f / 1e6, 3) for f in feats]
-[0.0, 0.061, 5.652]
+[0.0, 0.061, 0.471]
 >>> round(predict_counts({"coef": {"add": [0.0, 1e-9]}}, [{"op": "add", "primes": 2, "dropped": 0, "count": 10}], n=100, c=3, K=2), 12)
 2e-06
 """
@@ -40,7 +43,6 @@ import argparse
 import csv
 import glob
 import json
-import math
 import os
 import platform
 import subprocess
@@ -49,6 +51,9 @@ from pathlib import Path
 
 from . import chains, runner
 from .errors import ParamError
+
+#: Bumped whenever features() changes: a model fitted on other features is refused.
+FEATURES_VERSION = 2
 
 #: Operations of the model, as the planner names them (runners/backend/plan_backend.h).
 OPS = ["add", "add_plain", "mul_plain", "mul", "automorph", "automorph_hoisted", "mod_switch"]
@@ -76,16 +81,18 @@ DEFAULT_CALIBRATION = [
 
 def features(op: str, n: int, l: int, c: int, K: int, dropped: int = 0) -> list[float]:
     """The model's variables for one operation (see the module doc); the first, 1, is a
-    fixed cost per call (noise bookkeeping, allocation: what dominates on tiny rings)."""
-    lg = math.log2(max(n, 2))
+    fixed cost per call (noise bookkeeping, allocation: what dominates on tiny rings).
+    Transforms are counted at n per limb, without the log2 n factor: over the rings
+    calibrated (log2 n from 8 to 15.4) that predicted the AES runs better (BENCHMARKS.md,
+    "Cost model") and the fit of the operations about as well."""
     if op in ("add", "add_plain", "mul_plain"):
         return [1.0, n * l]
     if op in ("mul", "automorph"):
-        return [1.0, n * l, n * lg * (l + (c + 2) * (l + K))]
+        return [1.0, n * l, n * (l + (c + 2) * (l + K))]
     if op == "automorph_hoisted":
-        return [1.0, n * c * (l + K), n * lg * (l + K)]
+        return [1.0, n * c * (l + K), n * (l + K)]
     if op == "mod_switch":
-        return [1.0, n * lg * (l + dropped) if dropped else n * l]
+        return [1.0, n * (l + dropped) if dropped else n * l]
     raise ParamError(f"op={op!r} is not an operation of the cost model: use one of {OPS}")
 
 
@@ -132,33 +139,46 @@ def op_seconds(model: dict, op: str, n: int, l: int, c: int, K: int, dropped: in
     return sum(a * f for a, f in zip(model["coef"][op], features(op, n, l, c, K, dropped)))
 
 
-def predict_counts(model: dict, counts: list[dict], n: int, c: int, K: int) -> float:
-    """Predicted seconds of a list of plan.op_counts entries."""
-    return sum(o["count"] * op_seconds(model, o["op"], n, o["primes"], c, K, o.get("dropped", 0))
+def digits_at(digits, l: int) -> int:
+    """Key-switching digits a ciphertext over l primes has: the engine skips the digits
+    none of whose primes it holds (Evaluator::decompose), and the digits are consecutive
+    groups of the chain's primes (`digits`: primes per digit), so over the first l primes
+    only the groups that start below l count.
+
+    >>> [digits_at((7, 3, 4), l) for l in (1, 7, 8, 11, 14)]
+    [1, 1, 2, 3, 3]
+    """
+    start, count = 0, 0
+    for size in digits:
+        count += start < l
+        start += size
+    return max(count, 1)
+
+
+def predict_counts(model: dict, counts: list[dict], n: int, c: int, K: int, digits=None) -> float:
+    """Predicted seconds of a list of plan.op_counts entries (digits: the chain's primes
+    per digit, for the digits each key switch really has; None: c everywhere)."""
+    return sum(o["count"] * op_seconds(model, o["op"], n, o["primes"],
+                                       digits_at(digits, o["primes"]) if digits else c, K, o.get("dropped", 0))
                for o in counts)
 
 
-def special_primes(m: int, bits: int, c: int) -> int:
-    """K, the special primes of the engine's chain for (m, bits, c) (cbparams.chains asks chain_info)."""
-    return chains.build_chain(m, bits, c).K
-
-
-def predict_plan(model: dict, doc: dict, K: int | None = None) -> dict:
+def predict_plan(model: dict, doc: dict, chain=None) -> dict:
     """Predicted seconds of the rounds for a run_cipher JSON with a plan (--plan or a run):
-    {seconds, per op seconds, counts_bits}; threads are not modelled (one thread)."""
+    {seconds, by_op seconds, counts_bits, K}; `chain` is the engine's chain the operations
+    ran on (cbparams.chains, asked when None). Threads are not modelled (one thread)."""
     plan = doc.get("plan") or {}
     if "op_counts" not in plan:
         raise ParamError("the run_cipher JSON has no plan.op_counts: rebuild run_cipher (make build) and plan again")
     p = doc["params"]
     n, c, m = int(p["phi"]), int(p["c"]), int(p["m"])
     bits = int(plan.get("op_counts_bits") or plan["bits"])
-    if K is None:
-        K = special_primes(m, bits, c)
+    if chain is None:
+        chain = chains.build_chain(m, bits, c)
     by_op: dict[str, float] = {}
     for o in plan["op_counts"]:
-        by_op[o["op"]] = by_op.get(o["op"], 0.0) + o["count"] * op_seconds(
-            model, o["op"], n, o["primes"], c, K, o.get("dropped", 0))
-    return {"seconds": sum(by_op.values()), "by_op": by_op, "counts_bits": bits, "K": K}
+        by_op[o["op"]] = by_op.get(o["op"], 0.0) + predict_counts(model, [o], n, c, chain.K, chain.digits)
+    return {"seconds": sum(by_op.values()), "by_op": by_op, "counts_bits": bits, "K": chain.K}
 
 
 def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print) -> dict:
@@ -182,7 +202,7 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print) 
     coef = fit(rows)
     for r in rows:
         r["predicted"] = op_seconds({"coef": coef}, r["op"], r["n"], r["l"], r["c"], r["K"], r["dropped"])
-    return {"coef": coef, "features": "cbparams.cost_model.features", "observations": rows, "bench_runs": runs, "threads": 1, "time": "process CPU (bench_ops cpu_ms)",
+    return {"coef": coef, "features_version": FEATURES_VERSION, "observations": rows, "bench_runs": runs, "threads": 1, "time": "process CPU (bench_ops cpu_ms)",
             "host": platform.node(), "cpu": _cpu_name(),
             "bench_ops": str(exe), "bench_ops_mtime": exe.stat().st_mtime}
 
@@ -198,11 +218,25 @@ def _cpu_name() -> str:
 
 
 def load_model(path: str | Path) -> dict:
+    """A fitted model (cost_model calibrate's JSON); ParamError when missing or fitted on
+    other features (refit it: `python -m cbparams.cost_model refit --model PATH`)."""
     try:
-        return json.loads(Path(path).read_text())
+        model = json.loads(Path(path).read_text())
     except FileNotFoundError:
         raise ParamError(f"cost model {path} does not exist: make it with "
                          f"`python -m cbparams.cost_model calibrate --out {path}`") from None
+    if model.get("features_version") != FEATURES_VERSION:
+        raise ParamError(f"cost model {path} was fitted on features version {model.get('features_version')}, "
+                         f"this code has {FEATURES_VERSION}: `python -m cbparams.cost_model refit --model {path}`")
+    return model
+
+
+def refit(model: dict) -> dict:
+    """The model fitted again on its own observations (after features() changed)."""
+    coef = fit(model["observations"])
+    for r in model["observations"]:
+        r["predicted"] = op_seconds({"coef": coef}, r["op"], r["n"], r["l"], r["c"], r["K"], r["dropped"])
+    return dict(model, coef=coef, features_version=FEATURES_VERSION)
 
 
 CHECK_COLUMNS = ["run", "cipher", "instance", "m", "phi", "bits", "c", "threads", "blocks", "measured_s",
@@ -217,11 +251,11 @@ def check_runs(model: dict, paths: list[str]) -> list[dict]:
         if not doc.get("correct") or "timings" not in doc or "op_counts" not in (doc.get("plan") or {}):
             continue
         docs.append((path, doc))
-    Ks = chains.build_chains([(int(d["params"]["m"]), int(d["plan"].get("op_counts_bits") or d["plan"]["bits"]),
+    chs = chains.build_chains([(int(d["params"]["m"]), int(d["plan"].get("op_counts_bits") or d["plan"]["bits"]),
                                int(d["params"]["c"])) for _, d in docs]) if docs else []
     out = []
-    for (path, doc), ch in zip(docs, Ks):
-        pred = predict_plan(model, doc, K=ch.K)
+    for (path, doc), ch in zip(docs, chs):
+        pred = predict_plan(model, doc, chain=ch)
         meas = float(doc["timings"]["total_s"])
         cpu = doc["timings"].get("total_cpu_s")
         p = doc["params"]
@@ -242,6 +276,8 @@ def main(argv=None) -> int:
     c.add_argument("--bench-dir", help="where bench_ops JSONs go (default: beside --out)")
     c.add_argument("--calibration", help="JSON list of {m, bits, c} (default: the module's set)")
     c.add_argument("--reps", type=int, default=3)
+    rf = sub.add_parser("refit", help="fit a model again on its own bench_ops timings")
+    rf.add_argument("--model", required=True)
     pr = sub.add_parser("predict", help="predicted seconds of plan or run JSONs")
     pr.add_argument("--model", required=True)
     pr.add_argument("json", nargs="+")
@@ -253,16 +289,22 @@ def main(argv=None) -> int:
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     try:
         if a.step == "calibrate":
-            cal = json.loads(a.calibration) if a.calibration else DEFAULT_CALIBRATION
-            bad = [e for e in cal if not {"m", "bits", "c"} <= set(e)]
-            if not cal or bad:
-                raise ParamError(f"--calibration {a.calibration}: give a non-empty JSON list of {{m, bits, c}}")
+            cal = json.loads(a.calibration) if a.calibration else []
+            if not isinstance(cal, list) or any(not isinstance(e, dict) or not {"m", "bits", "c"} <= set(e)
+                                                for e in cal):
+                raise ParamError(f"--calibration {a.calibration}: give a JSON list of {{m, bits, c}} "
+                                 f"(empty: the default set)")
+            cal = cal or DEFAULT_CALIBRATION
             out = Path(a.out)
             model = calibrate(Path(a.bench_dir) if a.bench_dir else out.parent / "bench", cal, a.reps, log)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(model, indent=1))
             worst = max(abs(r["predicted"] / r["seconds"] - 1) for r in model["observations"])
             log(f"{out}: {len(model['observations'])} timings fitted, worst relative error {100 * worst:.0f}%")
+        elif a.step == "refit":
+            model = refit(json.loads(Path(a.model).read_text()))
+            Path(a.model).write_text(json.dumps(model, indent=1))
+            log(f"{a.model}: refitted on {len(model['observations'])} timings")
         elif a.step == "predict":
             model = load_model(a.model)
             for path in a.json:

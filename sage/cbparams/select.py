@@ -145,8 +145,10 @@ def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int) 
     log2_q = bits + bits / c + chains.KS_MARGIN_BITS
     scale = bits / bb
     counts = [dict(o, primes=max(1, round(o["primes"] * scale))) for o in b["plan"]["op_counts"]]
-    K = max(1, round(b["_K"] * scale))
-    latency = cost_model.predict_counts(model, counts, n=phi, c=c, K=K)
+    ch = b["_chain"]
+    K = max(1, round(ch.K * scale))
+    digits = [max(1, round(x * scale)) for x in ch.digits]
+    latency = cost_model.predict_counts(model, counts, n=phi, c=c, K=K, digits=digits)
     return {"est_bits": round(bits), "est_log2_q": round(log2_q, 1),
             "est_helib_bits": round(security.helib_security(m, log2_q, hwt, phi), 2),
             "est_latency_s": round(latency, 3)}
@@ -164,7 +166,7 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print) -> list[di
                 f"{p['min_blocks']}+ blocks; raise params.m_max or add {inst.n} to params.field_degrees")
             continue
         refs = reference_plans(name, p, log)
-        refs[1]["_K"] = chains.build_chain(refs[1]["params"]["m"], refs[1]["plan"]["bits"], p["c"]).K
+        refs[1]["_chain"] = chains.build_chain(refs[1]["params"]["m"], refs[1]["plan"]["bits"], p["c"])
         for t in targets(p):
             rows = []
             for r in rings:
@@ -227,7 +229,7 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
     out = []
     for r, path, d in docs:
         t = float(r["security_target"])
-        row = {k: r[k] for k in ("cipher", "m", "phi", "d", "slots", "n", "state", "blocks", "hwt")}
+        row = {"cipher": r["cipher"], **{k: int(r[k]) for k in ("m", "phi", "d", "slots", "n", "state", "blocks", "hwt")}}
         row.update(security_target=t, plan_file=str(path), status=d["status"])
         if d["status"] != "ok":
             row["note"] = d["message"]
@@ -236,7 +238,7 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
         pa, pl, ch = d["params"], d["plan"], ch_of[id(d)]
         phi, m, hwt = int(pa["phi"]), int(pa["m"]), int(pa["hwt"])
         log2_q = float(pa["log2_q"])
-        pred = cost_model.predict_plan(model, d, K=ch.K)
+        pred = cost_model.predict_plan(model, d, chain=ch)
         row.update(rounds=d["rounds"], bits=pl["bits"], c=pa["c"], L=ch.L, K=ch.K,
                    log2_q_ct=round(pa["log2_q_ct"], 3), log2_q=round(log2_q, 3),
                    helib_bits=round(security.helib_security(m, log2_q, hwt, phi), 3),
@@ -430,7 +432,7 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
             continue
         key = (r["cipher"], int(r["m"]), int(r["bits"]))
         configs[key] = {"source": "selected", "cipher": r["cipher"], "m": int(r["m"]),
-                        "phi": int(r["phi"]), "bits": int(r["bits"]), "c": int(r["c"]), "paper_bits": "",
+                        "phi": int(r["phi"]), "bits": int(r["bits"]), "c": int(r.get("c") or p["c"]), "paper_bits": "",
                         "security_target": float(r.get("security_target", targets(p)[0]))}
     for name, m, bits, _, paper_bits in (PAPER_CONFIGS if paper else []):
         key = (name, m, bits)

@@ -78,6 +78,8 @@ checkpoint params_candidates:
         os.path.join(PARAMS_DIR, "candidates.csv"),
     log:
         os.path.join(R, "logs", "params", "candidates.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "candidates.tsv")
     conda:
         "../envs/python.yaml"
     params:
@@ -100,6 +102,8 @@ rule params_plan:
         os.path.join(PARAMS_DIR, "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.json"),
     log:
         os.path.join(R, "logs", "params", "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.tsv")
     wildcard_constraints:
         cipher="aes|vision8|vision16|vision32|vision64",
         hwt=r"\d+",
@@ -143,6 +147,8 @@ rule params_select:
         yaml=SELECTED_YAML,
     log:
         os.path.join(R, "logs", "params", "select.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "select.tsv")
     conda:
         "../envs/python.yaml"
     params:
@@ -214,7 +220,7 @@ rule params_all:
         rules.params_select.output.ranked,
         rules.params_security.output[0],
         os.path.join(PARAMS_DIR, "sagechecks.json"),
-        pareto_files(),
+        COST_MODEL,
 
 
 # Sage's cross-checks of the selected rings (sage/cbparams/sagecheck.py): Phi_m's
