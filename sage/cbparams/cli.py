@@ -82,7 +82,7 @@ def _selection(a, p):
 
     log = lambda s: print(s, file=sys.stderr)  # noqa: E731
     model = cost_model.load_model(a.cost_model)
-    cand = sel.candidates(_sweep_rows(p), p, model, log)
+    cand = sel.candidates(_sweep_rows(p), p, model, log, a.plans_dir)
     built = runner.find_executable("run_cipher").stat().st_mtime
     for r in cand:
         if r["plan"]:

@@ -8,7 +8,8 @@ candidates  Per instance (cbparams.planner.INSTANCES) and target: every ring of 
             whose slots hold the instance's field (n | d), that the engine runs (d <= 1024)
             and that holds min_blocks blocks, with a cheap estimate made before any plan:
             the chain interpolated (linear in log2 phi) between the engine's plans on two
-            small reference rings, its security by HElib's formula, its time by the cost
+            small reference rings, its security by HElib's formula and core-SVP (est_security:
+            the lower of those in target_models), its time by the cost
             model (cbparams.cost_model) on the reference plan's operations with the primes
             scaled to the chain. Rings estimated more than slack_bits under the target are
             left out; of the others, the plan_candidates cheapest by latency and by time
@@ -59,13 +60,19 @@ PAPER_CONFIGS = [
 ]
 
 CANDIDATE_COLUMNS = ["cipher", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "hwt", "c",
-                     "est_bits", "est_log2_q", "est_helib_bits", "est_latency_s", "est_block_s", "plan"]
+                     "est_bits", "est_log2_q", "est_helib_bits", "est_coresvp_bits", "est_security", "est_latency_s",
+                     "est_block_s", "plan"]
 RANKED_COLUMNS = ["cipher", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
                   "status", "bits", "c", "hwt", "L", "K", "log2_q_ct", "log2_q", "helib_bits", "engine_security",
                   "helib_dense_bits", "coresvp_bits", "est_usvp", "est_dual", "estimator_source",
                   "predicted_latency_s", "predicted_block_s", "meets_target", "rank_latency", "rank_block",
                   "plan_seconds", "plan_file", "note"]
 SELECTED_COLUMNS = RANKED_COLUMNS[:RANKED_COLUMNS.index("plan_file")] + ["objective", "security_source"]
+
+
+#: The most key-switching digits the estimates try (the engine tries up to 16; each digit
+#: is one more key product per key switch, so the cheapest rings need few).
+MAX_C = 8
 
 
 @lru_cache(maxsize=None)
@@ -121,11 +128,22 @@ def reference_rings(name: str) -> tuple[int, int]:
     return found[0], found[1]
 
 
-def reference_plans(name: str, p: dict, log=print) -> list[dict]:
-    """The engine's plans of the instance on its two reference rings (no target)."""
+def reference_plans(name: str, p: dict, log=print, cache_dir: str | Path | None = None) -> list[dict]:
+    """The engine's plans of the instance on its two reference rings (no target), kept in
+    cache_dir/<instance>/ref_m<M>_hwt<H>_c<C>_seed<S>.json when given (and reused while
+    newer than build/bin/run_cipher)."""
     out = []
     for m in reference_rings(name):
-        doc = planner.plan(name, m, p["hwt"], p["c"], None, p["seed"])
+        path = (Path(cache_dir) / name / f"ref_m{m}_hwt{p['hwt']}_c{p['c']}_seed{p['seed']}.json"
+                if cache_dir else None)
+        exe = runner.find_executable("run_cipher")
+        if path is not None and path.exists() and path.stat().st_mtime > exe.stat().st_mtime:
+            doc = json.loads(path.read_text())
+        else:
+            doc = planner.plan(name, m, p["hwt"], p["c"], None, p["seed"])
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(doc, indent=1) + "\n")
         log(f"{name}: reference plan at m={m} (phi {doc['params']['phi']}): {doc['plan']['bits']} bits "
             f"in {doc['plan']['seconds']:.1f} s")
         out.append(doc)
@@ -151,11 +169,13 @@ def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int) 
     latency = cost_model.predict_counts(model, counts, n=phi, c=c, K=K, digits=digits)
     return {"est_bits": round(bits), "est_log2_q": round(log2_q, 1),
             "est_helib_bits": round(security.helib_security(m, log2_q, hwt, phi), 2),
+            "est_coresvp_bits": round(_coresvp(phi, round(log2_q, 1), hwt), 1),
             "est_latency_s": round(latency, 3)}
 
 
-def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print) -> list[dict]:
-    """candidates.csv rows (see the module doc); the reference plans are the engine's."""
+def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: str | Path | None = None) -> list[dict]:
+    """candidates.csv rows (see the module doc); the reference plans are the engine's
+    (kept in ref_dir when given: see reference_plans)."""
     out = []
     for name in p["ciphers"]:
         inst = planner.INSTANCES[planner.instance(name)]
@@ -165,7 +185,7 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print) -> list[di
             log(f"warning: {name}: no ring of the sweep has n={inst.n} | d, d <= {D_LIMIT} and "
                 f"{p['min_blocks']}+ blocks; raise params.m_max or add {inst.n} to params.field_degrees")
             continue
-        refs = reference_plans(name, p, log)
+        refs = reference_plans(name, p, log, ref_dir)
         refs[1]["_chain"] = chains.build_chain(refs[1]["params"]["m"], refs[1]["plan"]["bits"], p["c"])
         for t in targets(p):
             rows = []
@@ -174,13 +194,20 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print) -> list[di
                 blocks = int(r["slots"]) // inst.state
                 row = {"cipher": name, "security_target": t, "m": m, "phi": phi, "d": int(r["d"]),
                        "slots": int(r["slots"]), "n": inst.n, "state": inst.state, "blocks": blocks,
-                       "hwt": p["hwt"], "c": p["c"], **estimate(refs, model, m, phi, p["c"], p["hwt"])}
+                       "hwt": p["hwt"]}
+                # as run_cipher --security-target does: the fewest digits c from params.c up
+                # whose (estimated) chain reaches the target; more digits, smaller P
+                for c in range(p["c"], MAX_C + 1):
+                    row.update(c=c, **estimate(refs, model, m, phi, c, p["hwt"]))
+                    row["est_security"] = min(row[f"est_{k}_bits"] for k in p["target_models"])
+                    if row["est_security"] >= t:
+                        break
                 row["est_block_s"] = round(row["est_latency_s"] / blocks, 4)
-                if row["est_helib_bits"] >= t - p["slack_bits"]:
+                if row["est_security"] >= t - p["slack_bits"]:
                     rows.append(row)
             chosen = set()
             for floor in (t - p["slack_bits"], t + p["slack_bits"]):
-                ok = [r for r in rows if r["est_helib_bits"] >= floor]
+                ok = [r for r in rows if r["est_security"] >= floor]
                 for key in ("est_latency_s", "est_block_s"):
                     for r in sorted(ok, key=lambda r: (r[key], r["m"]))[:p["plan_candidates"]]:
                         chosen.add(r["m"])
@@ -478,7 +505,7 @@ def main(argv=None) -> int:
     try:
         p = params_from_args(a.config, a.params_json)
         if a.step == "candidates":
-            rows = candidates(read_csv(a.cyclotomics), p, cost_model.load_model(a.cost_model), log)
+            rows = candidates(read_csv(a.cyclotomics), p, cost_model.load_model(a.cost_model), log, a.plans_dir)
             write_csv(rows, a.candidates, CANDIDATE_COLUMNS)
             log(f"{a.candidates}: {len(rows)} rows, {sum(r['plan'] for r in rows)} to plan")
         elif a.step == "plan":

@@ -283,6 +283,22 @@ def all_targets():
     return targets
 
 
+def binary_inputs(*paths):
+    """The build flag, and the binaries themselves once built (a rebuild reruns the rule)."""
+    return [BUILD_STAMP] + [p for p in paths if os.path.exists(p)]
+
+
+def planned_files(wildcards):
+    """The plans params_select needs: the candidates marked plan = 1."""
+    import csv
+
+    with open(checkpoints.params_candidates.get().output[0], newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["plan"] == "1"]
+    label = lambda t: f"{float(t):g}".replace(".", "p")  # noqa: E731  (cbparams.select.target_label)
+    return [os.path.join(PARAMS_DIR, "plans", r["cipher"], f"m{r['m']}_hwt{r['hwt']}_t{label(r['security_target'])}.json")
+            for r in rows]
+
+
 def pareto_files():
     """One Pareto figure per cipher instance the explorer selects for (analysis/pareto.py)."""
     ciphers = PARAMS_SETTINGS["ciphers"]  # params.smk

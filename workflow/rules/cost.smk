@@ -19,7 +19,7 @@ rule cost_model:
         "../envs/python.yaml"
     params:
         py=PARAMS_PY,
-        build_dir=BUILD_DIR,
+        build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
         bench_dir=os.path.join(COST_DIR, "bench"),
         calibration=json.dumps(PARAMS_SETTINGS["cost_calibration"]),
         reps=PARAMS_SETTINGS["cost_reps"],

@@ -38,11 +38,6 @@ COST_MODEL = os.path.join(COST_DIR, "model.json")
 CHAIN_INFO = os.path.join(BUILD_DIR, "bin", "chain_info")
 
 
-def binary_inputs(*paths):
-    """The build flag, and the binaries themselves once built (a rebuild reruns the rule)."""
-    return [BUILD_STAMP] + [p for p in paths if os.path.exists(p)]
-
-
 
 
 # Every odd m in [m_min, m_max] with n | ord_m(2) for a configured field degree n: ring
@@ -67,8 +62,9 @@ rule params_cyclotomics:
 
 
 # Per cipher instance and target: every ring of the sweep the engine runs, with estimates
-# from two reference plans and the cost model; the promising ones get plan = 1. A
-# checkpoint: which plans params_select waits for is known once this has run.
+# from two reference plans (kept in plans/<instance>/ref_*.json for `cbparams select` to
+# reuse) and the cost model; the promising ones get plan = 1. A checkpoint: which plans
+# params_select waits for is known once this has run.
 checkpoint params_candidates:
     input:
         cyclotomics=rules.params_cyclotomics.output.csv,
@@ -85,11 +81,12 @@ checkpoint params_candidates:
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
-        build_dir=BUILD_DIR,
+        build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
+        plans_dir=os.path.join(PARAMS_DIR, "plans"),
     shell:
         "OMP_NUM_THREADS=1 CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.select candidates"
         " --params-json {params.cfg:q} --cyclotomics {input.cyclotomics:q} --cost-model {input.model:q}"
-        " --candidates {output:q} > {log:q} 2>&1"
+        " --plans-dir {params.plans_dir:q} --candidates {output:q} > {log:q} 2>&1"
 
 
 # One candidate planned by the engine at the target (run_cipher --plan --security-target:
@@ -113,23 +110,12 @@ rule params_plan:
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
-        build_dir=BUILD_DIR,
+        build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
         target=lambda wildcards: wildcards.target.replace("p", "."),
     shell:
         "OMP_NUM_THREADS=1 CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.select plan"
         " --params-json {params.cfg:q} --cipher {wildcards.cipher} --m {wildcards.m} --hwt {wildcards.hwt}"
         " --target {params.target} --out {output:q} > {log:q} 2>&1"
-
-
-def planned_files(wildcards):
-    """The plans params_select needs: the candidates marked plan = 1."""
-    import csv
-
-    with open(checkpoints.params_candidates.get().output[0], newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["plan"] == "1"]
-    label = lambda t: f"{float(t):g}".replace(".", "p")  # noqa: E731  (cbparams.select.target_label)
-    return [os.path.join(PARAMS_DIR, "plans", r["cipher"], f"m{r['m']}_hwt{r['hwt']}_t{label(r['security_target'])}.json")
-            for r in rows]
 
 
 # The planned rings ranked by predicted latency and time per block (ranked.csv); per
@@ -154,7 +140,7 @@ rule params_select:
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
-        build_dir=BUILD_DIR,
+        build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
         plans_dir=os.path.join(PARAMS_DIR, "plans"),
     shell:
         "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.select select --params-json {params.cfg:q}"
