@@ -91,7 +91,7 @@ def plot(cipher: str, ranked_csv: str, selected_csv: str, run_paths: list[str], 
             on = runs[runs["m"].isin(sec_of)]
             if not on.empty:
                 ax.scatter(on[mx], on["m"].map(sec_of), marker="x", s=60, color="black", zorder=6,
-                           label="measured run (threads: " + ",".join(str(t) for t in sorted(on["threads"].unique())) + ")")
+                           label="measured run, wall (threads: " + ",".join(str(t) for t in sorted(on["threads"].unique())) + ")")
             ax.set_xscale("log")
             ax.set_xlabel(label)
         axes[0].set_ylabel("security, bits (min of HElib's formula and core-SVP)")

@@ -67,7 +67,7 @@ RANKED_COLUMNS = ["cipher", "security_target", "m", "phi", "d", "slots", "n", "s
                   "helib_dense_bits", "coresvp_bits", "est_usvp", "est_dual", "estimator_source",
                   "predicted_latency_s", "predicted_block_s", "meets_target", "rank_latency", "rank_block",
                   "plan_seconds", "plan_file", "note"]
-SELECTED_COLUMNS = RANKED_COLUMNS[:RANKED_COLUMNS.index("plan_file")] + ["objective", "security_source"]
+SELECTED_COLUMNS = RANKED_COLUMNS + ["objective", "security_source"]
 
 
 #: The most key-switching digits the estimates try (the engine tries up to 16; each digit
@@ -220,16 +220,47 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
 
 
 def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | Path) -> dict:
-    """run_cipher --plan with the target (the plan's JSON), or a 'refused' record."""
+    """run_cipher --plan with the target (the plan's JSON), or a 'refused' record.
+
+    The engine picks c by HElib's formula alone; when params.target_models has core-SVP
+    too and the plan's chain misses the target by it, the fewest more digits whose chain
+    (the same bits: c barely moves the noise) reaches it by both are found from the
+    engine's chains, and the ring planned again at that c ("coresvp_c" says so)."""
     try:
         doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"])
         doc["status"] = "ok"
+        c = _c_for_coresvp(doc, target, p)
+        if c is not None:
+            first = doc["params"]["c"]
+            doc = planner.plan(cipher, m, hwt, c, target, p["seed"])
+            doc["status"] = "ok"
+            doc["coresvp_c"] = f"c={first} reached {target:g} bits by HElib's formula only; c={c} by core-SVP too"
     except runner.RunError as e:
         doc = {"status": "refused", "cipher": cipher, "m": m, "hwt": hwt, "security_target": target,
                "message": str(e).splitlines()[-1]}
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(json.dumps(doc, indent=1) + "\n")
     return doc
+
+
+def _c_for_coresvp(doc: dict, target: float, p: dict) -> int | None:
+    """The fewest digits above the plan's whose chain reaches the target by every model of
+    target_models; None when the plan's c already does (or core-SVP is not a target, or no
+    c up to 16 does)."""
+    if "coresvp" not in p["target_models"]:
+        return None
+    pa, bits = doc["params"], doc["plan"]["bits"]
+    m, phi, hwt, c0 = int(pa["m"]), int(pa["phi"]), int(pa["hwt"]), int(pa["c"])
+    if _coresvp(phi, round(float(pa["log2_q"]), 3), hwt) >= target:
+        return None
+    for c in range(c0 + 1, 17):
+        ch = chains.build_chains([(m, bits, c)], refused="none")[0]
+        if ch is None:
+            return None   # more digits than primes
+        lq = round(ch.log2_Q, 3)
+        if _coresvp(phi, lq, hwt) >= target and security.helib_security(m, lq, hwt, phi) >= target:
+            return c
+    return None
 
 
 # ----------------------------------------------------------------------- ranking
@@ -274,7 +305,8 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
                    coresvp_bits=round(_coresvp(phi, round(log2_q, 3), hwt), 1),
                    predicted_latency_s=round(pred["seconds"], 3),
                    predicted_block_s=round(pred["seconds"] / int(r["blocks"]), 4),
-                   plan_seconds=round(pl["seconds"], 1), note=pl.get("choice", ""))
+                   plan_seconds=round(pl["seconds"], 1),
+                   note="; ".join(x for x in (pl.get("choice", ""), d.get("coresvp_c", "")) if x))
         if where is not None and where.available:
             for attack in ("usvp", "dual"):
                 res = estimator.estimate(phi, log2_q, hwt, attack, where, p["estimator"]["timeout_s"],

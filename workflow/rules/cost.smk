@@ -21,7 +21,7 @@ rule cost_model:
         py=PARAMS_PY,
         build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
         bench_dir=os.path.join(COST_DIR, "bench"),
-        calibration=json.dumps(PARAMS_SETTINGS["cost_calibration"]),
+        calibration=json.dumps(PARAMS_SETTINGS["cost_calibration"], sort_keys=True),
         reps=PARAMS_SETTINGS["cost_reps"],
     shell:
         "OMP_NUM_THREADS=1 CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.cost_model calibrate"

@@ -13,7 +13,7 @@ from snakemake.settings.types import DeploymentMethod
 
 PARAMS_DIR = os.path.join(R, "params")
 # The planner plans with the runs' seed (the config's `seed`), so each run accepts its plan.
-PARAMS_JSON = json.dumps(dict(config.get("params") or {}, seed=config["seed"]))
+PARAMS_JSON = json.dumps(dict(config.get("params") or {}, seed=config["seed"]), sort_keys=True)
 _CONDA = DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
 PARAMS_PY = "PYTHONPATH=sage python" if _CONDA else sys.executable
 if not _CONDA:
