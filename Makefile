@@ -54,12 +54,16 @@ build: apt
 # Before Snakemake: a missing CONFIG is named (Snakemake itself prints a traceback), and a
 # lock left by a killed Snakemake is removed when none runs here (workflow/scripts/unlock_stale.py).
 # Snakemake reads profiles/default (rerun-incomplete, keep-going) by itself.
+# Two passes: the parameter explorer's selection first (rule params_selection: nothing to
+# do for a config without the params stage), then everything, the selected rings' runs
+# included (run_selected: a rule's output cannot add jobs to the Snakemake run it is in).
 run: run-config deps build
 	@$(VPY) workflow/scripts/unlock_stale.py $(VENV)/bin/snakemake --configfile $(CONFIG)
+	$(VENV)/bin/snakemake --cores $(CORES) --configfile $(CONFIG) params_selection
 	$(VENV)/bin/snakemake --cores $(CORES) --configfile $(CONFIG)
 
 run-config:
-	@test -f "$(CONFIG)" || { echo "make run: CONFIG=$(CONFIG): no such file (the configs: $$(ls config/*.yaml | grep -v depth_profiles | tr '\n' ' '))" >&2; exit 2; }
+	@test -f "$(CONFIG)" || { echo "make run: CONFIG=$(CONFIG): no such file (the configs: $$(ls config/*.yaml | tr '\n' ' '))" >&2; exit 2; }
 
 test-cpp: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -21,6 +21,7 @@ if not workflow.overwrite_configfiles:
 include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/params.smk"
+include: "workflow/rules/cost.smk"
 include: "workflow/rules/build.smk"
 include: "workflow/rules/helib.smk"
 include: "workflow/rules/run.smk"

@@ -12,7 +12,7 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
-SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml", "helib.yaml"]
+SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml", "test_select.yaml", "helib.yaml"]
 
 
 def snakemake(*args, results_dir):
@@ -36,7 +36,12 @@ def test_shipped_config_dry_runs(name, tmp_path):
         len(ring["bits"]) if isinstance(ring["bits"], list) else 1
         for e in cfg["experiments"] for ring in e["rings"]
     ) * cfg["repetitions"] * len(cfg.get("backends", ["engine"]))
-    assert re.search(rf"^run_experiment\s+{jobs}$", result.stdout, re.M), result.stdout
+    if jobs:
+        assert re.search(rf"^run_experiment\s+{jobs}$", result.stdout, re.M), result.stdout
+    else:   # run_selected only: the selected experiments join once the selection is made
+        assert cfg.get("run_selected") and not re.search(r"^run_experiment\s", result.stdout, re.M)
+    if cfg.get("run_selected"):
+        assert "is not made yet, so this pass runs no selected experiment" in result.stderr + result.stdout
 
 
 def test_default_config_is_used_without_configfile(tmp_path):
@@ -86,6 +91,9 @@ BAD = [
     (["experiments", 3, "rings", 0, "m"], 640, "experiments[3] (name='vision64').rings[0]: m=640 is even: the ring needs odd m"),
     (["experiments", 3, "rings", 0, "m"], 257,
      "m=257 has slots GF(2^16) (d = ord_m(2) = 16), which do not contain GF(2^64): the field degree 64 must divide d"),
+    (["run_selected"], True, "invalid config: run_selected: true needs stages.params: true"),
+    (["experiments"], [], "invalid config: experiments is empty: give at least one experiment (or run_selected: true)"),
+    (["params", "depth_model"], "engine", "invalid config: params: Additional properties are not allowed ('depth_model' was unexpected)"),
     (["params", "m_maxx"], 5, "invalid config: params: Additional properties are not allowed ('m_maxx' was unexpected)"),
     (["backends"], ["tfhe"], "invalid config: backends[0]: 'tfhe' is not one of ['engine', 'helib']"),
     (["helib_ntl_route"], "conda", "invalid config: helib_ntl_route: 'conda' is not one of ['debian', 'native']"),

@@ -9,7 +9,11 @@
 // shared machine with one thread), each on fresh copies of fresh ciphertexts (top level),
 // single process, OMP_NUM_THREADS threads. "keygen_s" covers the secret, public and relinearization keys,
 // all Frobenius keys X -> X^(2^j), j = 1..d-1, and the rotation keys the two rotations
-// need: the set HElib's benchmark generates.
+// need: the set HElib's benchmark generates. For the cost model (sage/cbparams/cost_model.py)
+// it also times automorph_many (the Frobenius maps j = 1..min(d-1, 8) hoisted from one
+// input; "automorph_many_count" of them) and, on the engine, a modulus switch dropping
+// the top prime of a fresh ciphertext ("mod_switch"), and reports in "op_primes" at how
+// many primes each operation's result lives ("fresh": the inputs').
 //
 // Bad input is refused before any work, with a message naming the value and exit status 1:
 // an --m or --bits given twice, a --json path that cannot be written, a key weight that
@@ -204,6 +208,15 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   const auto want_frob = apply(a, [&](long i) { return f.sqr(a[i]); });
   const auto want_dim0 = rot_dim0.apply_clear(a);
   const auto want_rot = rot_1.apply_clear(a);
+  std::vector<long> hoisted_ks;  // X -> X^(2^j), j = 1..min(d - 1, 8): keys made above
+  std::vector<std::vector<uint64_t>> want_hoisted;
+  std::vector<uint64_t> frob = a;
+  for (long j = 1; j < std::min<long>(zm.d(), 9); ++j) {
+    hoisted_ks.push_back(zm.power(2, j));
+    frob = apply(frob, [&](long i) { return f.sqr(frob[i]); });
+    want_hoisted.push_back(frob);
+  }
+  std::map<std::string, long> op_primes;
 
   for (long r = 0; r < reps; ++r) {
     log(cb::msg("repetition ", r + 1, "/", reps));
@@ -232,6 +245,32 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
     x = ca;
     timed("rotate", [&] { plan_1.apply(be, x); });
     check("rotation by 1", be.decrypt(x), want_rot);
+    if constexpr (cb::has_automorph_many<B>::value) {
+      // Hoisted Frobenius maps X -> X^(2^j), j = 1..hoisted, on one input (digits shared).
+      std::vector<typename B::Ctxt> many;
+      timed("automorph_many", [&] { many = be.automorph_many(ca, hoisted_ks); });
+      for (size_t i = 0; i < many.size(); ++i) check("hoisted Frobenius", be.decrypt(many[i]), want_hoisted[i]);
+    }
+    if constexpr (std::is_same_v<B, cb::BgvBackend>) {
+      // At how many primes each operation ran (a cost model's variable), and a modulus
+      // switch dropping the top prime of a fresh ciphertext.
+      auto primes_after = [&](const std::string& name, const std::function<void(typename B::Ctxt&)>& fn) {
+        auto y = ca;
+        fn(y);
+        op_primes[name] = y.level();
+      };
+      op_primes["fresh"] = ca.level();
+      primes_after("add", [&](auto& y) { be.add(y, cb_); });
+      primes_after("mul_relin", [&](auto& y) { be.mul(y, cb_); });
+      primes_after("mul_const", [&](auto& y) { be.mul_plain(y, ptxt_k); });
+      primes_after("frobenius", [&](auto& y) { be.automorph(y, 2); });
+      if (ca.level() > 1) {
+        x = ca;
+        timed("mod_switch", [&] { be.mod_switch_to(x, ca.level() - 1); });
+        check("modulus switch", be.decrypt(x), a);
+        op_primes["mod_switch"] = x.level();
+      }
+    }
   }
 
   nlohmann::json j;
@@ -255,6 +294,8 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   j["setup_s"] = std::chrono::duration<double>(Clock::now() - t_setup).count();
   for (const auto& [name, v] : ms) j[name + "_ms"] = median(v);
   for (const auto& [name, v] : cpu_ms) j["cpu_ms"][name] = median(v);
+  if (!op_primes.empty()) j["op_primes"] = op_primes;
+  if constexpr (cb::has_automorph_many<B>::value) j["automorph_many_count"] = hoisted_ks.size();
   j["rotate_dim0_automorphisms"] = plan_dim0.automorphisms().size();
   j["rotate_automorphisms"] = plan_1.automorphisms().size();
   j["dims"] = nlohmann::json::array();

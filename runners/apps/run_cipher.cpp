@@ -36,13 +36,15 @@
 // cipher's own count), backend, threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
 // log2_q_ct, log2_p, security}, blocks, blocks_per_run_max, layout, automorphism_keys,
 // timings{setup_s (backend and circuit setup, key generation and round-key encryption
-// included), keygen_s, encrypt_keys_s, encrypt_input_s, total_s (all rounds),
+// included), keygen_s, encrypt_keys_s, encrypt_input_s, total_s (all rounds), total_cpu_s
+// (the rounds' process CPU time, all threads),
 // decrypt_s, wall_s}, per_round[{round, seconds, capacity_bits, ops{step: seconds},
 // counts{mul, mul_plain, add, add_plain, automorph}}], ops (counts over the run),
 // fresh_capacity_bits,
 // plaintext_hex, input_hex, ciphertext_hex (the output block 0), expected_hex,
 // key_fingerprint, wrong_blocks, correct, plan{bits, bits_per_round, round_capacity_bits,
-// chain, seconds} (BGV).
+// chain, op_counts[{op, primes, dropped, count}] (the rounds' engine operations at the
+// chain op_counts_bits, the run's: PlanBackend::OpCount), seconds} (BGV).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <omp.h>
@@ -50,6 +52,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <iomanip>
@@ -289,7 +292,18 @@ struct Harness {
   Workload w;
 };
 
+// CPU time of the whole process (all threads): with one thread, the rounds' own cost even
+// when other jobs share the cores (what the cost model, fitted on CPU time, predicts).
+double process_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
 json plan_json(const ChainPlan& p, double seconds) {
+  json ops = json::array();
+  for (const auto& c : p.op_counts)
+    ops.push_back({{"op", c.op}, {"primes", c.primes}, {"dropped", c.dropped}, {"count", c.count}});
   return {{"bits", p.bits},
           {"bits_per_round", p.bits_per_round},
           {"fresh_capacity_bits", p.fresh_capacity},
@@ -304,6 +318,8 @@ json plan_json(const ChainPlan& p, double seconds) {
           {"chain", p.chain},
           {"chains_tried", p.chains_tried},
           {"choice", p.choice},
+          {"op_counts", ops},
+          {"op_counts_bits", p.op_counts_bits},
           {"seconds", seconds}};
 }
 
@@ -320,6 +336,7 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
     PlanRun r;
     r.fresh_capacity = h.circ->capacity(st);
     Evaluator<PlanBackend> ev(pb);
+    pb.reset_op_counts();  // count the rounds' operations only (what total_s times)
     for (auto& rec : h.circ->run(ev, st)) r.round_capacity.push_back(rec.capacity_bits);
     if (h.decrypt_outputs(st) != h.expected())
       throw Error("chain planner: the circuit's clear evaluation differs from the reference");
@@ -328,6 +345,15 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
   const long hint = 150 * in.rounds + 100;
   ChainPlan p = plan_chain(b, run, hint);
   p.keys = long(h.autos.size()) + 1;  // the automorphisms' and the relinearization key
+  // The operations the run will do: plan_chain's last run is at the planned chain; a
+  // longer --bits runs the circuit once more at that chain (more primes per operation).
+  p.op_counts_bits = p.bits;
+  if (o.bits > p.bits) {
+    b.set_bits(o.bits);
+    run(b);
+    p.op_counts_bits = o.bits;
+  }
+  p.op_counts = b.op_counts();
   return p;
 }
 
@@ -425,16 +451,18 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   const double fresh_capacity = circ->capacity(st);
 
   Evaluator<B> ev(b);
+  const double eval_cpu0 = process_cpu_seconds();
   Stopwatch eval_watch;
   // --measure-noise: after each round, the state's noise computed exactly from the secret
   // key (BgvBackend::measured_root_noise) beside its bound; the time it takes is kept out
   // of total_s (the rounds' own seconds never include it).
   json noise_rounds = json::array();
-  double measure_s = 0;
+  double measure_s = 0, measure_cpu_s = 0;
   ev.on_round = [&](const RoundRecord& r) {
     if constexpr (std::is_same_v<B, BgvBackend>) {
       if (o.measure_noise) {
         Stopwatch mw;
+        const double cpu0 = process_cpu_seconds();
         double bound = -INFINITY, measured = -INFINITY;
         bool below = true;
         for (const auto& c : st) {
@@ -448,6 +476,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
         std::fprintf(stderr, "run_cipher: round %ld noise: bound 2^%.2f, measured 2^%.2f (slack %.2f bits)%s\n",
                      r.round, bound, measured, bound - measured, below ? "" : " MEASURED ABOVE THE BOUND");
         measure_s += mw.seconds();
+        measure_cpu_s += process_cpu_seconds() - cpu0;
       }
     }
     const double done = eval_watch.seconds() - measure_s;
@@ -465,6 +494,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   }
   const double total_s = eval_watch.seconds() - measure_s;
   if (o.measure_noise) out["noise_per_round"] = noise_rounds;
+  const double total_cpu_s = process_cpu_seconds() - eval_cpu0 - measure_cpu_s;
   Stopwatch dec_watch;
   std::vector<std::vector<uint8_t>> got;
   try {
@@ -505,6 +535,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
                   {"encrypt_keys_s", encrypt_keys_s},
                   {"encrypt_input_s", encrypt_input_s},
                   {"total_s", total_s},
+                  {"total_cpu_s", total_cpu_s},
                   {"decrypt_s", decrypt_s},
                   {"wall_s", wall.seconds()}};
   json per_round = json::array();

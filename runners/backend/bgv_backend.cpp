@@ -151,6 +151,8 @@ void BgvBackend::require_automorphisms(const std::vector<long>& ks) {
   impl_->keygen_s += seconds_since(t0);
 }
 
+void BgvBackend::mod_switch_to(Ctxt& a, long level) const { impl_->ev->mod_switch_to(a, level); }
+
 std::string BgvBackend::op_counters() const {
   const auto c = impl_->ev->counters();
   std::ostringstream os;

@@ -35,6 +35,8 @@ struct ChainPlan {
   std::string choice;                  // what was chosen beyond the chain, and why
   long keys = 0;                       // key-switching keys the circuit needs (set by the caller)
   long random_terms = 0;               // random terms the run's bounds met (PlanBackend::random_terms)
+  std::vector<PlanBackend::OpCount> op_counts;  // a run's operations at op_counts_bits (set by the caller)
+  long op_counts_bits = 0;
 };
 
 // What one simulated run reports: the capacity of the inputs and after each round.

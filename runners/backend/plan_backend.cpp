@@ -1,6 +1,7 @@
 #include "backend/plan_backend.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <mutex>
 
@@ -50,6 +51,24 @@ void PlanBackend::set_bits(long bits) {
   impl_->levels = std::make_unique<Levels>(*impl_->chain, impl_->noise);
   impl_->params.bits = bits;
   reset_min_capacity();
+  reset_op_counts();
+}
+
+void PlanBackend::count(const char* op, size_t primes, long dropped) const {
+  std::lock_guard<std::mutex> lock(count_mu_);
+  ++counts_[{op, long(primes), dropped}];
+}
+
+std::vector<PlanBackend::OpCount> PlanBackend::op_counts() const {
+  std::lock_guard<std::mutex> lock(count_mu_);
+  std::vector<OpCount> out;
+  for (const auto& [key, n] : counts_) out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), n});
+  return out;
+}
+
+void PlanBackend::reset_op_counts() {
+  std::lock_guard<std::mutex> lock(count_mu_);
+  counts_.clear();
 }
 
 const Chain& PlanBackend::chain() const { return *impl_->chain; }
@@ -96,7 +115,10 @@ void PlanBackend::note(const Ctxt& a) const {
 
 void PlanBackend::switch_to(Ctxt& a, const PrimeSet& target) const {
   if (a.primes == target) return;
-  if (!std::includes(target.begin(), target.end(), a.primes.begin(), a.primes.end())) ++random_terms_;  // a rounding
+  std::vector<int> drop;
+  std::set_difference(a.primes.begin(), a.primes.end(), target.begin(), target.end(), std::back_inserter(drop));
+  count("mod_switch", target.size(), long(drop.size()));
+  if (!drop.empty()) ++random_terms_;  // a rounding
   a.noise = impl_->levels->switched(a.primes, a.noise, target);
   a.primes = target;
 }
@@ -120,12 +142,14 @@ void PlanBackend::add(Ctxt& a, const Ctxt& b) const {
     switch_to(bb, target);
     a.noise += bb.noise;
   }
+  count("add", a.primes.size());
   note(a);
 }
 
 void PlanBackend::add_plain(Ctxt& a, const Ptxt& p) const {
   clear_.add_plain(a.clear, p.clear);
   a.noise += *p.roots;
+  count("add_plain", a.primes.size());
   note(a);
 }
 
@@ -133,6 +157,7 @@ void PlanBackend::mul_plain(Ctxt& a, const Ptxt& p) const {
   clear_.mul_plain(a.clear, p.clear);
   if (p.roots->is_zero()) a.noise = RootBound();
   else a.noise *= *p.roots;
+  count("mul_plain", a.primes.size());
   note(a);
 }
 
@@ -150,6 +175,12 @@ void PlanBackend::relinearize(Ctxt& a, const RootBound& b) const {
   RootBound n = a.noise;
   n *= b;
   const PrimeSet tr = impl_->levels->relin_set(a.primes, n);
+  count("mul", a.primes.size());  // the tensor here, its relinearization at tr (sizes alike)
+  if (tr != a.primes) {
+    std::vector<int> drop;
+    std::set_difference(a.primes.begin(), a.primes.end(), tr.begin(), tr.end(), std::back_inserter(drop));
+    count("mod_switch", tr.size(), long(drop.size()));
+  }
   random_terms_ += 2 + !std::includes(tr.begin(), tr.end(), a.primes.begin(), a.primes.end());
   a.noise = impl_->levels->product(a.noise, b, a.primes, tr);
   a.primes = tr;
@@ -171,6 +202,7 @@ void PlanBackend::automorph(Ctxt& a, long k) const {
   switch_to(a, impl_->levels->key_switch_set(a.primes, a.noise));
   a.noise = impl_->levels->automorphism(a.noise, perm(k), a.primes);
   random_terms_ += 2;
+  count("automorph", a.primes.size());
   note(a);
 }
 
@@ -187,6 +219,7 @@ std::vector<PlanBackend::Ctxt> PlanBackend::automorph_many(const Ctxt& a, const 
     clear_.automorph(out.back().clear, k);
     out.back().noise = impl_->levels->automorphism(base.noise, perm(k), base.primes);
     random_terms_ += 2;
+    count("automorph_hoisted", base.primes.size());
     note(out.back());
   }
   return out;

@@ -15,7 +15,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "backend/backend.h"
@@ -61,6 +65,22 @@ class PlanBackend {
   long random_terms() const { return random_terms_; }
   void reset_min_capacity() { min_capacity_ = INFINITY, random_terms_ = 0; }
 
+  // How many times each operation ran, and at how many primes, since the last reset
+  // (set_bits resets too): what a cost model multiplies by its time per operation
+  // (sage/cbparams/cost_model.py). op is the engine's step: mul (square included, with its
+  // relinearization), mul_plain, add, add_plain, automorph (one key switch),
+  // automorph_hoisted (each k of automorph_many: digits shared), mod_switch (dropped =
+  // primes dropped, 0 when it only adds ladder primes back). primes: the prime set's size
+  // where the step ran (a mod switch: the target's).
+  struct OpCount {
+    std::string op;
+    long primes = 0;
+    long dropped = 0;
+    long count = 0;
+  };
+  std::vector<OpCount> op_counts() const;
+  void reset_op_counts();
+
   const ZmStar& zmstar() const { return clear_.zmstar(); }
   const GF2n& field() const { return clear_.field(); }
   long slot_count() const { return clear_.slot_count(); }
@@ -84,12 +104,15 @@ class PlanBackend {
   // switch to Levels::relin_set and the relinearization, as the evaluator does.
   void relinearize(Ctxt& a, const bgv::RootBound& b) const;
   void note(const Ctxt& a) const;
+  void count(const char* op, size_t primes, long dropped = 0) const;
   const std::vector<int>& perm(long k) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
   ClearBackend clear_;
   mutable double min_capacity_ = INFINITY;
   mutable long random_terms_ = 0;
+  mutable std::mutex count_mu_;
+  mutable std::map<std::tuple<std::string, long, long>, long> counts_;
 };
 
 }  // namespace cb

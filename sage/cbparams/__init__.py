@@ -7,7 +7,8 @@ The public API (what notebooks/explore.ipynb and the `cbparams` command use):
     build_chain(m, bits, c)            the engine's chain for a capacity
     helib_security, coresvp_bits       HElib's formula, core-SVP uSVP
     security_curve(m, bits_list)       both (and the lattice estimator's) against chain length
-    plan(cipher, m)                    the chain a cipher needs, from run_cipher --plan or the explorer
+    plan(cipher, m)                    the engine's plan (run_cipher --plan's JSON): chain, c, op counts
+    predict_plan(model, plan)          the cost model's predicted seconds (load_cost_model(path))
     run_cipher(...), ring_info(m)      the C++ executables, their JSON read back
     check_ring(m), check_vision_constants()   Sage's cross-checks (needs passagemath)
     locate_estimator()                 where the lattice estimator is (make estimator)
@@ -26,12 +27,13 @@ _API = {
     "ChainError": "errors", "EstimatorMissing": "errors", "ParamError": "errors",
     "RingError": "errors", "SecurityError": "errors",
     "locate_estimator": "estimator",
-    "Plan": "planner", "engine_has_planner": "planner", "plan": "planner",
+    "INSTANCES": "planner", "plan": "planner",
+    "load_cost_model": "cost_model", "predict_plan": "cost_model",
     "RunError": "runner", "ring_info": "runner", "run_cipher": "runner",
     "check_ring": "sagecheck", "check_vision_constants": "sagecheck",
     "coresvp_bits": "security", "helib_security": "security",
 }
-_RENAMED = {"locate_estimator": "locate"}
+_RENAMED = {"locate_estimator": "locate", "load_cost_model": "load_model"}
 
 __all__ = sorted(_API)
 

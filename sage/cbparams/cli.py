@@ -3,11 +3,13 @@
     cbparams ring M [M ...]             ring facts: phi, d, slots, the hypercube of Z_m^*/<2>
     cbparams check M [M ...]            Sage's cross-checks of those rings against the engine
     cbparams sweep [--m-max N]          every odd m with n | ord_m(2)      (cyclotomics.csv)
-    cbparams select [--m-max N]         smallest ring per cipher and target (selected.csv)
+    cbparams select [--m-max N]         the rings per cipher and target the engine planned, ranked
+                                        by predicted latency and time per block (ranked.csv)
     cbparams security [--m M --bits B]  security of the selection and the paper's rings
                                         (security.csv), or of one chain
     cbparams curve --m M --bits B ...   security against chain length on one ring
-    cbparams plan --cipher C --m M      the chain for a cipher on a ring, and who planned it
+    cbparams plan --cipher C --m M      the engine's planned chain for a cipher on a ring (and its
+                                        predicted time when the cost model is there)
 
 Settings come from a pipeline config's `params:` section (--config FILE, or --params-json
 as the pipeline passes it; defaults: config/schema/params.schema.yaml), so the answers are
@@ -73,10 +75,22 @@ def _sweep_rows(p: dict) -> list[dict]:
 
 
 def _selection(a, p):
+    """(ranked, selected) as the pipeline makes them; plans are cached in --plans-dir
+    (a plan older than build/bin/run_cipher is made again)."""
+    from . import cost_model, runner
     from . import select as sel
 
-    cand = sel.candidates(_sweep_rows(p), p, a.runs_glob)
-    return cand, sel.select(cand, p, a.runs_glob, log=lambda s: print(s, file=sys.stderr))
+    log = lambda s: print(s, file=sys.stderr)  # noqa: E731
+    model = cost_model.load_model(a.cost_model)
+    cand = sel.candidates(_sweep_rows(p), p, model, log, a.plans_dir)
+    built = runner.find_executable("run_cipher").stat().st_mtime
+    for r in cand:
+        if r["plan"]:
+            path = sel.plan_path(a.plans_dir, r["cipher"], r["m"], r["hwt"], r["security_target"])
+            if not path.exists() or path.stat().st_mtime < built:
+                sel.plan_one(r["cipher"], r["m"], r["hwt"], r["security_target"], p, path)
+    ranked = sel.rank(cand, a.plans_dir, model, p, log)
+    return ranked, sel.select(ranked, p, log)
 
 
 def cmd_ring(a) -> int:
@@ -123,14 +137,14 @@ def cmd_sweep(a) -> int:
 
 
 def cmd_select(a) -> int:
-    from .select import SELECTED_COLUMNS
+    from .select import RANKED_COLUMNS
 
     p = _params(a)
-    _, rows = _selection(a, p)
-    cols = SELECTED_COLUMNS if a.fmt != "table" else [
-        "cipher", "security_target", "status", "m", "phi", "slots", "blocks", "bits", "log2_q",
-        "helib_bits", "coresvp_bits", "note"]
-    emit(rows, cols, a.fmt)
+    ranked, _ = _selection(a, p)
+    cols = RANKED_COLUMNS if a.fmt != "table" else [
+        "cipher", "security_target", "status", "m", "phi", "blocks", "bits", "c", "hwt", "helib_bits",
+        "coresvp_bits", "predicted_latency_s", "predicted_block_s", "rank_latency", "rank_block"]
+    emit(ranked, cols, a.fmt)
     return 0
 
 
@@ -151,10 +165,10 @@ def cmd_security(a) -> int:
     elif a.paper_only:
         rows = sel.security_table([], p, log)
     else:
-        cand, chosen = _selection(a, p)
-        rows = sel.security_table(chosen, p, log, cand_rows=cand)
+        ranked, chosen = _selection(a, p)
+        rows = sel.security_table(chosen, p, log, cand_rows=ranked)
         if a.fmt == "table" and not a.all:
-            rows = [r for r in rows if r["source"] != "sweep"]
+            rows = [r for r in rows if r["source"] != "ranked"]
     cols = sel.SECURITY_COLUMNS if a.fmt != "table" else [
         "source", "cipher", "m", "phi", "bits", "log2_q", "hwt", "helib_bits", "helib_dense_bits",
         "paper_bits", "coresvp_bits", "est_usvp", "est_dual", "est_hybrid", "est_best",
@@ -175,32 +189,27 @@ def cmd_curve(a) -> int:
 
 
 def cmd_plan(a) -> int:
-    from .planner import plan
+    from . import cost_model, planner
 
-    engine = {"auto": None, "engine": True, "explorer": False}[a.planner]
-    p = plan(a.cipher, a.m, a.rounds, a.c, a.hwt, a.margin, a.model, engine=engine)
-    d = p.as_dict()
-    if a.fmt == "table":
-        print(f"planned by {p.source}")
-        d.pop("engine", None)
-        emit([d], ["cipher", "m", "phi", "rounds", "bits", "c", "L", "b_ct", "K", "b_sp",
-                   "log2_q", "hwt", "helib_bits", "coresvp_bits"], "table")
-        print(f"bits: {p.detail}")
-        print(f"run it: build/bin/run_cipher {' '.join(map(str, _run_flags(p)))} --json out.json")
+    doc = planner.plan(a.cipher, a.m, a.hwt, a.c, a.security_target, a.seed, a.rounds)
+    pa, pl = doc["params"], doc["plan"]
+    row = {"cipher": planner.instance(a.cipher), "m": pa["m"], "phi": pa["phi"], "rounds": doc["rounds"],
+           "bits": pl["bits"], "c": pa["c"], "hwt": pa["hwt"], "log2_q": round(pa["log2_q"], 3),
+           "security": round(pa["security"], 2), "bits_per_round": round(pl["bits_per_round"], 1),
+           "plan_s": round(pl["seconds"], 1)}
+    try:
+        row["predicted_s"] = round(cost_model.predict_plan(cost_model.load_model(a.cost_model), doc)["seconds"], 2)
+    except ParamError as e:
+        print(f"note: no prediction ({e})", file=sys.stderr)
+    if a.fmt == "json":
+        emit(doc, [], "json")
     else:
-        if a.fmt == "json":
-            emit(d, [], "json")
-        else:
-            d.pop("engine", None)
-            emit([d], list(d), "csv")
+        emit([row], list(row), a.fmt)
+        if a.fmt == "table":
+            print(f"planned by the engine (run_cipher --plan); {pl.get('choice') or ''}".rstrip("; "))
+            print(f"run it: build/bin/run_cipher {' '.join(map(str, planner.plan_args(a.cipher, a.m, a.hwt, pa['c'], None, a.seed, a.rounds)))} "
+                  f"--bits {pl['bits']} --json out.json")
     return 0
-
-
-def _run_flags(p) -> list:
-    from .planner import RUN_CIPHER_FLAGS
-
-    return [*RUN_CIPHER_FLAGS[p.cipher], "--rounds", p.rounds, "--m", p.m, "--bits", p.bits,
-            "--c", p.c, "--hwt", p.hwt]
 
 
 # --------------------------------------------------------------------------- parser
@@ -248,12 +257,13 @@ def parser() -> argparse.ArgumentParser:
     fmt(p)
     p.set_defaults(fn=cmd_sweep)
 
-    for name, fn, hlp in (("select", cmd_select, "smallest ring per cipher and target (selected.csv)"),
+    for name, fn, hlp in (("select", cmd_select, "planned rings ranked by predicted latency and time per block"),
                           ("security", cmd_security, "security table (security.csv) or one chain")):
         p = sub.add_parser(name, help=hlp)
         cfg(p)
-        p.add_argument("--runs-glob", help="run JSONs with measured capacity per round "
-                       "(default results/runs/**/*.json, as the pipeline)")
+        p.add_argument("--cost-model", default="results/cost/model.json",
+                       help="the cost model (python -m cbparams.cost_model calibrate; the pipeline's by default)")
+        p.add_argument("--plans-dir", default="results/params/plans", help="where plans are cached")
         fmt(p)
         p.set_defaults(fn=fn)
         if name == "security":
@@ -273,16 +283,15 @@ def parser() -> argparse.ArgumentParser:
     fmt(p)
     p.set_defaults(fn=cmd_curve)
 
-    p = sub.add_parser("plan", help="the chain for a cipher on a ring")
+    p = sub.add_parser("plan", help="the engine's planned chain for a cipher on a ring")
     p.add_argument("--cipher", required=True, help="aes, vision8, vision16, vision32, vision64")
     p.add_argument("--m", type=int, required=True)
     p.add_argument("--rounds", type=int, help="default: the cipher's")
-    p.add_argument("--c", type=int, default=3)
+    p.add_argument("--c", type=int, default=3, help="key-switching digits (the least tried with --security-target)")
     p.add_argument("--hwt", type=int, default=120)
-    p.add_argument("--margin", type=int, default=60, help="explorer: bits added (default 60)")
-    p.add_argument("--model", default="engine", choices=["engine", "paper"], help="explorer's depth model")
-    p.add_argument("--planner", choices=["auto", "engine", "explorer"], default="auto",
-                   help="auto: run_cipher --plan when the build has it, else the explorer")
+    p.add_argument("--seed", type=int, default=1, help="the run's seed (the planner sees its key)")
+    p.add_argument("--security-target", type=float, help="let the engine pick c for this many bits")
+    p.add_argument("--cost-model", default="results/cost/model.json", help="for the predicted time")
     fmt(p)
     p.set_defaults(fn=cmd_plan)
     return ap

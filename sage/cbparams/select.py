@@ -1,26 +1,42 @@
-"""Chain sizing per ring, security per candidate, and the selection of experiments.
+"""Which rings to run: per cipher instance and security target, the rings the engine can
+run, ranked by predicted latency and by predicted time per block, with the engine's
+planned chain, c, key weight and security; and the security table.
 
-Three steps, each a CLI sub-command over tidy CSV files:
+Steps, each a CLI sub-command over tidy files (the rules in workflow/rules/params.smk):
 
-candidates  For every cipher instance (config/depth_profiles.yaml) and every ring of the
-            sweep whose slot field holds it (n | d) and that the engine runs (d <= 1024), the chain the engine would build for
-            the bits the depth model asks at that ring (+ margin), its log2 Q (ciphertext + special
-            primes, b bits per prime: an upper bound), HElib's formula (configured key
-            weight and dense) and core-SVP uSVP.  -> results/params/candidates.csv
-select      For each cipher instance: the ring with the smallest phi(m) that holds at
-            least min_blocks blocks and whose security reaches security_target by every
-            model in target_models; ties go to more blocks, then smaller m. The chain is
-            then rebuilt with the exact primes.  -> results/params/selected.csv and
-            results/params/selected.yaml (experiment configurations for the pipeline).
+candidates  Per instance (cbparams.planner.INSTANCES) and target: every ring of the sweep
+            whose slots hold the instance's field (n | d), that the engine runs (d <= 1024)
+            and that holds min_blocks blocks, with a cheap estimate made before any plan:
+            the chain interpolated (linear in log2 phi) between the engine's plans on two
+            small reference rings, its security by HElib's formula and core-SVP (est_security:
+            the lower of those in target_models), its time by the cost
+            model (cbparams.cost_model) on the reference plan's operations with the primes
+            scaled to the chain. Rings estimated more than slack_bits under the target are
+            left out; of the others, the plan_candidates cheapest by latency and by time
+            per block (among those above target - slack and those above target + slack)
+            get plan = 1.  -> results/params/candidates.csv
+plan        One candidate: run_cipher --plan --security-target T (the engine's planner; it
+            picks the fewest digits c from params.c up whose chain reaches T by HElib's
+            formula), the JSON kept whole; when the engine refuses, a JSON with status
+            "refused" and its message.  -> results/params/plans/<instance>/m<M>_hwt<H>_t<T>.json
+select      The planned candidates, each with its plan's chain, c, rounds and operations,
+            the cost model's predicted latency and time per block, HElib's formula,
+            core-SVP and (when installed) the lattice estimator's usvp and dual; ranked by
+            both (rank_latency, rank_block) among those reaching the target by every model
+            of target_models.  -> results/params/ranked.csv. Per instance and target the
+            first by params.objective -> results/params/selected.csv and
+            results/params/selected.yaml (the experiments a config with `run_selected`
+            runs, config/schema/config.schema.yaml).
 security    The selected configurations and the paper's five (docs/references.md §1) with
             HElib's formula, core-SVP and, when the lattice estimator is there, its
             estimates (cached; the hybrid for sparse keys), flagged when the best attack
-            falls below the target.  -> results/params/security.csv
+            falls below the target; then the other ranked rows.  -> results/params/security.csv
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import sys
 from functools import lru_cache
@@ -28,9 +44,9 @@ from pathlib import Path
 
 import yaml
 
-from . import chains, estimator, security
+from . import chains, cost_model, estimator, planner, runner, security
 from .config import ROOT, paper_configs, params_from_args
-from .cyclotomic import D_LIMIT
+from .cyclotomic import D_LIMIT, basic_facts
 from .errors import ParamError, SecurityError
 
 #: The paper's configurations (Toprakhisar, Mahzoun, Ashur, Table 2;
@@ -38,9 +54,20 @@ from .errors import ParamError, SecurityError
 #: Read from config/paper.yaml, the one place the paper's figures are kept as data.
 PAPER_CONFIGS = paper_configs()
 
-CANDIDATE_COLUMNS = ["cipher", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
-                     "bits_per_round", "bits", "c", "L", "b_ct", "K", "b_sp", "log2_q_ct",
-                     "log2_q", "hwt", "helib_bits", "helib_dense_bits", "coresvp_bits"]
+CANDIDATE_COLUMNS = ["cipher", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "hwt", "c",
+                     "est_bits", "est_log2_q", "est_helib_bits", "est_coresvp_bits", "est_security", "est_latency_s",
+                     "est_block_s", "plan"]
+RANKED_COLUMNS = ["cipher", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
+                  "status", "bits", "c", "hwt", "L", "K", "log2_q_ct", "log2_q", "helib_bits", "engine_security",
+                  "helib_dense_bits", "coresvp_bits", "est_usvp", "est_dual", "estimator_source",
+                  "predicted_latency_s", "predicted_block_s", "meets_target", "rank_latency", "rank_block",
+                  "plan_seconds", "plan_file", "note"]
+SELECTED_COLUMNS = RANKED_COLUMNS + ["objective", "security_source"]
+
+
+#: The most key-switching digits the estimates try (the engine tries up to 16; each digit
+#: is one more key product per key switch, so the cheapest rings need few).
+MAX_C = 8
 
 
 @lru_cache(maxsize=None)
@@ -62,185 +89,311 @@ def write_csv(rows, path, columns) -> None:
         w.writerows(rows)
 
 
-def profiles_for(p: dict, runs_glob: str | None = None) -> dict[str, chains.Profile]:
-    """Depth profiles, with measured bits per round where runs exist and use_measured."""
-    path = Path(p["depth_profiles"])
-    if not path.is_absolute() and not path.exists():
-        path = ROOT / path
-    prof = chains.load_profiles(path, p["hwt"], p["depth_model"])
-    if p["use_measured"]:
-        prof = chains.apply_measured(prof, chains.measured_bits_per_round(
-            runs_glob or str(ROOT / "results/runs/**/*.json"), p["measured_min_phi"]))
-    missing = [c for c in p["ciphers"] if c not in prof]
-    if missing:
-        raise ParamError(f"params.ciphers names {missing[0]!r}, which {path} does not describe: "
-                         f"use one of {sorted(prof)} or add it to the depth-profile file")
-    return prof
-
-
-def chain_columns(ch: chains.Chain, m: int, phi: int, bits: int, p: dict) -> dict:
-    """Chain and security columns for ring m with the engine's chain ch."""
-    lq = ch.log2_Q
-    return {"bits": bits, "c": p["c"], "L": ch.L, "b_ct": ch.b_ct, "K": ch.K, "b_sp": ch.b_sp,
-            "log2_q_ct": round(ch.log2_q_ct, 3), "log2_q": round(lq, 3), "hwt": p["hwt"],
-            "helib_bits": round(security.helib_security(m, lq, p["hwt"], phi), 3),
-            "helib_dense_bits": round(security.helib_security(m, lq, 0, phi), 3),
-            "coresvp_bits": round(_coresvp(phi, round(lq, 3), p["hwt"]), 1)}
-
-
-def chain_row(m: int, phi: int, bits: int, p: dict) -> dict:
-    """Chain and security columns for ring m with `bits` of capacity (the engine's chain)."""
-    return chain_columns(chains.build_chain(m, bits, p["c"], p["special_margin_bits"]), m, phi, bits, p)
-
-
-def candidates(cyc_rows: list[dict], p: dict, runs_glob: str | None = None) -> list[dict]:
-    """One row per (cipher instance, ring with its field degree); the engine's chains are
-    asked for in one batch, and rings whose chain the engine refuses are no candidates."""
-    prof = profiles_for(p, runs_glob)
-    rows, reqs = [], []
-    for name in p["ciphers"]:
-        pr = prof[name]
-        for r in cyc_rows:
-            if int(r["n"]) != pr.n:
-                continue
-            m, phi, ell = int(r["m"]), int(r["phi"]), int(r["slots"])
-            if int(r["d"]) > D_LIMIT:
-                continue   # the engine cannot build slots GF(2^d) this large: not runnable
-            bits = pr.bits_needed(p["chain_margin_bits"], phi=phi)
-            rows.append({"cipher": name, "m": m, "phi": phi, "d": int(r["d"]), "slots": ell, "n": pr.n,
-                         "state": pr.state, "blocks": ell // pr.state, "rounds": pr.rounds,
-                         "bits_per_round": round(pr.per_round(phi), 1)})
-            reqs.append((m, bits, p["c"]))
-    out = []
-    for row, req, ch in zip(rows, reqs, chains.build_chains(reqs, p["special_margin_bits"], refused="none")):
-        if ch is None:
-            continue   # e.g. m too large for the engine's primes; not a candidate
-        try:
-            row.update(chain_columns(ch, req[0], row["phi"], req[1], p))
-        except ParamError:
-            continue   # e.g. a key weight above phi on a toy ring; not a candidate
-        out.append(row)
-    return out
-
-
 def targets(p: dict) -> list[float]:
     """params.security_target as a list (it may be one number or several)."""
     t = p["security_target"]
     return list(t) if isinstance(t, list) else [t]
 
 
-def meets(row: dict, p: dict, target: float | None = None) -> bool:
-    """Does a candidate reach the target by every model in params.target_models?"""
-    t = targets(p)[0] if target is None else target
-    ok = True
-    if "helib" in p["target_models"]:
-        ok &= float(row["helib_bits"]) >= t
-    if "coresvp" in p["target_models"]:
-        ok &= float(row["coresvp_bits"]) >= t
-    return ok
+def target_label(t: float) -> str:
+    """128 -> '128', 127.5 -> '127p5' (file names, experiment names)."""
+    return f"{float(t):g}".replace(".", "p")
 
 
-def select(cand_rows: list[dict], p: dict, runs_glob: str | None = None, log=None) -> list[dict]:
-    """Per cipher and target: the smallest-phi candidate that holds min_blocks and meets it.
+def plan_path(plans_dir: str | Path, cipher: str, m: int, hwt: int, target: float) -> Path:
+    return Path(plans_dir) / cipher / f"m{int(m)}_hwt{int(hwt)}_t{target_label(target)}.json"
 
-    When none does, params.strict decides: raise the error, or (default) add a row with
-    status "unreachable" and the error's message as note, and go on with the others.
-    """
-    prof = profiles_for(p, runs_glob)
+
+# ----------------------------------------------------------------------- candidates
+
+def reference_rings(name: str) -> tuple[int, int]:
+    """Two small rings the instance runs on (its field in the slots, a block, d <= 1024):
+    the smallest odd m with phi >= 256 and the smallest with phi >= 4000. Plans there are
+    quick (under seconds to tens of seconds) and anchor the candidates' estimates."""
+    inst = planner.INSTANCES[name]
+    found = []
+    for floor in (256, 4000):
+        m = 3
+        while True:
+            _, phi, d = basic_facts(m)
+            if phi >= floor and d % inst.n == 0 and d <= D_LIMIT and phi // d >= inst.state:
+                found.append(m)
+                break
+            m += 2
+    return found[0], found[1]
+
+
+def reference_plans(name: str, p: dict, log=print, cache_dir: str | Path | None = None) -> list[dict]:
+    """The engine's plans of the instance on its two reference rings (no target), kept in
+    cache_dir/<instance>/ref_m<M>_hwt<H>_c<C>_seed<S>.json when given (and reused while
+    newer than build/bin/run_cipher)."""
     out = []
-    for name, target in ((n, t) for n in p["ciphers"] for t in targets(p)):
-        try:
-            out.append(_select_one(name, target, cand_rows, p, prof))
-        except ParamError as e:
-            if p["strict"]:
-                raise
-            if log:
-                log(f"warning: {e}")
-            out.append({"cipher": name, "n": prof[name].n, "state": prof[name].state,
-                        "rounds": prof[name].rounds, "security_target": target,
-                        "status": "unreachable", "note": str(e)})
+    for m in reference_rings(name):
+        path = (Path(cache_dir) / name / f"ref_m{m}_hwt{p['hwt']}_c{p['c']}_seed{p['seed']}.json"
+                if cache_dir else None)
+        exe = runner.find_executable("run_cipher")
+        if path is not None and path.exists() and path.stat().st_mtime > exe.stat().st_mtime:
+            doc = json.loads(path.read_text())
+        else:
+            doc = planner.plan(name, m, p["hwt"], p["c"], None, p["seed"])
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(doc, indent=1) + "\n")
+        log(f"{name}: reference plan at m={m} (phi {doc['params']['phi']}): {doc['plan']['bits']} bits "
+            f"in {doc['plan']['seconds']:.1f} s")
+        out.append(doc)
     return out
 
 
-def _select_one(name, target, cand_rows, p, prof) -> dict:
-    rows = [r for r in cand_rows if r["cipher"] == name]
-    if not rows:
-        raise ParamError(f"cipher {name}: no ring in the sweep has n={prof[name].n} dividing "
-                         f"ord_m(2); raise params.m_max or add {prof[name].n} to params.field_degrees")
-    big = [r for r in rows if int(r["blocks"]) >= p["min_blocks"]]
-    if not big:
-        most = max(rows, key=lambda r: int(r["blocks"]))
-        raise ParamError(f"cipher {name}: params.min_blocks={p['min_blocks']} is more than any ring "
-                         f"holds (at most {most['blocks']} at m={most['m']}); lower params.min_blocks "
-                         f"or raise params.m_max")
-    ok = [r for r in big if meets(r, p, target)]
-    if not ok:
-        best = max(big, key=lambda r: (min(float(r["helib_bits"]), float(r["coresvp_bits"])), int(r["phi"])))
-        raise SecurityError(
-            f"cipher {name}: params.security_target={target} is not reached by any ring "
-            f"m <= {p['m_max']} with {p['min_blocks']}+ blocks (best: m={best['m']}, phi={best['phi']}, "
-            f"{best['bits']} bits: HElib {float(best['helib_bits']):.1f}, "
-            f"core-SVP {float(best['coresvp_bits']):.1f} bits); lower params.security_target, "
-            f"raise params.m_max (at most 1048576), or drop a model from params.target_models")
-    r = min(ok, key=lambda r: (int(r["phi"]), -int(r["blocks"]), int(r["m"])))
-    m, phi = int(r["m"]), int(r["phi"])
-    row = {k: r[k] for k in ("cipher", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
-                             "bits_per_round")}
-    row.update(chain_row(m, phi, int(r["bits"]), p))
-    row["bits_source"] = f"{p['depth_model']} model: {prof[name].source}"
-    row["security_target"] = target
-    row["status"] = "ok"
-    row["note"] = ""
-    return row
+def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int) -> dict:
+    """The chain, security and latency a ring would get, from the reference plans:
+    bits linear in log2 phi through the two plans, log2 P ~ bits / c + 20 (the largest
+    digit plus the engine's margin), the second plan's operations with their prime counts
+    scaled by bits / its bits (K likewise)."""
+    (a, b) = refs
+    pa, pb = a["params"], b["params"]
+    xa, xb = math.log2(pa["phi"]), math.log2(pb["phi"])
+    ba, bb = a["plan"]["bits"], b["plan"]["bits"]
+    bits = bb + (bb - ba) * (math.log2(phi) - xb) / (xb - xa)
+    log2_q = bits + bits / c + chains.KS_MARGIN_BITS
+    scale = bits / bb
+    counts = [dict(o, primes=max(1, round(o["primes"] * scale))) for o in b["plan"]["op_counts"]]
+    ch = b["_chain"]
+    K = max(1, round(ch.K * scale))
+    digits = [max(1, round(x * scale)) for x in ch.digits]
+    latency = cost_model.predict_counts(model, counts, n=phi, c=c, K=K, digits=digits)
+    return {"est_bits": round(bits), "est_log2_q": round(log2_q, 1),
+            "est_helib_bits": round(security.helib_security(m, log2_q, hwt, phi), 2),
+            "est_coresvp_bits": round(_coresvp(phi, round(log2_q, 1), hwt), 1),
+            "est_latency_s": round(latency, 3)}
 
 
-SELECTED_COLUMNS = ["cipher", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
-                    "bits_per_round", "bits", "c", "L", "b_ct", "K", "b_sp", "log2_q_ct", "log2_q",
-                    "hwt", "helib_bits", "helib_dense_bits", "coresvp_bits", "security_target",
-                    "status", "note", "bits_source"]
+def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: str | Path | None = None) -> list[dict]:
+    """candidates.csv rows (see the module doc); the reference plans are the engine's
+    (kept in ref_dir when given: see reference_plans)."""
+    out = []
+    for name in p["ciphers"]:
+        inst = planner.INSTANCES[planner.instance(name)]
+        rings = [r for r in cyc_rows if int(r["n"]) == inst.n and int(r["d"]) <= D_LIMIT
+                 and int(r["slots"]) // inst.state >= p["min_blocks"]]
+        if not rings:
+            log(f"warning: {name}: no ring of the sweep has n={inst.n} | d, d <= {D_LIMIT} and "
+                f"{p['min_blocks']}+ blocks; raise params.m_max or add {inst.n} to params.field_degrees")
+            continue
+        refs = reference_plans(name, p, log, ref_dir)
+        refs[1]["_chain"] = chains.build_chain(refs[1]["params"]["m"], refs[1]["plan"]["bits"], p["c"])
+        for t in targets(p):
+            rows = []
+            for r in rings:
+                m, phi = int(r["m"]), int(r["phi"])
+                blocks = int(r["slots"]) // inst.state
+                row = {"cipher": name, "security_target": t, "m": m, "phi": phi, "d": int(r["d"]),
+                       "slots": int(r["slots"]), "n": inst.n, "state": inst.state, "blocks": blocks,
+                       "hwt": p["hwt"]}
+                # as run_cipher --security-target does: the fewest digits c from params.c up
+                # whose (estimated) chain reaches the target; more digits, smaller P
+                for c in range(p["c"], MAX_C + 1):
+                    row.update(c=c, **estimate(refs, model, m, phi, c, p["hwt"]))
+                    row["est_security"] = min(row[f"est_{k}_bits"] for k in p["target_models"])
+                    if row["est_security"] >= t:
+                        break
+                row["est_block_s"] = round(row["est_latency_s"] / blocks, 4)
+                if row["est_security"] >= t - p["slack_bits"]:
+                    rows.append(row)
+            chosen = set()
+            for floor in (t - p["slack_bits"], t + p["slack_bits"]):
+                ok = [r for r in rows if r["est_security"] >= floor]
+                for key in ("est_latency_s", "est_block_s"):
+                    for r in sorted(ok, key=lambda r: (r[key], r["m"]))[:p["plan_candidates"]]:
+                        chosen.add(r["m"])
+            for r in rows:
+                r["plan"] = int(r["m"] in chosen)
+            log(f"{name} at {t:g} bits: {len(rows)} of {len(rings)} rings estimated within "
+                f"{p['slack_bits']:g} bits of the target; planning m = {sorted(chosen)}")
+            out += rows
+    return out
 
 
-#: How each cipher instance of the depth profiles maps to the pipeline's experiment fields
-#: (config/schema/config.schema.yaml).
-EXPERIMENT_FIELDS = {
-    "aes": {"cipher": "aes128", "packing": "packed"},
-    "vision8": {"cipher": "vision", "field_bits": 8, "state_size": 16, "packing": "packed"},
-    "vision16": {"cipher": "vision", "field_bits": 16, "state_size": 8, "packing": "packed"},
-    "vision32": {"cipher": "vision", "field_bits": 32, "state_size": 4, "packing": "packed"},
-    "vision64": {"cipher": "vision", "field_bits": 64, "state_size": 2, "packing": "packed"},
-}
+def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | Path) -> dict:
+    """run_cipher --plan with the target (the plan's JSON), or a 'refused' record.
+
+    The engine picks c by HElib's formula alone; when params.target_models has core-SVP
+    too and the plan's chain misses the target by it, the fewest more digits whose chain
+    (the same bits: c barely moves the noise) reaches it by both are found from the
+    engine's chains, and the ring planned again at that c ("coresvp_c" says so)."""
+    try:
+        doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"])
+        doc["status"] = "ok"
+        c = _c_for_coresvp(doc, target, p)
+        if c is not None:
+            first = doc["params"]["c"]
+            doc = planner.plan(cipher, m, hwt, c, target, p["seed"])
+            doc["status"] = "ok"
+            doc["coresvp_c"] = f"c={first} reached {target:g} bits by HElib's formula only; c={c} by core-SVP too"
+    except runner.RunError as e:
+        doc = {"status": "refused", "cipher": cipher, "m": m, "hwt": hwt, "security_target": target,
+               "message": str(e).splitlines()[-1]}
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(json.dumps(doc, indent=1) + "\n")
+    return doc
 
 
-def selected_yaml(rows: list[dict], base_config: str | Path | None = None) -> str:
-    """A pipeline config running the selected configurations: the keys of base_config
-    (e.g. config/config.yaml) with `experiments` replaced and the params stage off; just
-    the `experiments` list when there is no base config."""
+def _c_for_coresvp(doc: dict, target: float, p: dict) -> int | None:
+    """The fewest digits above the plan's whose chain reaches the target by every model of
+    target_models; None when the plan's c already does (or core-SVP is not a target, or no
+    c up to 16 does)."""
+    if "coresvp" not in p["target_models"]:
+        return None
+    pa, bits = doc["params"], doc["plan"]["bits"]
+    m, phi, hwt, c0 = int(pa["m"]), int(pa["phi"]), int(pa["hwt"]), int(pa["c"])
+    if _coresvp(phi, round(float(pa["log2_q"]), 3), hwt) >= target:
+        return None
+    for c in range(c0 + 1, 17):
+        ch = chains.build_chains([(m, bits, c)], refused="none")[0]
+        if ch is None:
+            return None   # more digits than primes
+        lq = round(ch.log2_Q, 3)
+        if _coresvp(phi, lq, hwt) >= target and security.helib_security(m, lq, hwt, phi) >= target:
+            return c
+    return None
+
+
+# ----------------------------------------------------------------------- ranking
+
+def meets(row: dict, p: dict, target: float) -> bool:
+    """Does a planned ring reach the target by every model in params.target_models?"""
+    figs = {"helib": float(row["helib_bits"]), "coresvp": float(row["coresvp_bits"])}
+    return all(figs[k] >= target for k in p["target_models"])
+
+
+def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log=print) -> list[dict]:
+    """ranked.csv rows: every planned candidate with its plan, prediction and security."""
+    planned = [r for r in cand_rows if int(r["plan"])]
+    docs = []
+    for r in planned:
+        path = plan_path(plans_dir, r["cipher"], r["m"], r["hwt"], float(r["security_target"]))
+        docs.append((r, path, json.loads(path.read_text())))
+    ok = [(r, path, d) for r, path, d in docs if d["status"] == "ok"]
+    chs = chains.build_chains([(d["params"]["m"], d["plan"]["bits"], d["params"]["c"]) for _, _, d in ok])
+    ch_of = {id(d): ch for (_, _, d), ch in zip(ok, chs)}
+    where = None
+    if p["estimator"]["mode"] != "off":
+        where = estimator.locate(p["estimator"]["path"])
+    out = []
+    for r, path, d in docs:
+        t = float(r["security_target"])
+        row = {"cipher": r["cipher"], **{k: int(r[k]) for k in ("m", "phi", "d", "slots", "n", "state", "blocks", "hwt")}}
+        row.update(security_target=t, plan_file=str(path), status=d["status"])
+        if d["status"] != "ok":
+            row["note"] = d["message"]
+            out.append(row)
+            continue
+        pa, pl, ch = d["params"], d["plan"], ch_of[id(d)]
+        phi, m, hwt = int(pa["phi"]), int(pa["m"]), int(pa["hwt"])
+        log2_q = float(pa["log2_q"])
+        pred = cost_model.predict_plan(model, d, chain=ch)
+        row.update(rounds=d["rounds"], bits=pl["bits"], c=pa["c"], L=ch.L, K=ch.K,
+                   log2_q_ct=round(pa["log2_q_ct"], 3), log2_q=round(log2_q, 3),
+                   helib_bits=round(security.helib_security(m, log2_q, hwt, phi), 3),
+                   engine_security=round(pa["security"], 3),
+                   helib_dense_bits=round(security.helib_security(m, log2_q, 0, phi), 3),
+                   coresvp_bits=round(_coresvp(phi, round(log2_q, 3), hwt), 1),
+                   predicted_latency_s=round(pred["seconds"], 3),
+                   predicted_block_s=round(pred["seconds"] / int(r["blocks"]), 4),
+                   plan_seconds=round(pl["seconds"], 1),
+                   note="; ".join(x for x in (pl.get("choice", ""), d.get("coresvp_c", "")) if x))
+        if where is not None and where.available:
+            for attack in ("usvp", "dual"):
+                res = estimator.estimate(phi, log2_q, hwt, attack, where, p["estimator"]["timeout_s"],
+                                         p["estimator"]["cache_dir"])
+                v = res.get("log2_rop")
+                row[f"est_{attack}"] = round(v, 1) if v is not None else ""
+            row["estimator_source"] = "lattice estimator (usvp, dual)"
+        else:
+            row["estimator_source"] = ("none: " + (where.note if where is not None else
+                                                   "estimator off (params.estimator.mode)"))
+        row["meets_target"] = int(meets(row, p, t))
+        out.append(row)
+    for name in {r["cipher"] for r in out}:
+        for t in targets(p):
+            good = [r for r in out if r["cipher"] == name and r["security_target"] == t and r.get("meets_target")]
+            for key, col in (("predicted_latency_s", "rank_latency"), ("predicted_block_s", "rank_block")):
+                for i, r in enumerate(sorted(good, key=lambda r: (r[key], r["m"])), 1):
+                    r[col] = i
+    out.sort(key=lambda r: (r["cipher"], r["security_target"], r.get("rank_latency") or 10**9, r["m"]))
+    return out
+
+
+def select(ranked: list[dict], p: dict, log=print) -> list[dict]:
+    """Per instance and target, the first ring by params.objective; when none reaches the
+    target, params.strict decides: SecurityError, or a row with status "unreachable"."""
+    col = {"latency": "rank_latency", "block": "rank_block"}[p["objective"]]
+    out = []
+    for name in p["ciphers"]:
+        for t in targets(p):
+            rows = [r for r in ranked if r["cipher"] == name and float(r["security_target"]) == t]
+            best = [r for r in rows if str(r.get(col, "")) == "1"]
+            if best:
+                row = dict(best[0], objective=p["objective"], status="ok")
+                models = " and ".join({"helib": "HElib's formula", "coresvp": "core-SVP"}[k]
+                                      for k in p["target_models"])
+                est = row["estimator_source"]
+                row["security_source"] = (f"target met by {models}; lattice estimator: "
+                                          + ("not run (" + est[6:] + ")" if est.startswith("none: ") else est))
+                out.append(row)
+                continue
+            planned = [r for r in rows if r.get("status") == "ok"]
+            reach = max((min(float(r["helib_bits"]), float(r["coresvp_bits"])) for r in planned), default=None)
+            why = (f"cipher {name}: params.security_target={t:g} is reached by none of the {len(rows)} planned "
+                   f"rings (m <= {p['m_max']}; best {reach:.1f} bits)" if reach is not None else
+                   f"cipher {name}: no ring of the sweep was planned for params.security_target={t:g} "
+                   f"(none estimated within slack_bits={p['slack_bits']:g} of it, or the engine refused all)")
+            why += "; raise params.m_max or params.plan_candidates, or lower the target"
+            if p["strict"]:
+                raise SecurityError(why)
+            log(f"warning: {why}")
+            out.append({"cipher": name, "security_target": t, "status": "unreachable", "note": why,
+                        "objective": p["objective"]})
+    return out
+
+
+def selected_yaml(rows: list[dict]) -> str:
+    """The selected rings as pipeline experiments (config/schema/config.schema.yaml), one
+    per instance and target, at the planned chain and every block the ring holds; a
+    config with `run_selected: true` runs them."""
     exps, notes = [], []
     for r in rows:
-        fields = EXPERIMENT_FIELDS.get(r["cipher"])
         if r.get("status", "ok") != "ok":
             notes.append(f"#   {r['cipher']} at {r['security_target']} bits: none ({r['note']})")
             continue
-        if fields is None:
-            continue
-        name = f"{r['cipher']}-sel{float(r['security_target']):g}".replace(".", "p")
-        exp = {"name": name, **fields, "rounds": int(r["rounds"]), "c": int(r["c"]),
-               "hwt": int(r["hwt"]),
-               "rings": [{"m": int(r["m"]), "bits": int(r["bits"]), "blocks": int(r["blocks"])}]}
-        exps.append(exp)
-        notes.append(f"#   {name}: m={r['m']} phi={r['phi']} slots={r['slots']} log2 Q={r['log2_q']} "
-                     f"HElib {r['helib_bits']} / core-SVP {r['coresvp_bits']} bits")
-    doc = {}
-    if base_config and Path(base_config).exists():
-        with open(base_config) as f:
-            doc = yaml.safe_load(f) or {}
-        doc.setdefault("stages", {})["params"] = False
-    doc["experiments"] = exps
+        name = f"{r['cipher']}-sel{target_label(r['security_target'])}"
+        exps.append({"name": name, **planner.INSTANCES[r["cipher"]].fields, "rounds": int(r["rounds"]),
+                     "c": int(r["c"]), "hwt": int(r["hwt"]),
+                     "rings": [{"m": int(r["m"]), "bits": int(r["bits"]), "blocks": int(r["blocks"])}]})
+        notes.append(f"#   {name}: m={r['m']} phi={r['phi']} blocks={r['blocks']} bits={r['bits']} c={r['c']} "
+                     f"hwt={r['hwt']}: HElib's formula {float(r['helib_bits']):.1f}, core-SVP "
+                     f"{float(r['coresvp_bits']):.1f} bits ({r['security_source']}); predicted "
+                     f"{float(r['predicted_latency_s']):.1f} s, {float(r['predicted_block_s']):.2f} s per block "
+                     f"(one thread; {r['objective']} first)")
     head = ("# Generated by `python -m cbparams.select select` (sage/cbparams/select.py): per cipher\n"
-            "# instance the ring with the smallest phi(m) that reaches the security target and holds\n"
-            "# a block, with the chain sized from config/depth_profiles.yaml. Run it with\n"
-            "# `snakemake --configfile <this file>`.\n" + "\n".join(notes) + "\n")
-    return head + yaml.safe_dump(doc, sort_keys=False)
+            "# instance and target the ring the explorer runs, chains planned by the engine\n"
+            "# (run_cipher --plan), times predicted by the cost model (results/cost/model.json).\n"
+            "# Do not edit: a config with `run_selected: true` runs these experiments.\n"
+            + "\n".join(notes) + "\n")
+    return head + yaml.safe_dump({"experiments": exps}, sort_keys=False)
+
+
+# ----------------------------------------------------------------------- security
+
+def chain_row(m: int, phi: int, bits: int, p: dict) -> dict:
+    """Chain and security columns for ring m with `bits` of capacity (the engine's chain, c of p)."""
+    ch = chains.build_chain(m, bits, p["c"])
+    lq = ch.log2_Q
+    return {"bits": bits, "c": p["c"], "L": ch.L, "b_ct": ch.b_ct, "K": ch.K, "b_sp": ch.b_sp,
+            "log2_q_ct": round(ch.log2_q_ct, 3), "log2_q": round(lq, 3), "hwt": p["hwt"],
+            "helib_bits": round(security.helib_security(m, lq, p["hwt"], phi), 3),
+            "helib_dense_bits": round(security.helib_security(m, lq, 0, phi), 3),
+            "coresvp_bits": round(_coresvp(phi, round(lq, 3), p["hwt"]), 1)}
 
 
 SECURITY_COLUMNS = ["source", "cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "log2_q_exact",
@@ -278,7 +431,7 @@ def security_rows(configs: list[dict], p: dict, log=print) -> list[dict]:
     out = []
     for cfg in configs:
         row = dict(cfg)
-        row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], p))
+        row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], dict(p, c=int(cfg.get("c") or p["c"]))))
         row["log2_q_exact"] = 1
         notes = []
         results = {}
@@ -321,8 +474,8 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
 
     First the selected configurations and (paper=True) the paper's five, with exact chains
     and the lattice estimator's figures when it is there; then every other row of the
-    sweep (cand_rows, source "sweep") with HElib's formula and core-SVP on the upper-bound
-    log2 Q (log2_q_exact = 0). A configuration both selected and in the paper appears once
+    ranked rings (cand_rows: ranked.csv, source "ranked", planned chains) with HElib's
+    formula and core-SVP. A configuration both selected and in the paper appears once
     (source "selected+paper"). below_target: see flag_row.
     """
     from .cyclotomic import basic_facts
@@ -333,7 +486,7 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
             continue
         key = (r["cipher"], int(r["m"]), int(r["bits"]))
         configs[key] = {"source": "selected", "cipher": r["cipher"], "m": int(r["m"]),
-                        "phi": int(r["phi"]), "bits": int(r["bits"]), "paper_bits": "",
+                        "phi": int(r["phi"]), "bits": int(r["bits"]), "c": int(r.get("c") or p["c"]), "paper_bits": "",
                         "security_target": float(r.get("security_target", targets(p)[0]))}
     for name, m, bits, _, paper_bits in (PAPER_CONFIGS if paper else []):
         key = (name, m, bits)
@@ -343,15 +496,14 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
             configs[key] = {"source": "paper", "cipher": name, "m": m, "phi": basic_facts(m)[1],
                             "bits": bits, "paper_bits": paper_bits, "security_target": max(targets(p))}
     out = security_rows(list(configs.values()), p, log)
-    target = max(targets(p))
     for r in cand_rows or []:
-        if (r["cipher"], int(r["m"]), int(r["bits"])) in configs:
+        if r.get("status") != "ok" or (r["cipher"], int(r["m"]), int(r["bits"])) in configs:
             continue
         row = {k: r[k] for k in ("cipher", "m", "phi", "bits", "c", "log2_q_ct", "log2_q", "hwt",
                                  "helib_bits", "helib_dense_bits", "coresvp_bits")}
-        row.update(source="sweep", log2_q_exact=0, security_target=target,
-                   estimator_note="sweep row: the estimator runs on selected and paper configurations only",
-                   estimator_source="none: sweep row")
+        row.update(source="ranked", log2_q_exact=1, security_target=float(r["security_target"]),
+                   estimator_note="ranked row: the estimator's hybrid runs on selected and paper configurations only",
+                   estimator_source="none: ranked row")
         row.update(flag_row(row, {}))
         out.append(row)
     return out
@@ -359,43 +511,58 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cbparams.select", description=__doc__.split("\n")[0])
-    ap.add_argument("step", choices=["candidates", "select", "security", "paper-security"])
+    ap.add_argument("step", choices=["candidates", "plan", "select", "security", "paper-security"])
     ap.add_argument("--config", help="pipeline config YAML (its params: section is used)")
     ap.add_argument("--params-json", help="the params: section as JSON (overrides --config)")
-    ap.add_argument("--runs-glob", help="run JSONs with measured capacity per round "
-                    "(default results/runs/**/*.json)")
     ap.add_argument("--cyclotomics", default="results/params/cyclotomics.csv")
+    ap.add_argument("--cost-model", default="results/cost/model.json")
     ap.add_argument("--candidates", default="results/params/candidates.csv")
+    ap.add_argument("--plans-dir", default="results/params/plans")
+    ap.add_argument("--ranked", default="results/params/ranked.csv")
     ap.add_argument("--selected", default="results/params/selected.csv")
     ap.add_argument("--selected-yaml", default="results/params/selected.yaml")
     ap.add_argument("--security", default="results/params/security.csv")
-    ap.add_argument("--base-config", default=str(ROOT / "config" / "config.yaml"),
-                    help="config whose keys selected.yaml copies (experiments replaced)")
+    ap.add_argument("--cipher", help="plan: the instance")
+    ap.add_argument("--m", type=int, help="plan: the ring")
+    ap.add_argument("--hwt", type=int, help="plan: the key weight")
+    ap.add_argument("--target", type=float, help="plan: the security target")
+    ap.add_argument("--out", help="plan: the plan JSON")
     a = ap.parse_args(argv)
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     try:
         p = params_from_args(a.config, a.params_json)
         if a.step == "candidates":
-            rows = candidates(read_csv(a.cyclotomics), p, a.runs_glob)
+            rows = candidates(read_csv(a.cyclotomics), p, cost_model.load_model(a.cost_model), log, a.plans_dir)
             write_csv(rows, a.candidates, CANDIDATE_COLUMNS)
-            log(f"{a.candidates}: {len(rows)} rows")
+            log(f"{a.candidates}: {len(rows)} rows, {sum(r['plan'] for r in rows)} to plan")
+        elif a.step == "plan":
+            missing = [f for f in ("cipher", "m", "hwt", "target", "out") if getattr(a, f) is None]
+            if missing:
+                raise ParamError(f"plan needs --{' --'.join(missing)}")
+            doc = plan_one(a.cipher, a.m, a.hwt, a.target, p, a.out)
+            log(f"{a.cipher} m={a.m} target {a.target:g}: " + (
+                f"{doc['plan']['bits']} bits, c={doc['params']['c']}, security {doc['params']['security']:.1f}"
+                if doc["status"] == "ok" else f"refused: {doc['message']}"))
         elif a.step == "select":
-            rows = select(read_csv(a.candidates), p, a.runs_glob, log)
+            ranked = rank(read_csv(a.candidates), a.plans_dir, cost_model.load_model(a.cost_model), p, log)
+            write_csv(ranked, a.ranked, RANKED_COLUMNS)
+            rows = select(ranked, p, log)
             write_csv(rows, a.selected, SELECTED_COLUMNS)
-            Path(a.selected_yaml).write_text(selected_yaml(rows, a.base_config))
+            Path(a.selected_yaml).write_text(selected_yaml(rows))
             for r in rows:
                 if r["status"] == "ok":
-                    log(f"{r['cipher']} (target {r['security_target']}): m={r['m']} phi={r['phi']} "
-                        f"blocks={r['blocks']} bits={r['bits']} log2Q={r['log2_q']} "
-                        f"HElib={r['helib_bits']} core-SVP={r['coresvp_bits']}")
+                    log(f"{r['cipher']} (target {r['security_target']:g}): m={r['m']} phi={r['phi']} "
+                        f"blocks={r['blocks']} bits={r['bits']} c={r['c']} HElib={r['helib_bits']} "
+                        f"core-SVP={r['coresvp_bits']} predicted {r['predicted_latency_s']} s "
+                        f"({r['security_source']})")
         elif a.step == "paper-security":
             rows = security_table([], p, log)
             write_csv(rows, a.security, SECURITY_COLUMNS)
         else:
-            rows = security_table(read_csv(a.selected), p, log, cand_rows=read_csv(a.candidates))
+            rows = security_table(read_csv(a.selected), p, log, cand_rows=read_csv(a.ranked))
             write_csv(rows, a.security, SECURITY_COLUMNS)
             for r in rows:
-                if r["below_target"] and r["source"] != "sweep":
+                if r["below_target"] and r["source"] != "ranked":
                     log(f"below target: {r['source']} {r['cipher']} m={r['m']} bits={r['bits']}")
             log(f"{a.security}: {len(rows)} rows")
     except ParamError as e:

@@ -15,8 +15,10 @@ from cbparams import cli
 from cbparams.config import ROOT
 
 SNAKEMAKE = ROOT / ".venv" / "bin" / "snakemake"
-PARAMS = {"m_max": 2500, "workers": 1, "use_measured": True, "ciphers": ["aes", "vision8", "vision16"],
-          "security_target": [10, 40], "estimator": {"mode": "off"}}
+PARAMS = {"m_max": 2500, "workers": 1, "ciphers": ["aes", "vision16"], "security_target": [10, 20],
+          "target_models": ["helib"], "plan_candidates": 1, "estimator": {"mode": "off"},
+          "cost_calibration": [{"m": 257, "bits": 300, "c": 2}, {"m": 257, "bits": 600, "c": 3}], "cost_reps": 1}
+SEED = 7   # config/test.yaml's: the pipeline plans with the config's seed
 
 
 def raw(path):
@@ -52,15 +54,17 @@ def test_sweep_is_cyclotomics_csv(pipeline, capsys):
 
 
 def test_select_and_security_are_the_pipelines(pipeline, capsys):
-    runs = str(pipeline.parent / "runs" / "**" / "*.json")
-    code, out, _ = run(capsys, "select", "--csv", "--params-json", json.dumps(PARAMS), "--runs-glob", runs)
+    """The CLI's ranking and security table are the pipeline's files (plans reused from its cache)."""
+    args = ["--csv", "--params-json", json.dumps(dict(PARAMS, seed=SEED)),
+            "--cost-model", pipeline.parent / "cost" / "model.json", "--plans-dir", pipeline / "plans"]
+    code, out, _ = run(capsys, "select", *args)
     assert code == 0
-    assert out == raw(pipeline / "selected.csv")
-    code, out, _ = run(capsys, "security", "--csv", "--params-json", json.dumps(PARAMS), "--runs-glob", runs)
+    assert out == raw(pipeline / "ranked.csv")
+    code, out, _ = run(capsys, "security", *args)
     assert code == 0
     assert out == raw(pipeline / "security.csv")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert {r["source"] for r in rows} >= {"paper", "sweep"}
+    assert {r["source"] for r in rows} >= {"paper", "selected"}
     assert all(r["estimator_source"].startswith("none:") for r in rows)   # mode off
 
 
@@ -88,18 +92,18 @@ def test_security_of_one_chain(capsys):
     assert code == 0 and r["m"] == 53261 and r["bits"] == 820 and float(r["helib_bits"]) > 100
 
 
-def test_plan_explorer(capsys):
-    code, out, _ = run(capsys, "plan", "--cipher", "vision16", "--m", "4369", "--rounds", "2",
-                       "--planner", "explorer", "--json")
+def test_plan_is_the_engines(capsys):
+    code, out, _ = run(capsys, "plan", "--cipher", "vision16", "--m", "257", "--rounds", "2", "--json")
     d = json.loads(out)
-    assert code == 0 and d["source"].startswith("explorer") and d["cipher"] == "vision16" and d["rounds"] == 2
-    code, out, _ = run(capsys, "plan", "--cipher", "aes", "--m", "4369", "--planner", "explorer")
-    assert code == 0 and out.startswith("planned by explorer") and "run_cipher --cipher aes128" in out
+    assert code == 0 and d["instance"].startswith("GF(2^16)") and d["rounds"] == 2 and d["plan"]["bits"] > 0
+    assert d["plan"]["op_counts"]           # what the cost model prices
+    code, out, _ = run(capsys, "plan", "--cipher", "aes", "--m", "257")
+    assert code == 0 and "planned by the engine" in out and "run_cipher --cipher aes128 --m 257" in out
 
 
 @pytest.mark.parametrize("argv, text", [
     (["ring", "53262"], "m=53262 is even: the ring needs odd m"),
-    (["plan", "--cipher", "vision32", "--m", "4369"], "GF(2^16) (d = ord_m(2)), which do not contain GF(2^32)"),
+    (["plan", "--cipher", "vision32", "--m", "4369"], "m=4369 has d=16 (slots GF(2^16)): GF(2^32) needs 32 | d"),
     (["plan", "--cipher", "des", "--m", "4369"], "cipher='des' is unknown"),
     (["sweep", "--m-min", "500", "--m-max", "100"], "m_min=500 exceeds m_max=100"),
     (["security", "--m", "4369"], "security --m needs --bits"),

@@ -1,53 +1,34 @@
-"""cbparams.plan: which planner answers. The engine's (run_cipher --plan) is stood in for
-by a script in a build directory of its own (CB_BUILD_DIR), since the real one is the
-lead's work in progress; the explorer's sizing is checked against the depth profiles."""
-import json
-import stat
-
+"""cbparams.planner: the explorer's chains are the engine planner's (run_cipher --plan)."""
 import pytest
 
-from cbparams import planner
+from cbparams import planner, runner
 from cbparams.errors import ChainError
 
-FAKE = """#!/usr/bin/env bash
-# run_cipher stand-in: lists --plan in --help; with --plan writes a plan JSON.
-if [ "$1" = --help ]; then echo "  --plan   print the planned chain"; exit 0; fi
-out=""; while [ $# -gt 0 ]; do [ "$1" = --json ] && out=$2; shift; done
-echo '{"cipher": "aes128", "plan": {"bits": 777, "levels": 40}}' > "$out"
-"""
+needs_engine = pytest.mark.skipif(not (runner.build_dir() / "bin" / "run_cipher").exists(),
+                                  reason="engine not built (make build)")
 
 
-@pytest.fixture
-def fake_engine(tmp_path, monkeypatch):
-    exe = tmp_path / "bin" / "run_cipher"
-    exe.parent.mkdir()
-    exe.write_text(FAKE)
-    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setenv("CB_BUILD_DIR", str(tmp_path))
-    return exe
-
-
-def test_engine_planner_when_the_build_has_it(fake_engine):
-    assert planner.engine_has_planner()
-    p = planner.plan("aes", 4369)
-    assert p.source == planner.ENGINE_SOURCE and p.bits == 777 and p.engine["plan"]["levels"] == 40
-    assert p.chain.bits == 777 and p.bits_per_round is None
-    e = planner.plan("aes", 4369, engine=False)
-    assert e.source.startswith("explorer") and e.bits != 777
-
-
-def test_explorer_when_the_build_lacks_it(tmp_path, monkeypatch):
-    monkeypatch.setenv("CB_BUILD_DIR", str(tmp_path))   # nothing built there
-    assert not planner.engine_has_planner()
-    p = planner.plan("vision8", 4369, rounds=3)
-    assert p.source.startswith("explorer") and p.rounds == 3
-    assert p.bits == int(p.base_bits + 3 * p.bits_per_round + 0.999) + 60
-    assert p.predicted_capacity(3) == pytest.approx(p.bits - p.base_bits - 3 * p.bits_per_round)
-    assert json.loads(json.dumps(p.as_dict()))["source"] == p.source
+def test_instances_and_arguments():
+    assert planner.instance("aes128") == "aes" and planner.instance("vision") == "vision8"
+    assert planner.plan_args("aes", 257, rounds=2) == ["--cipher", "aes128", "--m", 257, "--hwt", 120, "--seed", 1,
+                                                       "--c", 3, "--rounds", 2]
+    assert planner.plan_args("aes", 257, target=127.5)[-2:] == ["--security-target", 127.5]
 
 
 def test_bad_requests():
     with pytest.raises(ChainError, match="rounds=0: plan at least one round"):
-        planner.plan("aes", 4369, rounds=0, engine=False)
+        planner.plan_args("aes", 4369, rounds=0)
     with pytest.raises(ChainError, match="cipher='vision128' is unknown"):
-        planner.plan("vision128", 4369, engine=False)
+        planner.plan("vision128", 4369)
+
+
+@needs_engine
+def test_plan_is_the_engines():
+    """The plan's chain, and with a target the engine's choice of c (HElib's formula)."""
+    doc = planner.plan("aes", 257, rounds=2)
+    assert doc["rounds"] == 2 and doc["plan"]["bits"] > 100 and doc["params"]["c"] == 3
+    assert doc["plan"]["op_counts_bits"] == doc["plan"]["bits"]
+    t = planner.plan("aes", 4369, target=20)
+    assert t["params"]["security"] >= 20 and "fewest digits" in t["plan"]["choice"]
+    with pytest.raises(runner.RunError, match="--security-target 200"):
+        planner.plan("aes", 257, target=200)

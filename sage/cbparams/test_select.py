@@ -1,79 +1,140 @@
-"""Candidates, selection, the security table, the estimator integration and bad input."""
+"""Candidates, plans, ranking and selection, the security table, the estimator integration and bad input."""
 import json
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
+import yaml
 
+from cbparams import cost_model as CM
 from cbparams import enumerate as E
 from cbparams import estimator as EST
+from cbparams import runner
 from cbparams import select as SEL
 from cbparams.config import load_params, params_from_args
 from cbparams.errors import EstimatorMissing, ParamError, SecurityError
 
 
+needs_engine = pytest.mark.skipif(not (runner.build_dir() / "bin" / "run_cipher").exists()
+                                  or not (runner.build_dir() / "bin" / "bench_ops").exists(),
+                                  reason="engine not built (make build)")
+SMALL = {"m_max": 6000, "field_degrees": [8], "ciphers": ["aes"], "security_target": 25,
+         "target_models": ["helib"], "plan_candidates": 1, "estimator": {"mode": "off"}, "seed": 7}
+
+
 @pytest.fixture(scope="module")
 def small_rows():
-    return E.sweep(3, 5000, [8, 16, 32, 64], workers=1)
+    return E.sweep(3, 6000, [8], workers=1)
 
 
-def test_selection_is_smallest_phi(small_rows):
-    p = load_params({"m_max": 5000, "security_target": 10, "use_measured": False})
-    cand = SEL.candidates(small_rows, p)
-    sel = SEL.select(cand, p)
-    assert [r["cipher"] for r in sel] == p["ciphers"]
-    for r in sel:
-        assert float(r["helib_bits"]) >= 10 and float(r["coresvp_bits"]) >= 10 and r["blocks"] >= 1
-        smaller = [c for c in cand if c["cipher"] == r["cipher"] and c["phi"] < r["phi"] and c["blocks"] >= 1]
-        assert not any(SEL.meets(c, p) for c in smaller)
-    text = SEL.selected_yaml(sel)
-    assert "aes-sel10" in text and "cipher: aes128" in text
-    table = SEL.security_table(sel, dict(p, estimator=dict(p["estimator"], mode="off")),
-                               log=lambda s: None, cand_rows=cand)
-    assert [r["source"] for r in table[:len(sel)]] == ["selected"] * len(sel)
-    assert len(table) == len(cand) + 5            # each selected row replaces its sweep row
-    assert {r["source"] for r in table} == {"selected", "paper", "sweep"}
-    assert all(r["log2_q_exact"] == (r["source"] != "sweep") for r in table)
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    """A cost model fitted on two bench_ops runs at m=257 (seconds)."""
+    if not (runner.build_dir() / "bin" / "bench_ops").exists():
+        pytest.skip("engine not built (make build)")
+    return CM.calibrate(tmp_path_factory.mktemp("bench"), [{"m": 257, "bits": 300, "c": 2},
+                                                          {"m": 257, "bits": 600, "c": 3}], reps=1,
+                        log=lambda s: None)
 
 
-def test_several_targets(small_rows):
-    p = load_params({"m_max": 5000, "security_target": [5, 10], "use_measured": False, "ciphers": ["aes"]})
-    sel = SEL.select(SEL.candidates(small_rows, p), p)
-    assert [(r["cipher"], r["security_target"]) for r in sel] == [("aes", 5), ("aes", 10)]
-    assert sel[0]["phi"] <= sel[1]["phi"]
+def _selection(rows, p, model, plans):
+    cand = SEL.candidates(rows, p, model, log=lambda s: None)
+    for r in cand:
+        if r["plan"]:
+            SEL.plan_one(r["cipher"], r["m"], r["hwt"], r["security_target"], p,
+                         SEL.plan_path(plans, r["cipher"], r["m"], r["hwt"], r["security_target"]))
+    # as the pipeline reads them back: CSV strings
+    cand = [{k: str(v) for k, v in r.items()} for r in cand]
+    ranked = SEL.rank(cand, plans, model, p, log=lambda s: None)
+    return cand, ranked
 
 
-def test_target_unreachable(small_rows):
-    p = load_params({"m_max": 5000, "security_target": 300, "use_measured": False, "strict": True})
-    with pytest.raises(SecurityError, match=r"cipher aes: params.security_target=300 is not reached by any "
-                                            r"ring m <= 5000.*raise params.m_max"):
-        SEL.select(SEL.candidates(small_rows, p), p)
+@pytest.fixture(scope="module")
+def selection(small_rows, model, tmp_path_factory):
+    """Candidates and ranking at targets 25 (reachable) and 300 (not), plans in a temp dir."""
+    p = load_params(dict(SMALL, security_target=[25, 300]))
+    return (p, *_selection(small_rows, p, model, tmp_path_factory.mktemp("plans")))
 
 
-def test_min_blocks_too_large(small_rows):
-    p = load_params({"m_max": 5000, "min_blocks": 10**6, "use_measured": False, "strict": True})
-    with pytest.raises(ParamError, match=r"params.min_blocks=1000000 is more than any ring holds"):
-        SEL.select(SEL.candidates(small_rows, p), p)
+@needs_engine
+def test_selection_runs_what_it_selects(selection):
+    """On a small range: only rings the engine runs are candidates, the ranking is by the
+    predicted times, the selected ring reaches the target at the engine's planned chain,
+    and selected.yaml asks for that chain."""
+    p, cand, ranked = selection
+    p = dict(p, security_target=25)
+    assert cand and all(int(r["d"]) <= 1024 and int(r["blocks"]) >= 1 for r in cand)
+    assert {(int(r["m"]), r["security_target"]) for r in ranked} == {
+        (int(r["m"]), float(r["security_target"])) for r in cand if r["plan"] == "1"}
+    good = [r for r in ranked if r.get("meets_target")]
+    assert good and all(float(r["helib_bits"]) >= 25 for r in good)
+    by_latency = sorted(good, key=lambda r: r["rank_latency"])
+    assert [r["predicted_latency_s"] for r in by_latency] == sorted(r["predicted_latency_s"] for r in good)
+    by_block = sorted(good, key=lambda r: r["rank_block"])
+    assert [r["predicted_block_s"] for r in by_block] == sorted(r["predicted_block_s"] for r in good)
+    sel = SEL.select(ranked, p)
+    assert len(sel) == 1 and sel[0]["status"] == "ok" and sel[0]["rank_latency"] == 1
+    r = sel[0]
+    plan = json.loads(Path(r["plan_file"]).read_text())
+    assert plan["plan"]["bits"] == r["bits"] and plan["params"]["c"] == r["c"]
+    exp = yaml.safe_load(SEL.selected_yaml(sel))["experiments"][0]
+    assert exp["name"] == "aes-sel25" and exp["rings"] == [{"m": r["m"], "bits": r["bits"], "blocks": r["blocks"]}]
+    # that run_cipher runs it at this chain: tests/test_selection_e2e.py (through the pipeline)
 
 
-def test_unreachable_not_strict(small_rows):
-    """Default: the others are selected, the unreachable one gets a row saying why."""
-    p = load_params({"m_max": 5000, "security_target": [10, 300], "use_measured": False, "ciphers": ["aes"]})
+@needs_engine
+def test_target_unreachable(selection):
+    p, _, ranked = selection
     warnings = []
-    sel = SEL.select(SEL.candidates(small_rows, p), p, log=warnings.append)
+    sel = SEL.select(ranked, p, log=warnings.append)
     assert [r["status"] for r in sel] == ["ok", "unreachable"]
-    assert "params.security_target=300 is not reached" in sel[1]["note"]
-    assert warnings and warnings[0].startswith("warning: cipher aes: params.security_target=300")
+    assert "params.security_target=300" in sel[1]["note"] and "raise params.m_max" in sel[1]["note"]
+    assert warnings and warnings[0].startswith("warning: cipher aes: ")
     text = SEL.selected_yaml(sel)
-    assert "aes-sel10" in text and "aes-sel300" not in text and "aes at 300 bits: none" in text
-    assert len(SEL.security_table(sel, dict(p, estimator=dict(p["estimator"], mode="off")),
-                                  log=lambda s: None, paper=False)) == 1
+    assert "aes-sel25" in text and "aes-sel300" not in text and "aes at 300 bits: none" in text
+    with pytest.raises(SecurityError, match=r"params.security_target=300"):
+        SEL.select(ranked, dict(p, strict=True))
 
 
-def test_unknown_cipher():
+@needs_engine
+def test_plan_refusal_is_a_result(tmp_path):
+    """A ring no c brings to the target: the plan step writes the engine's refusal."""
+    p = load_params(SMALL)
+    doc = SEL.plan_one("aes", 257, 120, 200, p, tmp_path / "p.json")
+    assert doc["status"] == "refused" and "--security-target 200" in doc["message"]
+    assert json.loads((tmp_path / "p.json").read_text()) == doc
+
+
+@needs_engine
+def test_digits_raised_for_core_svp():
+    """The engine picks c by HElib's formula; when core-SVP is a target too and misses it,
+    the fewest more digits reaching both are found (m=53261, 905 bits, weight 120: core-SVP
+    89.9 at c=3, docs: BENCHMARKS.md)."""
+    from cbparams import chains, security
+    ch = chains.build_chain(53261, 905, 3)
+    doc = {"params": {"m": 53261, "phi": 43200, "hwt": 120, "c": 3, "log2_q": ch.log2_Q}, "plan": {"bits": 905}}
+    p = load_params({"target_models": ["helib", "coresvp"]})
+    c = SEL._c_for_coresvp(doc, 95, p)
+    assert c is not None and c > 3
+    for cc, ok in ((c - 1, False), (c, True)):
+        lq = round(chains.build_chain(53261, 905, cc).log2_Q, 3)
+        assert (security.coresvp_bits(43200, lq, 120) >= 95 and security.helib_security(53261, lq, 120, 43200) >= 95) == ok
+    assert SEL._c_for_coresvp(doc, 95, load_params({"target_models": ["helib"]})) is None
+    assert SEL._c_for_coresvp(doc, 80, p) is None        # c=3 already reaches 80 by both
+
+
+def test_unknown_cipher(small_rows):
     p = load_params({"ciphers": ["des"]})
-    with pytest.raises(ParamError, match=r"params.ciphers names 'des'"):
-        SEL.profiles_for(p)
+    with pytest.raises(ParamError, match=r"cipher='des' is unknown"):
+        SEL.candidates(small_rows, p, {"coef": {}})
+
+
+def test_removed_settings_are_refused():
+    """The depth-profile settings are gone with the profiles: chains are the planner's."""
+    for key in ("depth_profiles", "depth_model", "use_measured", "chain_margin_bits"):
+        with pytest.raises(ParamError, match=f"'{key}' was unexpected"):
+            load_params({key: 1})
 
 
 def test_no_ring_for_degree(tmp_path, capsys):
@@ -97,7 +158,7 @@ def test_bad_params():
 
 def test_security_table_without_estimator(monkeypatch):
     monkeypatch.setattr(EST, "locate", lambda path="": EST.Located(False, "", "lattice estimator not found (test)"))
-    p = load_params({"use_measured": False})
+    p = load_params({})
     rows = SEL.security_table([], p, log=lambda s: None)
     assert [r["m"] for r in rows] == [53261, 163455, 148733, 164737, 164737]
     for r in rows:
@@ -172,7 +233,7 @@ def test_estimator_subprocess_cache_timeout(fake_estimator, tmp_path):
 
 
 def test_security_table_with_estimator(fake_estimator, tmp_path):
-    p = load_params({"use_measured": False, "estimator": {"path": str(fake_estimator), "hybrid": False,
+    p = load_params({"estimator": {"path": str(fake_estimator), "hybrid": False,
                                                          "cache_dir": str(tmp_path / "c")}})
     sel = [{"cipher": "aes", "m": 53261, "phi": 46080, "bits": 820}]
     rows = SEL.security_table(sel, p, log=lambda s: None, paper=False)

@@ -22,7 +22,7 @@ rule build_runners:
         # only what the pipeline runs (not the C++ tests): the runners and the batch
         # commands the explorer and the analysis ask (ring facts, chains, HElib's formula)
         targets="run_cipher bench_ops zmstar_info chain_info security_info",
-        binaries=f"{RUN_CIPHER} {BENCH_OPS}",
+        binaries=f"{RUN_CIPHER} {BENCH_OPS} {os.path.join(BUILD_DIR, 'bin', 'chain_info')}",
         repo=workflow.basedir,
     # Every core of the host that builds (Snakemake lowers it to --cores); not
     # workflow.cores, which is undefined under --report, -n without --cores and SLURM.

@@ -135,7 +135,35 @@ def _expand_runs(cfg):
     return runs
 
 
+# The explorer's selection (run_selected): <results_dir>/params/selected.yaml, made by the
+# rule params_select (params.smk). Its experiments join the config's when it exists; `make
+# run` makes it in a first Snakemake pass (a rule's output cannot add jobs to its own run).
+SELECTED_YAML = os.path.join(R, "params", "selected.yaml")
+
+
+def _selected_experiments(cfg):
+    """The selection's experiments, or [] (with a warning) before it is made."""
+    import yaml
+
+    if not cfg.get("run_selected"):
+        return []
+    if not cfg["stages"]["params"]:
+        raise ConfigError("run_selected: true needs stages.params: true (the selection is the explorer's)")
+    if not os.path.exists(SELECTED_YAML):
+        logger.warning(f"run_selected: {SELECTED_YAML} is not made yet, so this pass runs no selected "
+                       "experiment; `make run` makes the selection first (or: snakemake params_selection, "
+                       "then snakemake again)")
+        return []
+    with open(SELECTED_YAML) as f:
+        return (yaml.safe_load(f) or {}).get("experiments") or []
+
+
 try:
+    config["experiments"] = list(config["experiments"]) + [
+        e for e in _selected_experiments(config) if e["name"] not in {x["name"] for x in config["experiments"]}
+    ]
+    if not config["experiments"] and not config.get("run_selected"):
+        raise ConfigError("experiments is empty: give at least one experiment (or run_selected: true)")
     RUNS = _expand_runs(config)
 except ConfigError as err:
     raise WorkflowError(f"invalid config: {err}")
@@ -219,8 +247,9 @@ def has_vision():
 
 
 PARAMS_OUTPUTS = [
-    os.path.join(R, "params", f) for f in ("cyclotomics.csv", "security.csv", "selected.csv", "sagechecks.json")
-]
+    os.path.join(R, "params", f)
+    for f in ("cyclotomics.csv", "security.csv", "selected.csv", "ranked.csv", "selected.yaml", "sagechecks.json")
+] + [os.path.join(R, "cost", f) for f in ("model.json", "prediction_error.csv")]
 TABLES = [
     os.path.join(R, "tables", f"{t}.{ext}")
     for t in ("table1_vision_ops", "table2_totals", "table3_paper_vs_ours")
@@ -250,5 +279,27 @@ def all_targets():
     # record is rebuilt, and then the tables.
     targets = run_files("runs") + TABLES + figure_files("png") + figure_files("pdf")
     if config["stages"]["params"]:
-        targets += PARAMS_OUTPUTS
+        targets += PARAMS_OUTPUTS + pareto_files()
     return targets
+
+
+def binary_inputs(*paths):
+    """The build flag, and the binaries themselves once built (a rebuild reruns the rule)."""
+    return [BUILD_STAMP] + [p for p in paths if os.path.exists(p)]
+
+
+def planned_files(wildcards):
+    """The plans params_select needs: the candidates marked plan = 1."""
+    import csv
+
+    with open(checkpoints.params_candidates.get().output[0], newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["plan"] == "1"]
+    label = lambda t: f"{float(t):g}".replace(".", "p")  # noqa: E731  (cbparams.select.target_label)
+    return [os.path.join(PARAMS_DIR, "plans", r["cipher"], f"m{r['m']}_hwt{r['hwt']}_t{label(r['security_target'])}.json")
+            for r in rows]
+
+
+def pareto_files():
+    """One Pareto figure per cipher instance the explorer selects for (analysis/pareto.py)."""
+    ciphers = PARAMS_SETTINGS["ciphers"]  # params.smk
+    return [os.path.join(R, "figures", f"pareto_{c}.{ext}") for c in ciphers for ext in ("png", "pdf")]

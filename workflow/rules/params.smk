@@ -1,5 +1,6 @@
-# params.smk: the parameter explorer (sage/cbparams): rings -> candidates -> selection ->
-# security. Settings come from the config's `params:` section (config/schema/params.schema.yaml),
+# params.smk: the parameter explorer (sage/cbparams): rings -> candidates (estimated) ->
+# the engine's plans of the promising ones -> ranking by the cost model (cost.smk) and
+# selection -> security, Pareto figures. Settings come from the config's `params:` section (config/schema/params.schema.yaml),
 # passed to each step as JSON; every step is `python -m cbparams.<module>`, run by the Python
 # that runs Snakemake (the .venv's, where `make venv` installs cbparams), or by the conda
 # env's python with sage/ on PYTHONPATH under --sw-deployment-method conda (the explorer
@@ -11,7 +12,8 @@ import sys
 from snakemake.settings.types import DeploymentMethod
 
 PARAMS_DIR = os.path.join(R, "params")
-PARAMS_JSON = json.dumps(config.get("params") or {})
+# The planner plans with the runs' seed (the config's `seed`), so each run accepts its plan.
+PARAMS_JSON = json.dumps(dict(config.get("params") or {}, seed=config["seed"]), sort_keys=True)
 _CONDA = DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
 PARAMS_PY = "PYTHONPATH=sage python" if _CONDA else sys.executable
 if not _CONDA:
@@ -20,8 +22,22 @@ if not _CONDA:
     except ImportError:
         raise WorkflowError(f"the parameter explorer (cbparams) is not installed in {sys.executable}: "
                             "run `make venv` (it runs `pip install -e sage`)")
-PARAMS_WORKERS = (config.get("params") or {}).get("workers", 2)
-PARAMS_PROFILES = (config.get("params") or {}).get("depth_profiles", "config/depth_profiles.yaml")
+sys.path.insert(0, os.path.join(workflow.basedir, "sage"))  # cbparams.config: pure Python, any env
+from cbparams.config import load_params  # noqa: E402
+from cbparams.errors import ParamError  # noqa: E402
+
+try:
+    PARAMS_SETTINGS = load_params(json.loads(PARAMS_JSON))
+except ParamError as err:
+    raise WorkflowError(f"invalid config: {err}")
+PARAMS_WORKERS = PARAMS_SETTINGS["workers"]
+
+# The cost model's outputs (its rules: cost.smk).
+COST_DIR = os.path.join(R, "cost")
+COST_MODEL = os.path.join(COST_DIR, "model.json")
+CHAIN_INFO = os.path.join(BUILD_DIR, "bin", "chain_info")
+
+
 
 
 # Every odd m in [m_min, m_max] with n | ord_m(2) for a configured field degree n: ring
@@ -49,50 +65,98 @@ rule params_cyclotomics:
         " --out {output.csv:q} --meta {output.meta:q} > {log:q} 2>&1"
 
 
-# Per cipher instance and ring: the engine's chain for the depth profile's bits (or the
-# bits per round measured in <results_dir>/runs), HElib's formula and core-SVP.
-rule params_candidates:
+# Per cipher instance and target: every ring of the sweep the engine runs, with estimates
+# from two reference plans (kept in plans/<instance>/ref_*.json for `cbparams select` to
+# reuse) and the cost model; the promising ones get plan = 1. A checkpoint: which plans
+# params_select waits for is known once this has run.
+checkpoint params_candidates:
     input:
         cyclotomics=rules.params_cyclotomics.output.csv,
-        profiles=PARAMS_PROFILES,
+        model=COST_MODEL,
+        bins=binary_inputs(RUN_CIPHER, CHAIN_INFO),
     output:
         os.path.join(PARAMS_DIR, "candidates.csv"),
     log:
         os.path.join(R, "logs", "params", "candidates.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "candidates.tsv")
     conda:
         "../envs/python.yaml"
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
-        runs=os.path.join(R, "runs", "**", "*.json"),
+        build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
+        plans_dir=os.path.join(PARAMS_DIR, "plans"),
     shell:
-        "{params.py} -m cbparams.select candidates --params-json {params.cfg:q}"
-        " --runs-glob {params.runs:q} --cyclotomics {input.cyclotomics:q}"
-        " --candidates {output:q} > {log:q} 2>&1"
+        "OMP_NUM_THREADS=1 CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.select candidates"
+        " --params-json {params.cfg:q} --cyclotomics {input.cyclotomics:q} --cost-model {input.model:q}"
+        " --plans-dir {params.plans_dir:q} --candidates {output:q} > {log:q} 2>&1"
 
 
-# Per cipher instance: the smallest-phi ring reaching the security target with a block.
-# A cipher/target with no such ring gets a row saying why; the warning is shown here too.
+# One candidate planned by the engine at the target (run_cipher --plan --security-target:
+# it picks c), cached per (instance, m, key weight, target) and redone when run_cipher is
+# rebuilt. A refusal (no c reaches the target) is a result, written as such.
+rule params_plan:
+    input:
+        binary_inputs(RUN_CIPHER, CHAIN_INFO),
+    output:
+        os.path.join(PARAMS_DIR, "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.json"),
+    log:
+        os.path.join(R, "logs", "params", "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.tsv")
+    wildcard_constraints:
+        cipher="aes|vision8|vision16|vision32|vision64",
+        hwt=r"\d+",
+        target=r"[0-9]+(p[0-9]+)?",
+    conda:
+        "../envs/python.yaml"
+    params:
+        py=PARAMS_PY,
+        cfg=PARAMS_JSON,
+        build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
+        target=lambda wildcards: wildcards.target.replace("p", "."),
+    shell:
+        "OMP_NUM_THREADS=1 CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.select plan"
+        " --params-json {params.cfg:q} --cipher {wildcards.cipher} --m {wildcards.m} --hwt {wildcards.hwt}"
+        " --target {params.target} --out {output:q} > {log:q} 2>&1"
+
+
+# The planned rings ranked by predicted latency and time per block (ranked.csv); per
+# instance and target the first by params.objective (selected.csv, and selected.yaml: the
+# experiments a config with run_selected runs). A target no ring reaches gets a row
+# saying why; the warning is shown here too.
 rule params_select:
     input:
-        candidates=rules.params_candidates.output[0],
-        profiles=PARAMS_PROFILES,
+        candidates=os.path.join(PARAMS_DIR, "candidates.csv"),
+        plans=planned_files,
+        model=COST_MODEL,
     output:
+        ranked=os.path.join(PARAMS_DIR, "ranked.csv"),
         csv=os.path.join(PARAMS_DIR, "selected.csv"),
-        yaml=os.path.join(PARAMS_DIR, "selected.yaml"),
+        yaml=SELECTED_YAML,
     log:
         os.path.join(R, "logs", "params", "select.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "params", "select.tsv")
     conda:
         "../envs/python.yaml"
     params:
         py=PARAMS_PY,
         cfg=PARAMS_JSON,
-        runs=os.path.join(R, "runs", "**", "*.json"),
+        build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
+        plans_dir=os.path.join(PARAMS_DIR, "plans"),
     shell:
-        "{params.py} -m cbparams.select select --params-json {params.cfg:q}"
-        " --runs-glob {params.runs:q} --candidates {input.candidates:q}"
-        " --selected {output.csv:q} --selected-yaml {output.yaml:q} > {log:q} 2>&1;"
+        "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.select select --params-json {params.cfg:q}"
+        " --candidates {input.candidates:q} --plans-dir {params.plans_dir:q} --cost-model {input.model:q}"
+        " --ranked {output.ranked:q} --selected {output.csv:q} --selected-yaml {output.yaml:q} > {log:q} 2>&1;"
         " grep '^warning:' {log:q} >&2 || true"
+
+
+# What `make run` makes in its first pass (see run_selected in config/schema/config.schema.yaml).
+rule params_selection:
+    input:
+        [SELECTED_YAML] if config["stages"]["params"] else [],
 
 
 # The paper's five configurations: needs no sweep, so its (slow, cached) lattice-estimator
@@ -119,7 +183,7 @@ rule params_security_paper:
 rule params_security:
     input:
         selected=rules.params_select.output.csv,
-        candidates=rules.params_candidates.output[0],
+        ranked=rules.params_select.output.ranked,
         paper=rules.params_security_paper.output[0],
     output:
         os.path.join(PARAMS_DIR, "security.csv"),
@@ -134,17 +198,19 @@ rule params_security:
         cfg=PARAMS_JSON,
     shell:
         "{params.py} -m cbparams.select security --params-json {params.cfg:q}"
-        " --selected {input.selected:q} --candidates {input.candidates:q}"
+        " --selected {input.selected:q} --ranked {input.ranked:q}"
         " --security {output:q} > {log:q} 2>&1"
 
 
 rule params_all:
     input:
         rules.params_cyclotomics.output.csv,
-        rules.params_candidates.output[0],
+        os.path.join(PARAMS_DIR, "candidates.csv"),
         rules.params_select.output.csv,
+        rules.params_select.output.ranked,
         rules.params_security.output[0],
         os.path.join(PARAMS_DIR, "sagechecks.json"),
+        COST_MODEL,
 
 
 # Sage's cross-checks of the selected rings (sage/cbparams/sagecheck.py): Phi_m's
@@ -169,3 +235,29 @@ rule params_sagechecks:
     shell:
         "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.sagecheck --vision --selected {input.selected:q}"
         " --out {output:q} > {log:q} 2>&1"
+
+
+# Per cipher instance: security against predicted time per block and against latency for
+# every planned ring, the selected one marked, the runs of this pipeline on those rings
+# overlaid (analysis/pareto.py).
+rule params_pareto:
+    input:
+        ranked=rules.params_select.output.ranked,
+        selected=rules.params_select.output.csv,
+        runs=run_files("runs"),
+    output:
+        png=report(os.path.join(R, "figures", "pareto_{cipher}.png"), category="Parameters",
+                   caption="../report/pareto.rst", labels=lambda wildcards: {"result": f"Pareto: {wildcards.cipher}"}),
+        pdf=os.path.join(R, "figures", "pareto_{cipher}.pdf"),
+    log:
+        os.path.join(R, "logs", "params", "pareto_{cipher}.log"),
+    wildcard_constraints:
+        cipher="aes|vision8|vision16|vision32|vision64",
+    conda:
+        "../envs/python.yaml"
+    params:
+        py=PARAMS_PY,
+        script=os.path.join(workflow.basedir, "analysis", "pareto.py"),
+    shell:
+        "{params.py} {params.script:q} --cipher {wildcards.cipher} --ranked {input.ranked:q}"
+        " --selected {input.selected:q} --png {output.png:q} --pdf {output.pdf:q} {input.runs:q} > {log:q} 2>&1"

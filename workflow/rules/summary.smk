@@ -38,10 +38,31 @@ def run_summary():
             log = logs[-1]
             why = _reason(log)
         rows.append((key, "refused/failed", f"{why} (log: {log})") if why else (key, "not run", ""))
-    width = max(len(k) for k, _, _ in rows)
+    width = max((len(k) for k, _, _ in rows), default=0)
     lines = [f"cipher runs: {done} of {len(rows)} done"]
     lines += [f"  {k:<{width}}  {status:<14}  {note}".rstrip() for k, status, note in rows]
+    lines += selection_summary()
     return "\n".join(lines), done
+
+
+def selection_summary():
+    """The explorer's selection, with the security figures the target was checked by."""
+    import csv
+
+    path = os.path.join(R, "params", "selected.csv")
+    if not config["stages"]["params"] or not os.path.exists(path):
+        return []
+    lines = ["selection (results/params/selected.csv):"]
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok":
+                lines.append(f"  {r['cipher']} at {r['security_target']} bits: none ({r['note']})")
+                continue
+            lines.append(f"  {r['cipher']} at {float(r['security_target']):g} bits: m={r['m']} ({r['blocks']} blocks), "
+                         f"{r['bits']}-bit chain, c={r['c']}, key weight {r['hwt']}: HElib's formula "
+                         f"{float(r['helib_bits']):.1f}, core-SVP {float(r['coresvp_bits']):.1f} bits; predicted "
+                         f"{float(r['predicted_latency_s']):.1f} s on one thread ({r['security_source']})")
+    return lines
 
 
 def print_summary():

@@ -1,0 +1,49 @@
+# cost.smk: the cost model (sage/cbparams/cost_model.py): bench_ops on a few rings, one
+# thread, every result checked by decryption, and a fit of time per operation in phi(m),
+# primes and digits c; then its prediction against the runs this pipeline made.
+#
+# The binaries are inputs when they exist (make run builds them before Snakemake starts),
+# so rebuilding bench_ops reruns the calibration, and rebuilding run_cipher the plans
+# (COST_MODEL and binary_inputs are defined in params.smk, included before this file).
+
+rule cost_model:
+    input:
+        binary_inputs(BENCH_OPS, CHAIN_INFO),
+    output:
+        model=COST_MODEL,
+    log:
+        os.path.join(R, "logs", "cost", "model.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "cost", "model.tsv")
+    conda:
+        "../envs/python.yaml"
+    params:
+        py=PARAMS_PY,
+        build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
+        bench_dir=os.path.join(COST_DIR, "bench"),
+        calibration=json.dumps(PARAMS_SETTINGS["cost_calibration"], sort_keys=True),
+        reps=PARAMS_SETTINGS["cost_reps"],
+    shell:
+        "OMP_NUM_THREADS=1 CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.cost_model calibrate"
+        " --out {output.model:q} --bench-dir {params.bench_dir:q} --calibration {params.calibration:q}"
+        " --reps {params.reps} > {log:q} 2>&1"
+
+
+# The model's prediction against every run of this config (one-thread runs compared on
+# their process CPU time too): the table BENCHMARKS.md quotes.
+rule cost_check:
+    input:
+        model=COST_MODEL,
+        runs=run_files("runs"),
+    output:
+        csv=os.path.join(COST_DIR, "prediction_error.csv"),
+        md=os.path.join(COST_DIR, "prediction_error.md"),
+    log:
+        os.path.join(R, "logs", "cost", "check.log"),
+    conda:
+        "../envs/python.yaml"
+    params:
+        py=PARAMS_PY,
+    shell:
+        "{params.py} -m cbparams.cost_model check --model {input.model:q} --out {output.csv:q}"
+        " {input.runs:q} > {output.md:q} 2> {log:q}"
