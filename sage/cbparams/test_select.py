@@ -113,13 +113,13 @@ def test_digits_raised_for_core_svp():
     89.9 at c=3, docs: BENCHMARKS.md)."""
     from cbparams import chains, security
     ch = chains.build_chain(53261, 905, 3)
-    doc = {"params": {"m": 53261, "phi": 43200, "hwt": 120, "c": 3, "log2_q": ch.log2_Q}, "plan": {"bits": 905}}
+    doc = {"params": {"m": 53261, "phi": 46080, "hwt": 120, "c": 3, "log2_q": ch.log2_Q}, "plan": {"bits": 905}}
     p = load_params({"target_models": ["helib", "coresvp"]})
     c = SEL._c_for_coresvp(doc, 95, p)
     assert c is not None and c > 3
     for cc, ok in ((c - 1, False), (c, True)):
         lq = round(chains.build_chain(53261, 905, cc).log2_Q, 3)
-        assert (security.coresvp_bits(43200, lq, 120) >= 95 and security.helib_security(53261, lq, 120, 43200) >= 95) == ok
+        assert (security.coresvp_bits(46080, lq, 120) >= 95 and security.helib_security(53261, lq, 120, 46080) >= 95) == ok
     assert SEL._c_for_coresvp(doc, 95, load_params({"target_models": ["helib"]})) is None
     assert SEL._c_for_coresvp(doc, 80, p) is None        # c=3 already reaches 80 by both
 
