@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "apps/batch_serve.h"
 #include "engine/algebra/zmstar.h"
 #include "engine/bgv/security.h"
 
@@ -60,13 +61,4 @@ nlohmann::json answer(const std::string& line) {
 
 }  // namespace
 
-int main() {
-  std::ios::sync_with_stdio(false);
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::cout << answer(line).dump() << "\n";
-    if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();
-  }
-  return 0;
-}
+int main() { return cb::apps::serve_lines(answer); }

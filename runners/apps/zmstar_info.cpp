@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string>
 
+#include "apps/batch_serve.h"
 #include "engine/algebra/slot_ring.h"
 #include "engine/algebra/zmstar.h"
 #include "engine/util/primes.h"
@@ -74,13 +75,4 @@ nlohmann::json answer(const std::string& line) {
 
 }  // namespace
 
-int main() {
-  std::ios::sync_with_stdio(false);
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::cout << answer(line).dump() << "\n";
-    if (std::cin.rdbuf()->in_avail() <= 0) std::cout.flush();  // answer now when no request waits
-  }
-  return 0;
-}
+int main() { return cb::apps::serve_lines(answer); }

@@ -22,10 +22,10 @@
 // except with probability 2^-kappa. We take kappa = 52: a ciphertext whose bound has met
 // up to 2^12 random terms is bounded everywhere except with probability 2^-40. The chain
 // planner counts the terms of a whole run, keys included (`random_terms` and
-// `log2_failure_probability` in run_cipher's plan): about 640 for AES-128, 2584 for the
-// 13 rounds of Vision GF(2^64)^2, the largest circuit here. The independence of the a_i is the standard heuristic of
-// GHS and HElib for the rounding terms (their coefficients are residues of pseudo-random
-// values); everything else is exact.
+// `log2_failure_probability` in run_cipher's plan): 635 for AES-128 at m=4369, 2553 for the
+// 13 rounds of Vision GF(2^64)^2 at m=641, the largest circuit here.
+// The independence of the a_i is the standard heuristic of GHS and HElib for the rounding
+// terms (their coefficients are residues of pseudo-random values); everything else is exact.
 //
 // The random terms, per root t (|s_t| = |s(zeta_t)| exact, from the secret key):
 // - fresh encryption (encryptor.h): nu = mu + 2 (e_pk u + e0 + e1 s), u ternary
