@@ -150,20 +150,25 @@ RootBound Decryptor::noise_embedding(const Ciphertext& c) const {
   for (int p : T) Q *= NTL::ZZ(NTL::INIT_VAL, (unsigned long)ctx_.q(p));
   for (long i = 0; i < l; ++i) hat[i] = Q / NTL::ZZ(NTL::INIT_VAL, (unsigned long)ctx_.q(T[i]));
   const NTL::ZZ half = Q / 2;
-  // nu_k = sum_i y_ik Q/q_i, centered modulo Q; as doubles scaled by 2^-shift.
-  const long shift = std::max<long>(0, NTL::NumBits(Q) - 900);
-  std::vector<double> nu(phi);
-  NTL::ZZ acc, t;
+  // nu_k = sum_i y_ik Q/q_i, centered modulo Q; as doubles scaled by 2^-shift, the shift
+  // set by the largest |nu_k| (not by Q: a small noise under a modulus past 2^1024 must
+  // keep its bits).
+  std::vector<NTL::ZZ> centered(phi);
+  long bits = 0;
+  NTL::ZZ t;
   for (long k = 0; k < phi; ++k) {
-    acc = 0;
+    NTL::ZZ& acc = centered[k];
     for (long i = 0; i < l; ++i) {
       NTL::mul(t, hat[i], (unsigned long)y[i][k]);
       acc += t;
     }
     acc %= Q;
     if (acc > half) acc -= Q;
-    nu[k] = NTL::conv<double>(acc >> shift);
+    bits = std::max(bits, NTL::NumBits(acc));
   }
+  const long shift = std::max<long>(0, bits - 900);
+  std::vector<double> nu(phi);
+  for (long k = 0; k < phi; ++k) nu[k] = NTL::conv<double>(centered[k] >> shift);
   RootBound r = RootBound::from_values(util::canonical_embedding(ctx_.m())->magnitudes(nu));
   r.scale(double(shift));
   return r;

@@ -168,5 +168,20 @@ TEST(NoiseBoundTightness, RoundingBoundIsWithinAFewBits) {
   EXPECT_LT(c.noise.log2_max() - measured.log2_max(), 4.0);
 }
 
+// A modulus past 2^1024 (the Vision chains): the exact noise of a fresh ciphertext must
+// keep its bits through the big-integer CRT (it once came out as zero above 2^900, so the
+// reports of run_cipher --measure-noise said -inf) and sit a few bits under its bound.
+TEST(NoiseMeasurement, FreshNoiseUnderAModulusPast1024Bits) {
+  Fixture f(257, 1300, 3, 0, 4);
+  ASSERT_GT(f.ctx.log2_Q(), 1100);
+  const Decryptor dec(f.ctx, f.sk);
+  std::mt19937_64 g(5);
+  const Ciphertext c = Encryptor(f.ctx, f.pk, f.noise).encrypt(f.random_plaintext(g), f.rng);
+  const RootBound measured = dec.noise_embedding(c);
+  ASSERT_FALSE(measured.is_zero());
+  ASSERT_TRUE(dominated(measured, c.noise, "fresh"));
+  EXPECT_LT(c.noise.log2_max() - measured.log2_max(), 8.0);
+}
+
 }  // namespace
 }  // namespace cb::bgv
