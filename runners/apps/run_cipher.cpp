@@ -1,7 +1,8 @@
 // run_cipher: AES-128 or Vision evaluated homomorphically, with per-round timings.
 //
 //   run_cipher --cipher {aes128|vision} [--field-bits n --state-size s] [--rounds R]
-//              [--packing {packed|byte-sliced|sliced}] --m M [--bits B] [--c C] [--hwt H]
+//              [--packing {packed|byte-sliced|sliced}] [--linear {fused|separate}]
+//              --m M [--bits B] [--c C] [--hwt H]
 //              [--key HEX] [--plaintext HEX] [--blocks K] [--seed S] [--decrypt]
 //              [--backend {bgv|clear}] [--plan] --json OUT
 //
@@ -32,7 +33,12 @@
 // Neither the cipher key nor any FHE secret is written; the JSON has a fingerprint of
 // the cipher key (FNV-1a, 64 bits) to tell runs apart.
 //
-// JSON: cipher, instance ("GF(2^8)^16"), packing, direction, rounds (rounds_spec: the
+// --linear fused evaluates each affine map of the S-box with the linear layer next to it as
+// one map (ciphers/common/slot_linear.h): one layer of constant products, so a shorter
+// chain, for more key switches; separate (the default) times them apart, as the paper's
+// Table 1.
+//
+// JSON: cipher, instance ("GF(2^8)^16"), packing, linear, direction, rounds (rounds_spec: the
 // cipher's own count), backend, threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
 // log2_q_ct, log2_p, security}, blocks, blocks_per_run_max, layout, automorphism_keys,
 // timings{setup_s (backend and circuit setup, key generation and round-key encryption
@@ -85,6 +91,7 @@ using json = nlohmann::json;
 
 struct Options {
   std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
+  std::string linear = "separate";  // the affine maps evaluated apart, or fused with the linear layer
   long n = 0, s = 0, rounds = -1, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
   double security_target = 0, max_memory_gb = 0;
   uint64_t seed = 1;
@@ -234,10 +241,10 @@ struct Harness {
   using State = typename Circuit::State;
   Harness(B& b, const Options& o_, const Instance& in_) : o(o_), in(in_) {
     if constexpr (kIsAes<Circuit, B>) {
-      circ.emplace(b, in.rounds, o.decrypt);
+      circ.emplace(b, in.rounds, o.decrypt, o.linear == "fused");
     } else {
       vref.emplace(*in.vp);
-      circ.emplace(b, *vref, in.rounds, o.decrypt);
+      circ.emplace(b, *vref, in.rounds, o.decrypt, o.linear == "fused");
     }
     blocks = o.blocks ? o.blocks : circ->max_blocks();
     if (blocks < 1 || blocks > circ->max_blocks())
@@ -511,6 +518,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["cipher"] = in.cipher;
   out["instance"] = in.name;
   out["packing"] = o.packing;
+  out["linear"] = o.linear;
   out["direction"] = o.decrypt ? "decrypt" : "encrypt";
   out["rounds"] = in.rounds;
   out["rounds_spec"] = in.cipher == "aes128" ? aes128::kRounds : in.vp->rounds;
@@ -633,6 +641,7 @@ int run(const Options& o_in) {
       out["cipher"] = in.cipher;
       out["instance"] = in.name;
       out["packing"] = o.packing;
+  out["linear"] = o.linear;
       out["direction"] = o.decrypt ? "decrypt" : "encrypt";
       out["rounds"] = in.rounds;
       out["backend"] = "bgv";
@@ -713,6 +722,11 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", o.rounds, "rounds (default: the cipher's; fewer = reduced-round, e.g. 13 for GF(2^64)^2)");
   app.add_option("--packing", o.packing, "packed (blocks in slots), byte-sliced (AES) / sliced (Vision): one ciphertext per element")
       ->check(CLI::IsMember({"packed", "byte-sliced", "sliced"}));
+  app.add_option("--linear", o.linear,
+                 "separate (default): the S-box's affine maps and the linear layers evaluated apart, timed as the "
+                 "paper's Table 1 columns; fused: each affine map with the linear layer next to it as one map, one "
+                 "layer of constant products (a shorter chain, more key switches)")
+      ->check(CLI::IsMember({"fused", "separate"}));
   app.add_option("--m", o.m, "cyclotomic index m (odd)")->required();
   app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV; default: the planned chain)")->check(CLI::PositiveNumber);
   app.add_option("--c", o.c, "key-switching digits (BGV, default 3)");

@@ -21,10 +21,11 @@ struct Case {
   long rounds;
   bool decrypt;
   long bits;
+  bool fused = false;  // the affine maps with the linear layer (slot_linear.h)
 };
 void PrintTo(const Case& c, std::ostream* os) {
   *os << "m=" << c.m << (c.sliced ? " byte-sliced" : " packed") << " rounds=" << c.rounds
-      << (c.decrypt ? " decrypt" : " encrypt") << " bits=" << c.bits;
+      << (c.decrypt ? " decrypt" : " encrypt") << " bits=" << c.bits << (c.fused ? " fused" : "");
 }
 
 aes128::Block block(const std::vector<uint64_t>& v) {
@@ -36,7 +37,7 @@ aes128::Block block(const std::vector<uint64_t>& v) {
 // Runs the case on backend b; returns the capacity of the inputs and after each round.
 template <class B, template <class> class Rep>
 std::vector<double> run_case(B& b, const Case& c) {
-  AesCircuit<B, Rep> circ(b, c.rounds, c.decrypt);
+  AesCircuit<B, Rep> circ(b, c.rounds, c.decrypt, c.fused);
   b.require_automorphisms(circ.automorphisms());
   const auto v = testing_vectors::load("aes128.json").at(0);
   const aes128::Aes128 ref(block(v.key));
@@ -89,7 +90,8 @@ TEST_P(AesBgvTest, DecryptsToReference) {
 INSTANTIATE_TEST_SUITE_P(SmallRings, AesBgvTest,
                          ::testing::Values(Case{257, false, 10, false, 1300}, Case{257, false, 10, true, 1300},
                                            Case{771, false, 2, false, 400}, Case{257, true, 1, false, 300},
-                                           Case{257, true, 1, true, 300}));
+                                           Case{257, true, 1, true, 300}, Case{257, false, 10, false, 1300, true},
+                                           Case{771, false, 2, true, 400, true}, Case{257, true, 1, false, 300, true}));
 
 // How tight the bound is after a full AES round: the noise measured from the secret key
 // stays below the bound at every root, and within kSlackBits of it at the worst root

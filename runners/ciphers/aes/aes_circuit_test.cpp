@@ -21,10 +21,11 @@ struct Case {
   bool sliced;
   long rounds;
   bool decrypt;
+  bool fused = false;  // the S-box's affine map with the linear layer (slot_linear.h)
 };
 void PrintTo(const Case& c, std::ostream* os) {
   *os << "m=" << c.m << (c.sliced ? " byte-sliced" : " packed") << " rounds=" << c.rounds
-      << (c.decrypt ? " decrypt" : " encrypt");
+      << (c.decrypt ? " decrypt" : " encrypt") << (c.fused ? " fused" : "");
 }
 
 aes128::Block block(const std::vector<uint64_t>& v) {
@@ -36,7 +37,8 @@ aes128::Block block(const std::vector<uint64_t>& v) {
 template <template <class> class Rep>
 void check_case(const Case& c) {
   ClearBackend b(c.m, 8, aes128::kModulusLow);
-  AesCircuit<ClearBackend, Rep> circ(b, c.rounds, c.decrypt);
+  AesCircuit<ClearBackend, Rep> circ(b, c.rounds, c.decrypt, c.fused);
+  ASSERT_EQ(circ.fused(), c.fused);
   b.require_automorphisms(circ.automorphisms());
   std::mt19937_64 rng(c.m * 16 + c.rounds);
   for (const auto& v : testing_vectors::load("aes128.json")) {
@@ -60,7 +62,10 @@ void check_case(const Case& c) {
     ASSERT_EQ(long(recs.size()), c.rounds);
     for (auto& r : recs) {
       EXPECT_GT(r.counts.mul, 0);
-      EXPECT_EQ(r.ops.count("subbytes") + r.ops.count("shiftrows_mixcolumns") + r.ops.count("addroundkey"), 3u);
+      if (c.fused)
+        EXPECT_EQ(r.ops.count("inversion") + r.ops.count("affine+shiftrows_mixcolumns") + r.ops.count("addroundkey"), 3u);
+      else
+        EXPECT_EQ(r.ops.count("subbytes") + r.ops.count("shiftrows_mixcolumns") + r.ops.count("addroundkey"), 3u);
     }
     // Per round and ciphertext: 4 multiplications (x^254 in depth 3).
     EXPECT_EQ(recs[0].counts.mul, 4 * long(st.size()));
@@ -79,14 +84,17 @@ TEST_P(AesCircuitTest, MatchesVectorsAndReference) {
 }
 
 // 257: one block (d=16, one bad dimension of 16); 771: 2 blocks; 4369: 16 blocks over two
-// dimensions. Full rounds, and reduced rounds against round_states.
+// dimensions. Full rounds, and reduced rounds against round_states; fused and not.
 INSTANTIATE_TEST_SUITE_P(
     Rings, AesCircuitTest,
     ::testing::Values(Case{257, false, 10, false}, Case{257, false, 10, true}, Case{257, true, 10, false},
                       Case{257, true, 10, true}, Case{771, false, 10, false}, Case{771, false, 10, true},
                       Case{4369, false, 10, false}, Case{4369, false, 10, true}, Case{4369, true, 10, false},
                       Case{257, false, 1, false}, Case{257, false, 3, false}, Case{257, false, 9, true},
-                      Case{771, true, 5, false}, Case{771, true, 5, true}));
+                      Case{771, true, 5, false}, Case{771, true, 5, true}, Case{257, false, 10, false, true},
+                      Case{257, false, 10, true, true}, Case{4369, false, 10, false, true},
+                      Case{4369, false, 10, true, true}, Case{771, true, 10, false, true},
+                      Case{257, true, 10, true, true}, Case{257, false, 3, false, true}));
 
 TEST(AesCircuit, LinearLayerCostsAreReported) {
   ClearBackend b(4369, 8, aes128::kModulusLow);

@@ -13,17 +13,28 @@
 //              and a pure permutation (ShiftRows) is a renaming.
 //
 // Element-wise steps (inversion, affine maps, key addition) act on every ciphertext of
-// the state the same way in both. Subkeys are encrypted in the same representation as the
+// the state the same way in both. An affine map of the slot values next to a linear layer
+// can also be evaluated with it as one map (fuse(): one layer of constant products instead
+// of two, see slot_linear.h): packed as a composed slot map, sliced as
+//     out_p = c_p + sum_q sum_j C_pqj x_q^(2^j),
+// C_pqj = M[p][q] gamma_j when the affine map comes first, gamma_j M[p][q]^(2^j) when the
+// linear layer does (c_p = (sum_q M[p][q]) c, resp. c), with the same baby-step giant-step
+// split as linearized_eval.h, so the same key switches as the affine map alone. Subkeys are encrypted in the same representation as the
 // data, replicated over the blocks (one cipher key per run).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ciphers/common/evaluator.h"
 #include "ciphers/common/layout.h"
+#include "ciphers/common/linearized.h"
+#include "ciphers/common/slot_linear.h"
 #include "ciphers/common/slot_map.h"
 #include "engine/errors.h"
 
@@ -76,6 +87,24 @@ class PackedRep {
     return all;
   }
   void linear(Evaluator<B>& ev, State& st, long i) const { circuits_[i].apply(ev, st[0]); }
+
+  // Linear layer i and the affine map L (in every active slot) as one map: L first when
+  // affine_first (encryption's S-box, then the layer), else the layer first.
+  class Fused {
+   public:
+    Fused(const B& b, const SlotLinear& A) : circ_(b, A) {}
+    void apply(Evaluator<B>& ev, State& st) const { circ_.apply(ev, st[0]); }
+    std::vector<long> automorphisms() const { return circ_.automorphisms(); }
+
+   private:
+    SlotLinearCircuit<B> circ_;
+  };
+  Fused fuse(long i, const Linearized& L, bool affine_first) const {
+    const SlotLinear M = slot_linear(plans_.at(i));
+    const auto act = active();
+    return Fused(b_, affine_first ? compose_after(b_.zmstar(), b_.field(), M, L, act)
+                                  : compose_before(b_.zmstar(), b_.field(), L, M, act));
+  }
 
  private:
   const B& b_;
@@ -132,6 +161,102 @@ class SlicedRep {
     }
     return out;
   }
+
+  // Linear layer i and the affine map L (in every slot) as one map, see the header.
+  class Fused {
+   public:
+    Fused(const B& b, long s, const BlockMap& M, const Linearized& L, bool affine_first) {
+      const GF2n& F = b.field();
+      const long n = F.n(), ell = b.slot_count();
+      // Baby steps t as linearized_eval.h: BSGS unless the direct form is as cheap.
+      long direct = 0;
+      for (long j = 1; j < n; ++j) direct += L.gamma[j] != 0;
+      long t = std::max(1L, long(std::ceil(std::sqrt(double(n)))));
+      {
+        std::vector<bool> bb(t, false), gg((n + t - 1) / t, false);
+        for (long j = 0; j < n; ++j)
+          if (L.gamma[j]) bb[j % t] = true, gg[j / t] = true;
+        if (direct <= std::count(bb.begin() + 1, bb.end(), true) + std::count(gg.begin() + 1, gg.end(), true)) t = n;
+      }
+      std::map<long, bool> babies;
+      out_.resize(s);
+      std::vector<uint64_t> rowsum(s, 0);
+      for (auto& term : M) {
+        rowsum.at(term.out) ^= term.coeff;
+        for (long j = 0; j < n; ++j) {
+          if (!L.gamma[j]) continue;
+          const uint64_t C = affine_first ? F.mul(term.coeff, L.gamma[j]) : F.mul(L.gamma[j], F.frob(term.coeff, j));
+          if (!C) continue;
+          const long a = j / t, bj = j % t;
+          babies[bj] = true;
+          out_[term.out][a].push_back(
+              {term.in, bj, b.encode(std::vector<uint64_t>(ell, F.frob(C, -a * t)))});
+        }
+      }
+      for (long p = 0; p < s; ++p) {
+        const uint64_t c = affine_first ? F.mul(rowsum[p], L.c) : L.c;
+        if (c) consts_[p] = b.encode(std::vector<uint64_t>(ell, c));
+        if (out_[p].empty()) throw ParameterError(msg("linear map leaves element ", p, " undefined"));
+      }
+      for (auto& [bj, _] : babies) baby_j_.push_back(bj);
+      for (long bj : baby_j_) baby_k_.push_back(b.zmstar().power(2, bj));
+      t_ = t;
+      zm_ = &b.zmstar();
+    }
+    void apply(Evaluator<B>& ev, State& st) const {
+      std::vector<std::vector<Ctxt>> moved;  // moved[q][i] = x_q^(2^baby_j_[i])
+      for (auto& x : st) moved.push_back(ev.automorph_many(x, baby_k_));
+      auto baby = [&](long q, long bj) -> const Ctxt& {
+        return moved[q][std::find(baby_j_.begin(), baby_j_.end(), bj) - baby_j_.begin()];
+      };
+      State out;
+      for (size_t p = 0; p < out_.size(); ++p) {
+        std::optional<Ctxt> acc;
+        for (auto& [a, terms] : out_[p]) {
+          std::optional<Ctxt> inner;
+          for (auto& tm : terms) {
+            Ctxt y = baby(tm.in, tm.bj);
+            ev.mul_plain(y, tm.coeff);
+            if (inner)
+              ev.add(*inner, y);
+            else
+              inner = std::move(y);
+          }
+          ev.frobenius(*inner, a * t_);
+          if (acc)
+            ev.add(*acc, *inner);
+          else
+            acc = std::move(inner);
+        }
+        if (auto it = consts_.find(long(p)); it != consts_.end()) ev.add_plain(*acc, it->second);
+        out.push_back(std::move(*acc));
+      }
+      st = std::move(out);
+    }
+    std::vector<long> automorphisms() const {
+      std::vector<long> ks;
+      for (long bj : baby_j_)
+        if (bj) ks.push_back(zm_->power(2, bj));
+      for (auto& row : out_)
+        for (auto& [a, _] : row)
+          if (a) ks.push_back(zm_->power(2, a * t_));
+      std::sort(ks.begin(), ks.end());
+      ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+      return ks;
+    }
+
+   private:
+    struct Term {
+      long in, bj;
+      Ptxt coeff;  // F^(-a t)(C) in every slot
+    };
+    std::vector<std::map<long, std::vector<Term>>> out_;  // p -> giant a -> terms
+    std::map<long, Ptxt> consts_;
+    std::vector<long> baby_j_, baby_k_;
+    long t_ = 1;
+    const ZmStar* zm_ = nullptr;
+  };
+  Fused fuse(long i, const Linearized& L, bool affine_first) const { return Fused(b_, s_, maps_.at(i), L, affine_first); }
 
   // out_p = sum_q M[p][q] in_q; a term with coefficient 1 costs an addition only, and a
   // permutation is a renaming.

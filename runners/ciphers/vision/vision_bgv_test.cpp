@@ -20,16 +20,17 @@ struct Case {
   long rounds;
   bool decrypt;
   long bits;
+  bool fused = false;  // the affine maps with the linear layer (slot_linear.h)
 };
 void PrintTo(const Case& c, std::ostream* os) {
   *os << "GF(2^" << c.n << ")^" << c.s << " m=" << c.m << (c.sliced ? " sliced" : " packed") << " rounds=" << c.rounds
-      << (c.decrypt ? " decrypt" : " encrypt") << " bits=" << c.bits;
+      << (c.decrypt ? " decrypt" : " encrypt") << " bits=" << c.bits << (c.fused ? " fused" : "");
 }
 
 // Runs the case on backend b; returns the capacity of the inputs and after each round.
 template <class B, template <class> class Rep>
 std::vector<double> run_case(B& b, const Case& c, const Vision& ref, bool check_output) {
-  VisionCircuit<B, Rep> circ(b, ref, c.rounds, c.decrypt);
+  VisionCircuit<B, Rep> circ(b, ref, c.rounds, c.decrypt, c.fused);
   b.require_automorphisms(circ.automorphisms());
   const auto v = testing_vectors::load(testing_vectors::vision_file(c.n, c.s)).at(1);
   circ.load_subkeys(ref.key_schedule(v.key, c.rounds));
@@ -82,7 +83,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{8, 16, 257, false, 2, false, 600}, Case{8, 16, 257, true, 1, true, 400},
                       Case{16, 8, 257, false, 1, true, 500}, Case{16, 8, 257, true, 1, false, 500},
                       Case{32, 4, 641, false, 1, false, 500}, Case{32, 4, 641, true, 1, true, 500},
-                      Case{64, 2, 641, false, 1, true, 650}, Case{64, 2, 641, true, 1, false, 650}));
+                      Case{64, 2, 641, false, 1, true, 650}, Case{64, 2, 641, true, 1, false, 650},
+                      Case{8, 16, 257, false, 2, false, 600, true}, Case{16, 8, 257, true, 1, true, 500, true},
+                      Case{64, 2, 641, false, 1, true, 650, true}));
 
 }  // namespace
 }  // namespace cb

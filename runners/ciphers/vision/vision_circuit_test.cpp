@@ -21,17 +21,19 @@ struct Case {
   bool sliced;
   long rounds;
   bool decrypt;
+  bool fused = false;  // affine maps with the matmul (slot_linear.h)
 };
 void PrintTo(const Case& c, std::ostream* os) {
   *os << "GF(2^" << c.n << ")^" << c.s << " m=" << c.m << (c.sliced ? " sliced" : " packed") << " rounds=" << c.rounds
-      << (c.decrypt ? " decrypt" : " encrypt");
+      << (c.decrypt ? " decrypt" : " encrypt") << (c.fused ? " fused" : "");
 }
 
 template <template <class> class Rep>
 void check_case(const Case& c) {
   const Vision ref(VisionParams::get(c.n, c.s));
   ClearBackend b(c.m, c.n, ref.params().modulus_low);
-  VisionCircuit<ClearBackend, Rep> circ(b, ref, c.rounds, c.decrypt);
+  VisionCircuit<ClearBackend, Rep> circ(b, ref, c.rounds, c.decrypt, c.fused);
+  ASSERT_EQ(circ.fused(), c.fused);
   b.require_automorphisms(circ.automorphisms());
   std::mt19937_64 rng(c.m + c.n + c.rounds);
   const uint64_t mask = c.n == 64 ? ~0ull : (1ull << c.n) - 1;
@@ -51,8 +53,10 @@ void check_case(const Case& c) {
     const auto recs = circ.run(ev, st);
     EXPECT_EQ(circ.decrypt_output(st, long(in.size())), want) << v.name;
     ASSERT_EQ(long(recs.size()), c.rounds);
-    for (const char* op : {"inversion", "affine1", "matmul", "keyadd", "affine2"})
-      EXPECT_EQ(recs[0].ops.count(op), 1u) << op;
+    const auto ops = c.fused ? std::vector<const char*>{"inversion", "affine1+matmul", "keyadd", "affine2+matmul"}
+                             : std::vector<const char*>{"inversion", "affine1", "matmul", "keyadd", "affine2"};
+    EXPECT_EQ(recs[0].ops.size(), ops.size());
+    for (const char* op : ops) EXPECT_EQ(recs[0].ops.count(op), 1u) << op;
     long depth = 0;
     while ((1L << depth) < c.n - 1) ++depth;
     EXPECT_EQ(b.depth(st[0]), 2 * depth * c.rounds);
@@ -80,7 +84,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{32, 4, 641, true, 10, false}, Case{32, 4, 641, true, 2, true},
                       Case{64, 2, 641, false, 18, false}, Case{64, 2, 641, false, 13, false},
                       Case{64, 2, 641, false, 13, true}, Case{64, 2, 641, true, 18, false},
-                      Case{64, 2, 641, true, 3, true}, Case{8, 16, 257, false, 1, false}));
+                      Case{64, 2, 641, true, 3, true}, Case{8, 16, 257, false, 1, false},
+                      Case{8, 16, 257, false, 10, false, true}, Case{8, 16, 257, false, 10, true, true},
+                      Case{8, 16, 257, true, 10, false, true}, Case{8, 16, 257, true, 10, true, true},
+                      Case{16, 8, 257, false, 10, false, true}, Case{16, 8, 257, true, 4, true, true},
+                      Case{32, 4, 641, false, 10, false, true}, Case{32, 4, 641, false, 10, true, true},
+                      Case{64, 2, 641, false, 13, false, true}, Case{64, 2, 641, false, 13, true, true},
+                      Case{64, 2, 641, true, 3, true, true}));
 
 TEST(VisionCircuit, RefusesFieldMismatchAndRounds) {
   const Vision ref(VisionParams::get(16, 8));
