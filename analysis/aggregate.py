@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from records import BadRecord, load_record, run_id  # noqa: E402
 
 # Columns that identify a run; rounds.csv and ops.csv repeat them.
-KEYS = ["name", "backend", "cipher", "instance", "field_bits", "state_size", "packing", "m", "bits", "rep"]
+KEYS = ["name", "backend", "cipher", "instance", "field_bits", "state_size", "packing", "linear", "m", "bits", "rep"]
 
 
 def instance_label(experiment):
@@ -35,6 +35,7 @@ def record_rows(record):
     key = {k: e.get(k) for k in KEYS if k != "instance"}
     key["instance"] = instance_label(e)
     key["backend"] = e.get("backend", "engine")  # records from before the backends axis: the engine
+    key["linear"] = e.get("linear", "separate")  # records from before the linear axis: apart
     per_round = record["per_round"]
     run = dict(key)
     run.update(

@@ -28,11 +28,13 @@ import published  # noqa: E402
 import security_marks as sm  # noqa: E402
 import tables  # noqa: E402
 
-AES_OPS = ["subbytes", "shiftrows_mixcolumns", "addroundkey"]
+AES_OPS = ["subbytes", "shiftrows_mixcolumns", "addroundkey", "affine+shiftrows_mixcolumns"]  # the last: fused
 OP_COLORS = {
     "subbytes": "#1f77b4", "shiftrows_mixcolumns": "#aec7e8", "addroundkey": "#c6dbef",
+    "affine+shiftrows_mixcolumns": "#6baed6",
     "inversion": "#d62728", "affine1": "#ff7f0e", "matmul": "#2ca02c",
-    "keyadd": "#9467bd", "affine2": "#8c564b", "other": "#bbbbbb",
+    "keyadd": "#9467bd", "affine2": "#8c564b", "affine1+matmul": "#bcbd22", "affine2+matmul": "#e377c2",
+    "other": "#bbbbbb",
 }
 plt.rcParams.update({"font.size": 10, "axes.grid": True, "grid.alpha": 0.3, "figure.dpi": 110})
 
@@ -40,6 +42,8 @@ plt.rcParams.update({"font.size": 10, "axes.grid": True, "grid.alpha": 0.3, "fig
 def _label(row, with_ring=True):
     instance = row["instance"].replace("Vision ", "Vision\n")
     text = f"{instance}\n{row['packing']}"
+    if row.get("linear") == "fused":
+        text += ", fused"
     if with_ring:
         text += f"\nm={int(row['m'])}, {int(row['bits'])} bits"
     return text
@@ -89,7 +93,7 @@ def plot_round_by_op(round_ops, rounds, png, pdf, table2=None):
               (axes[1], pd.Series(1.0, index=bars.index), "seconds per round (latency)", "latency")]
     for ax, divisor, ylabel, title in panels:
         bottoms = [0.0] * len(bars)
-        for op in AES_OPS + published.VISION_OPS + ["other"]:
+        for op in AES_OPS + published.VISION_OPS + tables.FUSED_VISION_OPS + ["other"]:
             heights = []
             for i, row in bars.iterrows():
                 sel = round_ops

@@ -66,6 +66,10 @@ def check_record(record, path, expected=None):
         for key in ("name", "cipher", "packing", "m", "bits", "rep", "rounds", "field_bits", "state_size", "hwt", "c"):
             if e.get(key) != expected.get(key):
                 raise BadRecord(f"{path}: experiment.{key}={e.get(key)!r}, the config asks for {expected.get(key)!r}")
+        # Records from before the linear axis ran the affine maps apart.
+        if e.get("linear", "separate") != expected.get("linear", "separate"):
+            raise BadRecord(f"{path}: experiment.linear={e.get('linear', 'separate')!r}, the config asks for "
+                            f"{expected.get('linear')!r}")
     rounds = record["per_round"]
     if not isinstance(rounds, list) or record["rounds"] != e.get("rounds") or len(rounds) != e.get("rounds"):
         n = len(rounds) if isinstance(rounds, list) else rounds

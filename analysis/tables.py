@@ -49,7 +49,10 @@ def coresvp_bits(n, log2_q, hwt):
     primes), the explorer's figure for a chain (the same function security.csv uses)."""
     return explorer_security().coresvp_of_chain(n, log2_q, hwt)
 
-GROUP = ["instance", "backend", "field_bits", "state_size", "packing", "m", "bits"]
+GROUP = ["instance", "backend", "field_bits", "state_size", "packing", "linear", "m", "bits"]
+# The steps of a run with --linear fused (affine map and matmul as one map): Table 1 has
+# them beside the paper's columns, empty for runs that timed the steps apart.
+FUSED_VISION_OPS = ["affine1+matmul", "affine2+matmul"]
 
 
 def state_label(row):
@@ -60,7 +63,8 @@ def state_label(row):
 
 def _sort(df):
     key = df["field_bits"].fillna(0)
-    return df.assign(_k=key).sort_values(["_k", "instance", "packing", "m", "bits", "backend"]).drop(columns="_k")
+    return df.assign(_k=key).sort_values(["_k", "instance", "packing", "linear", "m", "bits", "backend"]).drop(
+        columns="_k")
 
 
 SECURITY_COLUMNS = ["security_helib", "security_coresvp"]
@@ -82,11 +86,12 @@ def table1_vision_ops(rounds, ops, runs=None):
     rounds = rounds[rounds["cipher"] == "vision"]
     ops = ops[ops["cipher"] == "vision"]
     marks = SECURITY_COLUMNS + ["below_80_bits"] if runs is not None else []
-    columns = ["instance", "backend", "packing", "m", "bits", *marks, *VISION_OPS, "one_round", "runs"]
+    columns = ["instance", "backend", "packing", "linear", "m", "bits", *marks, *VISION_OPS, *FUSED_VISION_OPS,
+               "one_round", "runs"]
     if rounds.empty:
         return pd.DataFrame(columns=columns)
     per_op = ops.groupby(GROUP + ["op"], dropna=False)["seconds"].mean().unstack("op")
-    per_op = per_op.reindex(columns=VISION_OPS)
+    per_op = per_op.reindex(columns=VISION_OPS + FUSED_VISION_OPS)
     one_round = rounds.groupby(GROUP, dropna=False).agg(
         one_round=("seconds", "mean"), runs=("rep", "nunique")
     )
@@ -167,7 +172,7 @@ def table2_totals(runs, estimates=None):
     estimates_cols = [c for c in table.columns
                       if c.startswith("security_") and c not in ("security_helib", "security_coresvp", "security_lowest")]
     columns = [
-        "instance", "backend", "state", "packing", "m", "phi", "d", "slots", "bits", "log2_q_ct", "log2_q", "c", "hwt",
+        "instance", "backend", "state", "packing", "linear", "m", "phi", "d", "slots", "bits", "log2_q_ct", "log2_q", "c", "hwt",
         "security_helib", "security_coresvp", *estimates_cols, "below_80_bits", "rounds", "blocks", "total_min",
         "amortized_s_per_block", "wall_min", "peak_mem_mb", "runs", "threads", "git_revision",
     ]

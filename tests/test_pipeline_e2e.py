@@ -22,6 +22,7 @@ SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
 RUN_CIPHER = os.path.join(ROOT, "build", "bin", "run_cipher")
 FIGURES = ["fig3_aes_vs_vision_round", "round_time_capacity", "vision_ops_vs_state", "ours_vs_published"]
 VISION_OPS = ["inversion", "affine1", "matmul", "keyadd", "affine2"]
+FUSED_VISION_OPS = ["inversion", "affine1+matmul", "keyadd", "affine2+matmul"]  # linear: fused
 
 
 def snakemake(*args, timeout=1800):
@@ -86,7 +87,9 @@ def test_tables_hold_the_runs_numbers(pipeline):
     assert len(t2) == len(recs)
     for r in recs:
         e = r["experiment"]
+        linear = e.get("linear", "separate")
         row = t2[(t2["m"] == e["m"]) & (t2["bits"] == e["bits"]) & (t2["packing"] == e["packing"])
+                 & (t2["linear"] == linear)
                  & (t2["instance"].str.startswith("AES" if e["cipher"] == "aes128" else "Vision"))]
         if e["cipher"] == "vision":
             row = row[row["instance"] == f"Vision GF(2^{e['field_bits']})^{e['state_size']}"]
@@ -99,8 +102,8 @@ def test_tables_hold_the_runs_numbers(pipeline):
         assert row["security_helib"] == pytest.approx(r["params"]["security"])
         assert row["log2_q"] == pytest.approx(r["params"]["log2_q"])
         if e["cipher"] == "vision":
-            t1row = t1[t1["instance"] == row["instance"]].iloc[0]
-            for op in VISION_OPS:
+            t1row = t1[(t1["instance"] == row["instance"]) & (t1["linear"] == linear)].iloc[0]
+            for op in (FUSED_VISION_OPS if linear == "fused" else VISION_OPS):
                 mean = sum(p["ops"][op] for p in r["per_round"]) / 2
                 assert t1row[op] == pytest.approx(mean, rel=1e-6)
             assert t1row["one_round"] == pytest.approx(eval_s / 2, rel=1e-6)

@@ -129,9 +129,9 @@ def test_markdown_and_csv_written(tidy, tmp_path):
     tables.write_table(t2, tmp_path / "t.csv", tmp_path / "t.md", "Table 2")
     md = (tmp_path / "t.md").read_text().splitlines()
     assert md[0] == "# Table 2"
-    assert md[2].startswith("| instance | backend | state | packing | m |")
+    assert md[2].startswith("| instance | backend | state | packing | linear | m |")
     assert len(md) == 2 + 2 + 3
-    assert "| Vision GF(2^64)^2 | engine | GF(2^64)^2 | packed | 641 |" in md[-1]
+    assert "| Vision GF(2^64)^2 | engine | GF(2^64)^2 | packed | separate | 641 |" in md[-1]
     back = pd.read_csv(tmp_path / "t.csv")
     assert back["total_min"].tolist() == pytest.approx(t2["total_min"].tolist())
 

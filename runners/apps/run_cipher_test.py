@@ -108,6 +108,8 @@ def test_vision_13_rounds_gf64(tmp_path):
      "--plan needs --backend bgv (the clear backend has no noise)"),
     (["--cipher", "aes128", "--m", 257, "--bits", -5],
      "--bits: Value -5 not in range"),
+    (["--cipher", "aes128", "--m", 257, "--linear", "merged"],
+     "--linear: merged not in {fused,separate}"),
 ])
 def test_errors(tmp_path, args, message):
     proc, d = run(tmp_path, "--backend", "clear", *args)
@@ -250,6 +252,32 @@ def test_bgv_vision_one_round(tmp_path, packing):
     assert proc.returncode == 0, proc.stderr
     assert d["correct"] and d["ciphertext_hex"] == v["plaintext_bytes"]
     assert d["input_hex"] == "".join(x[2:] for x in v["round_states"][0])
+
+
+def test_fused_linear_layers_plan_a_shorter_chain_and_decrypt(tmp_path):
+    """--linear fused: the affine maps with the linear layers as one map; the plan is
+    shorter than apart (one layer of constant products a step instead of two), the run at
+    it decrypts, and the JSON says which was used and names the fused steps."""
+    plans = {}
+    for lin in ("separate", "fused"):
+        path = tmp_path / f"{lin}.json"
+        proc = subprocess.run([str(BIN), "--cipher", "vision", "--field-bits", "64", "--m", "641", "--rounds", "2",
+                               "--linear", lin, "--plan", "--json", str(path)], capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        plans[lin] = json.loads(path.read_text())
+        assert plans[lin]["linear"] == lin
+    assert plans["fused"]["plan"]["bits"] < plans["separate"]["plan"]["bits"]
+    proc, d = run(tmp_path, "--cipher", "vision", "--field-bits", 64, "--m", 641, "--rounds", 2, "--linear", "fused")
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] and d["linear"] == "fused" and d["params"]["bits"] == plans["fused"]["plan"]["bits"]
+    assert set(d["per_round"][0]["ops"]) == {"inversion", "affine1+matmul", "keyadd", "affine2+matmul"}
+    (tmp_path / "aes").mkdir()
+    proc, d = run(tmp_path / "aes", "--cipher", "aes128", "--backend", "clear", "--m", 771, "--linear", "fused",
+                  "--key", AES_C1["key_bytes"], "--plaintext", AES_C1["plaintext_bytes"])
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] and d["ciphertext_hex"] == AES_C1["ciphertext_bytes"]
+    assert set(d["per_round"][0]["ops"]) == {"inversion", "affine+shiftrows_mixcolumns", "addroundkey"}
 
 
 def test_wrong_result_exits_2_with_invalid_timings(tmp_path):

@@ -78,7 +78,7 @@ def euler_phi(m):
 
 
 def _experiment_defaults():
-    """The schema's defaults of an experiment's optional keys (c, hwt): one place for them."""
+    """The schema's defaults of an experiment's optional keys (c, hwt, linear): one place for them."""
     import yaml
 
     with open(os.path.join(workflow.basedir, "config", "schema", "config.schema.yaml")) as f:
@@ -120,6 +120,7 @@ def _expand_runs(cfg):
                     field_bits=exp.get("field_bits"),
                     state_size=exp.get("state_size"),
                     packing=exp["packing"],
+                    linear=exp.get("linear", EXPERIMENT_DEFAULTS["linear"]),
                     rounds=exp["rounds"],
                     blocks=ring.get("blocks", exp.get("blocks")),
                     c=exp.get("c", EXPERIMENT_DEFAULTS["c"]),
@@ -184,7 +185,7 @@ def run_cipher_args(wildcards):
     if r["cipher"] == "vision":
         args += ["--field-bits", r["field_bits"], "--state-size", r["state_size"]]
     args += [
-        "--rounds", r["rounds"], "--packing", r["packing"],
+        "--rounds", r["rounds"], "--packing", r["packing"], "--linear", r["linear"],
         "--m", r["m"], "--bits", r["bits"], "--c", r["c"], "--hwt", r["hwt"], "--seed", r["seed"],
     ]
     if r["blocks"] is not None:
