@@ -15,11 +15,15 @@ special primes (the key-switching keys live modulo Q_L P, so that is the modulus
 attacker sees); docs/references.md §3 used the ciphertext primes only (q = 2^bits), which
 reads about 20-30% more secure. The column est_log2_q says which q was used.
 
-Attacks: "usvp" (LWE.primal_usvp), "dual" (LWE.dual) -- under a second each, the fast
-default; "hybrid" (LWE.primal_hybrid with mitm=False, babai=False, the estimator's
-"bdd_hybrid"; minutes, and the one that shows what a sparse key loses: 2^167.5 against
-uSVP's 2^196.6 at m=53261, 820 bits, weight 120); "full" (LWE.estimate: every attack,
-the cost is the cheapest).
+Attacks (cbparams.estimator_worker; FUNCTIONS says what each calls): "usvp"
+(LWE.primal_usvp) and "dual" (LWE.dual), about a second each, the fast default; "hybrid"
+(LWE.primal_hybrid with mitm=False, babai=False, the estimator's "bdd_hybrid"; minutes,
+and the one that shows what a sparse key loses: 2^167.5 against uSVP's 2^196.6 at
+m=53261, q=2^820, weight 120, docs/references.md §3); "full" (LWE.estimate without the two
+primal hybrids: arora-gb, bkw, usvp, bdd, dual, dual_hybrid, the cheapest; minutes);
+"rough" (LWE.estimate.rough: usvp and dual_hybrid under core-SVP, the model of
+cbparams.security.coresvp_bits). A configuration's estimator figure is the cheapest of the
+attacks it ran (est_best, est_best_attack).
 """
 from __future__ import annotations
 
@@ -34,8 +38,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import EstimatorMissing
+from .estimator_worker import ATTACKS, FULL_DENY
 
-ATTACKS = ("usvp", "dual", "hybrid", "full")
+#: What each attack calls in the estimator (the worker's code; describe() names them).
+FUNCTIONS = {"usvp": "LWE.primal_usvp", "dual": "LWE.dual",
+             "hybrid": "LWE.primal_hybrid(mitm=False, babai=False)",
+             "full": f"LWE.estimate(deny_list={FULL_DENY!r}) (cheapest attack)",
+             "rough": "LWE.estimate.rough (core-SVP, cheapest attack)"}
 HERE = Path(__file__).resolve().parent.parent   # sage/, so the worker finds cbparams
 
 #: Where `make estimator` puts the pinned clone (scripts/get-estimator.sh).
@@ -81,13 +90,11 @@ def describe(where: Located, commit: str, attacks) -> str:
     """What an est_* figure is: which clone, which functions, which q.
 
     >>> describe(Located(True, "/x", "estimator at /x"), "27a581b", ["usvp", "dual"])
-    'lattice-estimator 27a581b (estimator at /x): usvp = LWE.primal_usvp, dual = LWE.dual; default cost model; q = Q (ciphertext + special primes)'
+    'lattice-estimator 27a581b (estimator at /x): usvp = LWE.primal_usvp, dual = LWE.dual; cost model: MATZOV (the estimator default), core-SVP for rough; q = Q (ciphertext + special primes)'
     """
-    what = {"usvp": "LWE.primal_usvp", "dual": "LWE.dual",
-            "hybrid": "LWE.primal_hybrid(mitm=False, babai=False)", "full": "LWE.estimate (cheapest attack)"}
-    parts = ", ".join(f"{a} = {what[a]}" for a in attacks)
-    return (f"lattice-estimator {commit or 'unknown commit'} ({where.note}): {parts}; default cost model; "
-            f"q = Q (ciphertext + special primes)")
+    parts = ", ".join(f"{a} = {FUNCTIONS[a]}" for a in attacks)
+    return (f"lattice-estimator {commit or 'unknown commit'} ({where.note}): {parts}; cost model: MATZOV "
+            f"(the estimator default), core-SVP for rough; q = Q (ciphertext + special primes)")
 
 
 def _commit(path: str) -> str:
