@@ -387,6 +387,9 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
                                     est, log, f"{r['cipher']} m={m} bits={pl['bits']}")
         results_of[id(row)] = results
         row.update({k: v for k, v in estimator_columns(where, results).items() if k != "estimator_note"})
+        for res in results.values():
+            if res["status"] in ("error", "timeout"):
+                _add_note(row, res["note"] + ": that attack is not counted")
         row["meets_target"] = int(meets(row, p, t))
         if not row["meets_target"] and row["est_best"] != "" and float(row["est_best"]) < t:
             _add_note(row, _below_note(row, t))

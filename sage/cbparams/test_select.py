@@ -289,7 +289,7 @@ def _fake_with(tmp_path, costs):
 
 
 @needs_engine
-@pytest.mark.parametrize("case", ["hybrid", "dual", "no-hybrid"])
+@pytest.mark.parametrize("case", ["hybrid", "dual", "no-hybrid", "error"])
 def test_selection_with_estimator(selection, model, tmp_path, case):
     """With the estimator there, a planned ring whose cheapest attack is under the target is
     not ranked (a note says why); the primal hybrid runs on the first ring by the objective,
@@ -302,6 +302,8 @@ def test_selection_with_estimator(selection, model, tmp_path, case):
              int(second["phi"]): {"usvp": 45.0, "dual": 46.0, "hybrid": 30.0}}
     if case == "dual":
         costs[int(first["phi"])]["dual"] = 24.0
+    if case == "error":      # dual fails on the first ring (KeyError in the stand-in); its hybrid passes
+        costs[int(first["phi"])] = {"usvp": 40.0, "hybrid": 35.0}
     cache = tmp_path / "cache"
     p = dict(p0, security_target=25, estimator={"path": _fake_with(tmp_path, costs), "mode": "fast",
                                                 "hybrid": case != "no-hybrid", "timeout_s": 60,
@@ -317,6 +319,10 @@ def test_selection_with_estimator(selection, model, tmp_path, case):
     if case == "no-hybrid":
         assert a["meets_target"] == 1 and a["rank_latency"] == 1 and a["est_hybrid"] == "" and not hybrids
         assert sel["m"] == a["m"] and sel["est_best"] == 40.0 and sel["est_best_attack"] == "usvp"
+    elif case == "error":
+        assert a["meets_target"] == 1 and a["est_dual"] == "" and "dual failed: " in a["note"]
+        assert "that attack is not counted" in a["note"] and hybrids == [int(first["phi"])]
+        assert sel["m"] == a["m"] and sel["est_best"] == 35.0 and "ran usvp, hybrid)" in sel["security_source"]
     else:
         assert a["meets_target"] == 0 and "rank_latency" not in a
         why = "hybrid 20.0" if case == "hybrid" else "dual 24.0"
