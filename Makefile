@@ -11,7 +11,7 @@ CONFIG     ?= config/config.yaml
 CORES      ?= all
 
 # The lattice estimator (on no registry): this commit of github.com/malb/lattice-estimator,
-# from ESTIMATOR_SRC=<a checkout> or cloned from upstream, into a git-ignored directory
+# from ESTIMATOR_SRC=<a checkout or bare mirror> or cloned from upstream, into a git-ignored directory
 # where the explorer finds it (sage/cbparams/estimator.py).
 ESTIMATOR_DIR    := third_party/lattice-estimator
 ESTIMATOR_COMMIT := 27a581bb8e9d49f5e9e2db315bd48ac769d5f5f5

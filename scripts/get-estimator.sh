@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # get-estimator.sh DIR COMMIT SOURCE: puts the lattice estimator
 # (https://github.com/malb/lattice-estimator, on no package registry) at COMMIT into DIR,
-# where sage/cbparams/estimator.py finds it with no configuration. SOURCE is a local
-# checkout (or bare git directory) that has COMMIT, or the upstream URL to clone.
+# where sage/cbparams/estimator.py finds it with no configuration. SOURCE is the upstream
+# URL to clone, or a local git repository that has COMMIT: a checkout, a bare git directory
+# (a mirror), or a folder holding exactly one of those one level down (the way a mirror
+# brought in as <folder>/repo is laid out).
 # Does nothing when DIR is already at COMMIT. Called by `make estimator`.
 set -euo pipefail
 dir=$1 commit=$2 src=$3
@@ -16,12 +18,36 @@ if [ -e "$dir" ]; then
        "remove it (rm -rf $dir) and run make estimator again" >&2
   exit 1
 fi
+# is_repo DIR: DIR itself is a git repository (a work tree's top or a bare git directory),
+# not merely a folder inside one.
+is_repo() {
+  local here top
+  here=$(cd "$1" && pwd -P) || return 1
+  top=$(cd "$here" && GIT_CEILING_DIRECTORIES="$(dirname "$here")" git rev-parse --show-toplevel 2>/dev/null) ||
+    top=$(cd "$here" && GIT_CEILING_DIRECTORIES="$(dirname "$here")" git rev-parse --absolute-git-dir 2>/dev/null) ||
+    return 1
+  [ "$top" = "$here" ]
+}
 case "$src" in
   http*://* | git@*) ;;
   *) if [ ! -d "$src" ]; then
        echo "lattice estimator: ESTIMATOR_SRC=$src is not a directory: give a lattice-estimator" \
-            "checkout, or leave ESTIMATOR_SRC unset to clone upstream" >&2
+            "checkout or bare mirror, or leave ESTIMATOR_SRC unset to clone upstream" >&2
        exit 1
+     fi
+     if ! is_repo "$src"; then
+       inner=()
+       for d in "$src"/*/; do
+         [ -d "$d" ] && is_repo "$d" && inner+=("${d%/}")
+       done
+       if [ "${#inner[@]}" -ne 1 ]; then
+         echo "lattice estimator: ESTIMATOR_SRC=$src is not a git repository and holds" \
+              "${#inner[@]} git repositories one level down (1 needed): give a lattice-estimator" \
+              "checkout or bare mirror" >&2
+         exit 1
+       fi
+       echo "lattice estimator: using the git repository ${inner[0]} inside $src"
+       src=${inner[0]}
      fi ;;
 esac
 mkdir -p "$(dirname "$dir")"

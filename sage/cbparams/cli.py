@@ -143,7 +143,8 @@ def cmd_select(a) -> int:
     ranked, _ = _selection(a, p)
     cols = RANKED_COLUMNS if a.fmt != "table" else [
         "cipher", "security_target", "status", "m", "phi", "blocks", "bits", "c", "hwt", "helib_bits",
-        "coresvp_bits", "predicted_latency_s", "predicted_block_s", "rank_latency", "rank_block"]
+        "coresvp_bits", "est_best", "est_best_attack", "predicted_latency_s", "predicted_block_s",
+        "rank_latency", "rank_block"]
     emit(ranked, cols, a.fmt)
     return 0
 
@@ -171,8 +172,8 @@ def cmd_security(a) -> int:
             rows = [r for r in rows if r["source"] != "ranked"]
     cols = sel.SECURITY_COLUMNS if a.fmt != "table" else [
         "source", "cipher", "m", "phi", "bits", "log2_q", "hwt", "helib_bits", "helib_dense_bits",
-        "paper_bits", "coresvp_bits", "est_usvp", "est_dual", "est_hybrid", "est_best",
-        "below_target"]
+        "paper_bits", "coresvp_bits", "est_usvp", "est_dual", "est_hybrid", "est_full", "est_best",
+        "est_best_attack", "below_target"]
     emit(rows, cols, a.fmt)
     return 0
 

@@ -3,8 +3,9 @@
 The estimator is on no package registry. `make estimator` puts the pinned commit
 (scripts/get-estimator.sh) into third_party/lattice-estimator (git-ignored), where
 locate() finds it with no configuration; params.estimator.path (or PYTHONPATH) points
-elsewhere. It needs Sage (the passagemath wheels in .venv are enough). Each estimate runs in its own subprocess
-(python -m cbparams.estimator_worker) so a time limit can stop it, and its result is
+elsewhere. It needs Sage (the passagemath pieces of requirements.txt are enough). Each
+estimate runs in its own subprocess (python -m cbparams.estimator_worker) so a time limit
+can stop it, and its result is
 cached on disk as one JSON file per parameter set and attack, so a pipeline rerun never
 repeats an estimate.
 
@@ -15,11 +16,16 @@ special primes (the key-switching keys live modulo Q_L P, so that is the modulus
 attacker sees); docs/references.md §3 used the ciphertext primes only (q = 2^bits), which
 reads about 20-30% more secure. The column est_log2_q says which q was used.
 
-Attacks: "usvp" (LWE.primal_usvp), "dual" (LWE.dual) -- under a second each, the fast
-default; "hybrid" (LWE.primal_hybrid with mitm=False, babai=False, the estimator's
-"bdd_hybrid"; minutes, and the one that shows what a sparse key loses: 2^167.5 against
-uSVP's 2^196.6 at m=53261, 820 bits, weight 120); "full" (LWE.estimate: every attack,
-the cost is the cheapest).
+Attacks (cbparams.estimator_worker; FUNCTIONS says what each calls): "usvp"
+(LWE.primal_usvp) and "dual" (LWE.dual), seconds each, the fast default; "hybrid"
+(LWE.primal_hybrid with mitm=False, babai=False, the estimator's "bdd_hybrid"; minutes,
+and the one that shows what a sparse key loses: 2^167.5 against uSVP's 2^196.6 at
+m=53261, q=2^820, weight 120, docs/references.md §3); "full" (LWE.estimate without
+Arora-GB, BKW and the primal hybrids: usvp, bdd, dual, dual_hybrid, the cheapest; about a
+minute at n=46080);
+"rough" (LWE.estimate.rough: usvp and dual_hybrid under core-SVP, the model of
+cbparams.security.coresvp_bits). A configuration's estimator figure is the cheapest of the
+attacks it ran (est_best, est_best_attack).
 """
 from __future__ import annotations
 
@@ -34,8 +40,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import EstimatorMissing
+from .estimator_worker import ATTACKS, FULL_DENY
 
-ATTACKS = ("usvp", "dual", "hybrid", "full")
+#: What each attack calls in the estimator (the worker's code; describe() names them).
+FUNCTIONS = {"usvp": "LWE.primal_usvp", "dual": "LWE.dual",
+             "hybrid": "LWE.primal_hybrid(mitm=False, babai=False)",
+             "full": f"LWE.estimate(deny_list={FULL_DENY!r}) (cheapest attack)",
+             "rough": "LWE.estimate.rough (core-SVP, cheapest attack)"}
 HERE = Path(__file__).resolve().parent.parent   # sage/, so the worker finds cbparams
 
 #: Where `make estimator` puts the pinned clone (scripts/get-estimator.sh).
@@ -81,13 +92,11 @@ def describe(where: Located, commit: str, attacks) -> str:
     """What an est_* figure is: which clone, which functions, which q.
 
     >>> describe(Located(True, "/x", "estimator at /x"), "27a581b", ["usvp", "dual"])
-    'lattice-estimator 27a581b (estimator at /x): usvp = LWE.primal_usvp, dual = LWE.dual; default cost model; q = Q (ciphertext + special primes)'
+    'lattice-estimator 27a581b (estimator at /x): usvp = LWE.primal_usvp, dual = LWE.dual; cost model: MATZOV (the estimator default), core-SVP for rough; q = Q (ciphertext + special primes)'
     """
-    what = {"usvp": "LWE.primal_usvp", "dual": "LWE.dual",
-            "hybrid": "LWE.primal_hybrid(mitm=False, babai=False)", "full": "LWE.estimate (cheapest attack)"}
-    parts = ", ".join(f"{a} = {what[a]}" for a in attacks)
-    return (f"lattice-estimator {commit or 'unknown commit'} ({where.note}): {parts}; default cost model; "
-            f"q = Q (ciphertext + special primes)")
+    parts = ", ".join(f"{a} = {FUNCTIONS[a]}" for a in attacks)
+    return (f"lattice-estimator {commit or 'unknown commit'} ({where.note}): {parts}; cost model: MATZOV "
+            f"(the estimator default), core-SVP for rough; q = Q (ciphertext + special primes)")
 
 
 def _commit(path: str) -> str:
@@ -102,8 +111,16 @@ def _commit(path: str) -> str:
 
 
 def cache_key(n: int, log2_q: float, hwt: int, attack: str, sigma: float, commit: str) -> str:
+    """The cache file's name: the parameters, the clone's commit and what the attack calls
+    (FUNCTIONS), so a changed call is estimated again.
+
+    >>> cache_key(46080, 820.0, 120, "usvp", 3.2, "27a581b")[:22]
+    'n46080-q820-h120-usvp-'
+    >>> cache_key(46080, 820.0, 120, "usvp", 3.2, "27a581b") == cache_key(46080, 820.0, 120, "usvp", 3.2, "0000000")
+    False
+    """
     spec = {"n": n, "log2_q": round(log2_q, 3), "hwt": hwt, "attack": attack,
-            "sigma": sigma, "commit": commit}
+            "sigma": sigma, "commit": commit, "calls": FUNCTIONS[attack]}
     h = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
     return f"n{n}-q{round(log2_q)}-h{hwt}-{attack}-{h}"
 
@@ -147,8 +164,11 @@ def estimate(n: int, log2_q: float, hwt: int, attack: str, where: Located,
                "note": f"{attack} timed out after {timeout_s:.0f} s (raise params.estimator.timeout_s)"}
     rec.update(n=n, log2_q=log2_q, hwt=hwt, attack=attack, sigma=sigma, commit=commit, timeout_s=timeout_s)
     if rec["status"] in ("ok", "timeout"):
+        # whole or not at all: two pipeline rules may ask for the same estimate at once
         cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps(rec, indent=1) + "\n")
+        tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(rec, indent=1) + "\n")
+        os.replace(tmp, cache)
     return rec
 
 

@@ -59,10 +59,10 @@ CANDIDATE_COLUMNS = ["cipher", "security_target", "m", "phi", "d", "slots", "n",
                      "est_block_s", "plan"]
 RANKED_COLUMNS = ["cipher", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
                   "status", "bits", "c", "hwt", "L", "K", "log2_q_ct", "log2_q", "helib_bits", "engine_security",
-                  "helib_dense_bits", "coresvp_bits", "est_usvp", "est_dual", "estimator_source",
-                  "predicted_latency_s", "predicted_block_s", "meets_target", "rank_latency", "rank_block",
-                  "plan_seconds", "plan_file", "note"]
-SELECTED_COLUMNS = RANKED_COLUMNS + ["objective", "security_source"]
+                  "helib_dense_bits", "coresvp_bits", "est_usvp", "est_dual", "est_hybrid", "est_full",
+                  "est_best", "est_best_attack", "estimator_source", "predicted_latency_s", "predicted_block_s",
+                  "meets_target", "rank_latency", "rank_block", "plan_seconds", "plan_file", "note"]
+SELECTED_COLUMNS = RANKED_COLUMNS + ["objective", "security_mode", "security_source"]
 
 
 #: The most key-switching digits the estimates try (the engine tries up to 16; each digit
@@ -260,14 +260,89 @@ def _c_for_coresvp(doc: dict, target: float, p: dict) -> int | None:
 
 # ----------------------------------------------------------------------- ranking
 
+def _num(v):
+    """A CSV cell as a float, None when empty."""
+    return None if v is None or v == "" else float(v)
+
+
 def meets(row: dict, p: dict, target: float) -> bool:
-    """Does a planned ring reach the target by every model in params.target_models?"""
+    """Does a planned ring reach the target by every model in params.target_models, and by
+    the lattice estimator's cheapest attack when the estimator ran on it (est_best)?"""
     figs = {"helib": float(row["helib_bits"]), "coresvp": float(row["coresvp_bits"])}
-    return all(figs[k] >= target for k in p["target_models"])
+    est = _num(row.get("est_best"))
+    return all(figs[k] >= target for k in p["target_models"]) and (est is None or est >= target)
+
+
+def run_estimator(where, phi: int, log2_q: float, hwt: int, attacks, est_cfg: dict, log=print,
+                  label: str = "") -> dict:
+    """The estimator's results (cbparams.estimator.estimate, cached) for `attacks` on one
+    chain, by attack."""
+    out = {}
+    for attack in attacks:
+        res = estimator.estimate(phi, float(log2_q), hwt, attack, where, est_cfg["timeout_s"], est_cfg["cache_dir"])
+        out[attack] = res
+        if res["status"] != "skipped":
+            log(f"{label} {attack}: {res.get('log2_rop')} ({res['note']}{', cached' if res.get('cached') else ''})")
+    return out
+
+
+def estimator_columns(where, results: dict) -> dict:
+    """est_<attack> (every attack of cbparams.estimator.ATTACKS, "" when not run or not
+    finished), est_best and est_best_attack (the cheapest attack that finished; for full
+    and rough the estimator's own cheapest), estimator_source (which clone and functions, or
+    "none: " and why) and estimator_note (failures and timeouts, and the slow hybrid's time)."""
+    row = {}
+    for attack in estimator.ATTACKS:
+        v = results.get(attack, {}).get("log2_rop")
+        row[f"est_{attack}"] = round(v, 1) if v is not None else ""
+    vals = {a: r["log2_rop"] for a, r in results.items() if r.get("log2_rop") is not None}
+    notes = [r["note"] for a, r in results.items() if r["status"] != "ok" or a == "hybrid"]
+    if vals:
+        best = min(vals, key=vals.get)
+        row["est_best"] = round(vals[best], 1)
+        row["est_best_attack"] = results[best].get("detail", {}).get("best_attack", best)
+        commit = next((r.get("commit") for r in results.values() if r.get("commit")), "")
+        row["estimator_source"] = estimator.describe(where, commit, sorted(vals))
+    else:
+        row["est_best"] = row["est_best_attack"] = ""
+        why = ("estimator off (params.estimator.mode)" if where is None else where.note
+               if not where.available else "no estimate finished (see estimator_note)")
+        row["estimator_source"] = "none: " + why
+    row["estimator_note"] = "; ".join(dict.fromkeys(notes))
+    return row
+
+
+def _add_note(row: dict, note: str) -> None:
+    row["note"] = "; ".join(x for x in (row.get("note", ""), note) if x)
+
+
+def _assign_ranks(out: list[dict], p: dict) -> None:
+    """rank_latency and rank_block among the rows meeting their target, per cipher and target."""
+    for r in out:
+        r.pop("rank_latency", None)
+        r.pop("rank_block", None)
+    for name in {r["cipher"] for r in out}:
+        for t in targets(p):
+            good = [r for r in out if r["cipher"] == name and r["security_target"] == t and r.get("meets_target")]
+            for key, col in (("predicted_latency_s", "rank_latency"), ("predicted_block_s", "rank_block")):
+                for i, r in enumerate(sorted(good, key=lambda r: (r[key], r["m"])), 1):
+                    r[col] = i
+
+
+def _below_note(row: dict, t: float) -> str:
+    return (f"below target {t:g} by the lattice estimator: {row['est_best_attack']} "
+            f"{float(row['est_best']):.1f} bits")
 
 
 def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log=print) -> list[dict]:
-    """ranked.csv rows: every planned candidate with its plan, prediction and security."""
+    """ranked.csv rows: every planned candidate with its plan, prediction and security.
+
+    With the lattice estimator there (params.estimator, mode not off), every planned ring
+    gets its fast attacks (mode fast: usvp and dual; full: the full estimate), and a ring
+    whose cheapest attack is under the target does not meet it (a note says so). With
+    params.estimator.hybrid and a sparse key, the primal hybrid (minutes a ring, cached)
+    then runs on the first ring by params.objective, and on the next while the first falls
+    under the target by it, so the selected ring has been checked by the hybrid too."""
     planned = [r for r in cand_rows if int(r["plan"])]
     docs = []
     for r in planned:
@@ -276,9 +351,13 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
     ok = [(r, path, d) for r, path, d in docs if d["status"] == "ok"]
     chs = chains.build_chains([(d["params"]["m"], d["plan"]["bits"], d["params"]["c"]) for _, _, d in ok])
     ch_of = {id(d): ch for (_, _, d), ch in zip(ok, chs)}
+    est = p["estimator"]
     where = None
-    if p["estimator"]["mode"] != "off":
-        where = estimator.locate(p["estimator"]["path"])
+    if est["mode"] != "off":
+        where = estimator.locate(est["path"])
+        if not where.available:
+            log(f"note: {where.note}; the selection uses {' and '.join(p['target_models'])} only")
+    results_of = {}
     out = []
     for r, path, d in docs:
         t = float(r["security_target"])
@@ -302,26 +381,63 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
                    predicted_block_s=round(pred["seconds"] / int(r["blocks"]), 4),
                    plan_seconds=round(pl["seconds"], 1),
                    note="; ".join(x for x in (pl.get("choice", ""), d.get("coresvp_c", "")) if x))
+        results = {}
         if where is not None and where.available:
-            for attack in ("usvp", "dual"):
-                res = estimator.estimate(phi, log2_q, hwt, attack, where, p["estimator"]["timeout_s"],
-                                         p["estimator"]["cache_dir"])
-                v = res.get("log2_rop")
-                row[f"est_{attack}"] = round(v, 1) if v is not None else ""
-            row["estimator_source"] = "lattice estimator (usvp, dual)"
-        else:
-            row["estimator_source"] = ("none: " + (where.note if where is not None else
-                                                   "estimator off (params.estimator.mode)"))
+            results = run_estimator(where, phi, log2_q, hwt, estimator.attacks_for(est["mode"], False, hwt),
+                                    est, log, f"{r['cipher']} m={m} bits={pl['bits']}")
+        results_of[id(row)] = results
+        row.update({k: v for k, v in estimator_columns(where, results).items() if k != "estimator_note"})
+        for res in results.values():
+            if res["status"] in ("error", "timeout"):
+                _add_note(row, res["note"] + ": that attack is not counted")
         row["meets_target"] = int(meets(row, p, t))
+        if not row["meets_target"] and row["est_best"] != "" and float(row["est_best"]) < t:
+            _add_note(row, _below_note(row, t))
         out.append(row)
-    for name in {r["cipher"] for r in out}:
-        for t in targets(p):
-            good = [r for r in out if r["cipher"] == name and r["security_target"] == t and r.get("meets_target")]
-            for key, col in (("predicted_latency_s", "rank_latency"), ("predicted_block_s", "rank_block")):
-                for i, r in enumerate(sorted(good, key=lambda r: (r[key], r["m"])), 1):
-                    r[col] = i
+    _assign_ranks(out, p)
+    if where is not None and where.available and est["hybrid"]:
+        col = {"latency": "rank_latency", "block": "rank_block"}[p["objective"]]
+        for name in {r["cipher"] for r in out}:
+            for t in targets(p):
+                while True:
+                    top = [r for r in out if r["cipher"] == name and r["security_target"] == t and r.get(col) == 1]
+                    if not top or int(top[0]["hwt"]) == 0 or "hybrid" in results_of[id(top[0])]:
+                        break
+                    row = top[0]
+                    results = results_of[id(row)]
+                    results.update(run_estimator(where, int(row["phi"]), row["log2_q"], int(row["hwt"]), ["hybrid"],
+                                                 est, log, f"{name} m={row['m']} bits={row['bits']}"))
+                    row.update({k: v for k, v in estimator_columns(where, results).items() if k != "estimator_note"})
+                    if results["hybrid"]["status"] != "ok":
+                        _add_note(row, results["hybrid"]["note"] + ": not checked by the hybrid")
+                    if not meets(row, p, t):
+                        row["meets_target"] = 0
+                        _add_note(row, _below_note(row, t))
+                        _assign_ranks(out, p)
     out.sort(key=lambda r: (r["cipher"], r["security_target"], r.get("rank_latency") or 10**9, r["m"]))
     return out
+
+
+MODEL_NAMES = {"helib": "HElib's formula", "coresvp": "core-SVP"}
+
+
+def security_of(row: dict, p: dict) -> dict:
+    """security_mode and security_source of a selected row: "estimator" when the lattice
+    estimator's figures were checked against the target (with the models of target_models),
+    else "HElib formula" (or "core-SVP" when that is the only model), the estimator's
+    absence said in security_source."""
+    models = " and ".join(MODEL_NAMES[k] for k in p["target_models"])
+    est = row.get("estimator_source", "")
+    if _num(row.get("est_best")) is not None:
+        ran = [a for a in estimator.ATTACKS if row.get(f"est_{a}", "") != ""]
+        return {"security_mode": "estimator",
+                "security_source": f"target met by the lattice estimator's cheapest attack "
+                                   f"({row['est_best_attack']} {float(row['est_best']):.1f} bits; ran "
+                                   f"{', '.join(ran)}) and by {models}; {est}"}
+    mode = "HElib formula" if "helib" in p["target_models"] else "core-SVP"
+    return {"security_mode": mode,
+            "security_source": f"target met by {models}; lattice estimator: "
+                               + ("not run (" + est[6:] + ")" if est.startswith("none: ") else est)}
 
 
 def select(ranked: list[dict], p: dict, log=print) -> list[dict]:
@@ -335,15 +451,13 @@ def select(ranked: list[dict], p: dict, log=print) -> list[dict]:
             best = [r for r in rows if str(r.get(col, "")) == "1"]
             if best:
                 row = dict(best[0], objective=p["objective"], status="ok")
-                models = " and ".join({"helib": "HElib's formula", "coresvp": "core-SVP"}[k]
-                                      for k in p["target_models"])
-                est = row["estimator_source"]
-                row["security_source"] = (f"target met by {models}; lattice estimator: "
-                                          + ("not run (" + est[6:] + ")" if est.startswith("none: ") else est))
+                row.update(security_of(row, p))
                 out.append(row)
                 continue
             planned = [r for r in rows if r.get("status") == "ok"]
-            reach = max((min(float(r["helib_bits"]), float(r["coresvp_bits"])) for r in planned), default=None)
+            reach = max((min([float(r[f"{k}_bits"]) for k in p["target_models"]]
+                             + ([float(r["est_best"])] if _num(r.get("est_best")) is not None else []))
+                         for r in planned), default=None)
             why = (f"cipher {name}: params.security_target={t:g} is reached by none of the {len(rows)} planned "
                    f"rings (m <= {p['m_max']}; best {reach:.1f} bits)" if reach is not None else
                    f"cipher {name}: no ring of the sweep was planned for params.security_target={t:g} "
@@ -433,36 +547,17 @@ def security_rows(configs: list[dict], p: dict, log=print) -> list[dict]:
         row = dict(cfg)
         row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], dict(p, c=int(cfg.get("c") or p["c"]))))
         row["log2_q_exact"] = 1
-        notes = []
         results = {}
+        if where is not None:
+            results = run_estimator(where, cfg["phi"], row["log2_q"], p["hwt"],
+                                    estimator.attacks_for(est["mode"], est["hybrid"], p["hwt"]), est, log,
+                                    f"{cfg['cipher']} m={cfg['m']} bits={cfg['bits']}")
+        row.update(estimator_columns(where, results))
         if where is None:
-            notes.append("estimator off (params.estimator.mode)")
-        else:
-            for attack in estimator.attacks_for(est["mode"], est["hybrid"], p["hwt"]):
-                res = estimator.estimate(cfg["phi"], float(row["log2_q"]), p["hwt"], attack, where,
-                                         est["timeout_s"], est["cache_dir"])
-                results[attack] = res
-                if res["status"] != "ok" or attack == "hybrid":   # failures, and the slow one
-                    notes.append(res["note"])
-                if res["status"] != "skipped":
-                    log(f"{cfg['cipher']} m={cfg['m']} {attack}: {res.get('log2_rop')} ({res['note']})")
-        for attack in ("usvp", "dual", "hybrid", "full"):
-            v = results.get(attack, {}).get("log2_rop")
-            row[f"est_{attack}"] = round(v, 1) if v is not None else ""
+            row["estimator_note"] = "estimator off (params.estimator.mode)"
         vals = {a: r["log2_rop"] for a, r in results.items() if r.get("log2_rop") is not None}
         if vals:
-            best = min(vals, key=vals.get)
-            row["est_best"] = round(vals[best], 1)
-            row["est_best_attack"] = (results[best].get("detail", {}).get("best_attack", best)
-                                      if best == "full" else best)
             row["est_log2_q"] = row["log2_q"]
-            commit = next((r.get("commit") for r in results.values() if r.get("commit")), "")
-            row["estimator_source"] = estimator.describe(where, commit, sorted(vals))
-        else:
-            why = ("estimator off (params.estimator.mode)" if where is None else where.note
-                   if not where.available else "no estimate finished (see estimator_note)")
-            row["estimator_source"] = "none: " + why
-        row["estimator_note"] = "; ".join(dict.fromkeys(notes))
         row.update(flag_row(row, vals))
         out.append(row)
     return out

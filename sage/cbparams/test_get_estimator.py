@@ -1,5 +1,7 @@
-"""scripts/get-estimator.sh (`make estimator`): puts a pinned commit of a checkout into a
-directory, does nothing when it is there, and refuses what it cannot do, naming why."""
+"""scripts/get-estimator.sh (`make estimator`): puts a pinned commit of a checkout (or a
+bare mirror, or a folder holding one) into a directory, does nothing when it is there, and
+refuses what it cannot do, naming why. `make estimator` runs it with the Makefile's pin."""
+import re
 import subprocess
 
 import pytest
@@ -55,3 +57,39 @@ def test_refuses(checkout, tmp_path):
     other.mkdir()
     r = run(other, first, src)
     assert r.returncode == 1 and "exists but is not at the pinned commit" in r.stderr
+
+
+def test_bare_mirror_and_folder_holding_one(checkout, tmp_path):
+    """A bare mirror (git clone --mirror) works as the source, and so does a folder whose one
+    git repository sits one level down (a mirror laid out as <folder>/repo)."""
+    src, first = checkout
+    holder = tmp_path / "holder"
+    holder.mkdir()
+    subprocess.run(["git", "clone", "-q", "--mirror", str(src), str(holder / "repo")], check=True)
+    (holder / "notes").mkdir()   # a plain folder beside it is ignored
+    for i, source in enumerate((holder / "repo", holder)):
+        dest = tmp_path / f"out{i}"
+        r = run(dest, first, source)
+        assert r.returncode == 0, r.stderr
+        assert git(dest, "rev-parse", "HEAD") == first
+    plain = tmp_path / "plain"
+    (plain / "a").mkdir(parents=True)
+    r = run(tmp_path / "out9", first, plain)
+    assert r.returncode == 1 and "holds 0 git repositories one level down" in r.stderr
+
+
+def test_make_estimator(checkout, tmp_path):
+    """`make estimator` passes the Makefile's pinned commit and ESTIMATOR_SRC to the script
+    (dry run), and with the directory, commit and source overridden installs from a checkout."""
+    dry = subprocess.run(["make", "-n", "-C", str(ROOT), "estimator", "ESTIMATOR_SRC=/some/mirror"],
+                         capture_output=True, text=True, check=True).stdout
+    pin = re.search(r"^ESTIMATOR_COMMIT\s*:=\s*([0-9a-f]{40})\s*$", (ROOT / "Makefile").read_text(), re.M)
+    assert pin, "the Makefile pins the estimator to a full commit hash"
+    assert f"scripts/get-estimator.sh third_party/lattice-estimator {pin.group(1)} /some/mirror" in dry
+    src, first = checkout
+    dest = tmp_path / "tp" / "lattice-estimator"
+    r = subprocess.run(["make", "-s", "-C", str(ROOT), "estimator", f"ESTIMATOR_DIR={dest}",
+                        f"ESTIMATOR_COMMIT={first}", f"ESTIMATOR_SRC={src}"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert git(dest, "rev-parse", "HEAD") == first
