@@ -34,11 +34,13 @@ def _rel(a, b, tol):
     return "<" if a < b - tol else ">" if a > b + tol else "="
 
 
-def chain_note(bits, paper_bits, rounds, used_per_round=None):
+def chain_note(bits, paper_bits, rounds, used_per_round=None, linear="separate"):
     """Our chain against the paper's, in words (used_per_round: from a run, else None)."""
     paper_pr = paper_bits / rounds
     rel = _rel(bits, paper_bits, 0)
     head = f"chain {bits} {rel} {paper_bits}"
+    if linear == "fused":
+        head += " (affine maps fused with the linear layer: one constant product a step where the paper has two)"
     if used_per_round is None:
         return head + f" (planned; not run here): at most {paper_pr:.0f} bits per round in the paper's chain"
     if rel == ">":
@@ -89,7 +91,8 @@ def paper_vs_ours(experiments, runs, dense_security, coresvp):
         if "backend" in ran.columns:
             ran = ran[ran["backend"].fillna("engine") == "engine"]
         if ran.empty:
-            row.update(status="not run", chain_note=chain_note(p["config_bits"], p["paper_bits"], p["rounds"]),
+            row.update(status="not run", chain_note=chain_note(p["config_bits"], p["paper_bits"], p["rounds"],
+                                                              linear=p["linear"]),
                        security_note="not run here", time_note="not run here", below_80_bits=None)
             rows.append(row)
             continue
@@ -101,7 +104,7 @@ def paper_vs_ours(experiments, runs, dense_security, coresvp):
                    security_coresvp=coresvp(int(r["phi"]), float(r["log2_q"]), int(r["hwt"])),
                    bits_used_per_round=round(used, 1), total_min=float(ran["total_s"].mean()) / 60)
         row["below_80_bits"] = security_marks.is_below(row)
-        row["chain_note"] = chain_note(int(r["bits"]), p["paper_bits"], p["rounds"], used)
+        row["chain_note"] = chain_note(int(r["bits"]), p["paper_bits"], p["rounds"], used, p["linear"])
         row["security_note"] = security_note(row["security_helib"], p["paper_security"], row["hwt"], dense,
                                              float(r["log2_q"]))
         row["time_note"] = time_note(row["total_min"], p["paper_total_min"], int(r["threads"]), int(r["blocks"]))

@@ -43,7 +43,7 @@ def instance_label(experiment):
 
 def paper_rows(experiments):
     """One row per ring of `experiments` (a config's list) that has a `paper:` entry: the
-    experiment's name, instance, packing, rounds, m, the paper's bits, security and minutes,
+    experiment's name, instance, packing, linear, rounds, m, the paper's bits, security and minutes,
     and our chain for that ring (the config's bits)."""
     rows = []
     for e in experiments:
@@ -53,7 +53,7 @@ def paper_rows(experiments):
                 continue
             ours = ring["bits"] if isinstance(ring["bits"], list) else [ring["bits"]]
             rows.append({"name": e["name"], "instance": instance_label(e), "packing": e["packing"],
-                         "rounds": e["rounds"], "m": ring["m"], "paper_bits": p["bits"],
+                         "linear": e.get("linear", "separate"), "rounds": e["rounds"], "m": ring["m"], "paper_bits": p["bits"],
                          "paper_security": p["security"], "paper_total_min": p["total_min"],
                          "config_bits": ours[-1]})
     return rows
