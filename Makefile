@@ -57,10 +57,13 @@ build: apt
 # Two passes: the parameter explorer's selection first (rule params_selection: nothing to
 # do for a config without the params stage), then everything, the selected rings' runs
 # included (run_selected: a rule's output cannot add jobs to the Snakemake run it is in).
+# The target comes first: --configfile takes several files and would read it as one.
+# SNAKEMAKE_FLAGS go to both passes (tests/test_make_run.py: --dry-run).
+SNAKEMAKE_FLAGS ?=
 run: run-config deps build
 	@$(VPY) workflow/scripts/unlock_stale.py $(VENV)/bin/snakemake --configfile $(CONFIG)
-	$(VENV)/bin/snakemake --cores $(CORES) --configfile $(CONFIG) params_selection
-	$(VENV)/bin/snakemake --cores $(CORES) --configfile $(CONFIG)
+	$(VENV)/bin/snakemake params_selection --cores $(CORES) --configfile $(CONFIG) $(SNAKEMAKE_FLAGS)
+	$(VENV)/bin/snakemake --cores $(CORES) --configfile $(CONFIG) $(SNAKEMAKE_FLAGS)
 
 run-config:
 	@test -f "$(CONFIG)" || { echo "make run: CONFIG=$(CONFIG): no such file (the configs: $$(ls config/*.yaml | tr '\n' ' '))" >&2; exit 2; }
