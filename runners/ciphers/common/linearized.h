@@ -35,4 +35,9 @@ Linearized precompose_frobenius(const Linearized& L, long s);
 // x -> L(x)^(2^s).
 Linearized postcompose_frobenius(const GF2n& F, const Linearized& L, long s);
 
+// Baby steps t for evaluating L under FHE (linearized_eval.h): with j = a t + b, t - 1 baby
+// and ceil(n / t) - 1 giant automorphisms for t = ceil(sqrt n), unless the direct form
+// (t = n: one automorphism per non-zero gamma_j, j > 0) costs no more.
+long linearized_baby_steps(const Linearized& L);
+
 }  // namespace cb

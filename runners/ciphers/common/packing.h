@@ -24,7 +24,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -168,16 +167,7 @@ class SlicedRep {
     Fused(const B& b, long s, const BlockMap& M, const Linearized& L, bool affine_first) {
       const GF2n& F = b.field();
       const long n = F.n(), ell = b.slot_count();
-      // Baby steps t as linearized_eval.h: BSGS unless the direct form is as cheap.
-      long direct = 0;
-      for (long j = 1; j < n; ++j) direct += L.gamma[j] != 0;
-      long t = std::max(1L, long(std::ceil(std::sqrt(double(n)))));
-      {
-        std::vector<bool> bb(t, false), gg((n + t - 1) / t, false);
-        for (long j = 0; j < n; ++j)
-          if (L.gamma[j]) bb[j % t] = true, gg[j / t] = true;
-        if (direct <= std::count(bb.begin() + 1, bb.end(), true) + std::count(gg.begin() + 1, gg.end(), true)) t = n;
-      }
+      const long t = linearized_baby_steps(L);  // as linearized_eval.h
       std::map<long, bool> babies;
       out_.resize(s);
       std::vector<uint64_t> rowsum(s, 0);

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "ciphers/common/slot_map.h"
 #include "engine/errors.h"
 
 namespace cb {

@@ -41,11 +41,12 @@
 
 #include "ciphers/common/evaluator.h"
 #include "ciphers/common/linearized.h"
-#include "ciphers/common/slot_map.h"
 #include "engine/algebra/subfield.h"
 #include "engine/algebra/zmstar.h"
 
 namespace cb {
+
+struct SlotMapPlan;  // slot_map.h
 
 struct SlotLinear {
   struct Term {

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "ciphers/common/evaluator.h"
+#include "ciphers/common/slot_linear.h"
 #include "engine/algebra/subfield.h"
 #include "engine/algebra/zmstar.h"
 
@@ -62,65 +63,18 @@ struct SlotMapPlan {
 // (out, in) add up.
 SlotMapPlan plan_slot_map(const ZmStar& zm, const GF2n& F, const std::vector<SlotTerm>& terms);
 
-// Encoded plan, evaluated on ciphertexts.
+// Encoded plan, evaluated on ciphertexts (slot_linear.h: the babies hoisted from x, each
+// group's sum moved by its giant).
 template <class B>
 class SlotMapCircuit {
  public:
   using Ctxt = typename B::Ctxt;
-  using Ptxt = typename B::Ptxt;
-
-  SlotMapCircuit(const B& b, const SlotMapPlan& plan) : babies_(plan.babies()), giants_(plan.giants()) {
-    for (auto& g : plan.groups) {
-      Group eg{g.a, {}};
-      for (auto& s : g.steps) eg.steps.push_back({s.k, b.encode(s.coeff)});
-      groups_.push_back(std::move(eg));
-    }
-  }
-  std::vector<long> automorphisms() const {
-    std::vector<long> ks = babies_;
-    ks.insert(ks.end(), giants_.begin(), giants_.end());
-    return ks;
-  }
-
-  void apply(Evaluator<B>& ev, Ctxt& x) const {
-    const std::vector<Ctxt> moved = ev.automorph_many(x, babies_);  // sigma_k(x), hoisted
-    auto baby = [&](long k) -> const Ctxt& {
-      if (k == 1) return x;
-      for (size_t i = 0; i < babies_.size(); ++i)
-        if (babies_[i] == k) return moved[i];
-      return x;  // unreachable: every k != 1 is a baby
-    };
-    std::optional<Ctxt> out;
-    for (auto& g : groups_) {
-      std::optional<Ctxt> inner;
-      for (auto& s : g.steps) {
-        Ctxt y = baby(s.k);
-        ev.mul_plain(y, s.coeff);
-        if (inner)
-          ev.add(*inner, y);
-        else
-          inner = std::move(y);
-      }
-      ev.automorph(*inner, g.a);
-      if (out)
-        ev.add(*out, *inner);
-      else
-        out = std::move(inner);
-    }
-    x = std::move(*out);
-  }
+  SlotMapCircuit(const B& b, const SlotMapPlan& plan) : circ_(b, slot_linear(plan)) {}
+  std::vector<long> automorphisms() const { return circ_.automorphisms(); }
+  void apply(Evaluator<B>& ev, Ctxt& x) const { circ_.apply(ev, x); }
 
  private:
-  struct Step {
-    long k;
-    Ptxt coeff;
-  };
-  struct Group {
-    long a;
-    std::vector<Step> steps;
-  };
-  std::vector<long> babies_, giants_;
-  std::vector<Group> groups_;
+  SlotLinearCircuit<B> circ_;
 };
 
 }  // namespace cb
