@@ -30,6 +30,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,10 +98,12 @@ class AesCircuit {
         decrypt_(decrypt),
         rep_(b, 16, aes_byte_orders(),
              decrypt ? std::vector<BlockMap>{aes_inverse_linear_map(true), aes_inverse_linear_map(false)}
-                     : std::vector<BlockMap>{aes_linear_map(true), aes_linear_map(false)}),
-        affine_(b, affine_map(b.field(), decrypt), rep_.active()) {
+                     : std::vector<BlockMap>{aes_linear_map(true), aes_linear_map(false)}) {
+    // Only the circuits the run evaluates: each encodes its constants.
     if (fused)
       for (long i : {0, 1}) fused_.push_back(rep_.fuse(i, affine_map(b.field(), decrypt), !decrypt));
+    else
+      affine_.emplace(b, affine_map(b.field(), decrypt), rep_.active());
   }
   bool fused() const { return !fused_.empty(); }
 
@@ -118,7 +121,7 @@ class AesCircuit {
         for (long k : f.automorphisms()) ks.push_back(k);
     } else {
       ks = rep_.automorphisms();
-      for (long k : affine_.automorphisms()) ks.push_back(k);
+      for (long k : affine_->automorphisms()) ks.push_back(k);
     }
     for (long j : inverse_frobenius_powers(8)) ks.push_back(b_.zmstar().power(2, j));
     std::sort(ks.begin(), ks.end());
@@ -164,7 +167,7 @@ class AesCircuit {
           t.step("subbytes", [&] {
             for (auto& c : st) {
               c = power_2e_minus_1(ev, c, 7, 8);
-              affine_.apply(ev, c);
+              affine_->apply(ev, c);
             }
           });
           t.step("shiftrows_mixcolumns", [&] { rep_.linear(ev, st, i == 10 ? 1 : 0); });
@@ -182,7 +185,7 @@ class AesCircuit {
           t.step("shiftrows_mixcolumns", [&] { rep_.linear(ev, st, r == 10 ? 1 : 0); });
           t.step("subbytes", [&] {
             for (auto& c : st) {
-              affine_.apply(ev, c);
+              affine_->apply(ev, c);
               c = power_2e_minus_1(ev, c, 7, 8);
             }
           });
@@ -222,7 +225,7 @@ class AesCircuit {
   long rounds_;
   bool decrypt_;
   Rep<B> rep_;
-  LinearizedCircuit<B> affine_;
+  std::optional<LinearizedCircuit<B>> affine_;  // apart
   std::vector<typename Rep<B>::Fused> fused_;  // with linear layer 0 (mix) and 1
   std::vector<State> keys_;  // encrypted round keys 0..rounds
 };

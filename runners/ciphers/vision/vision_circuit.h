@@ -67,12 +67,15 @@ class VisionCircuit {
         rounds_(check(b, ref, rounds)),
         decrypt_(decrypt),
         rep_(b, ref.m(), {},
-             {vision_matrix_map(decrypt ? ref.mds_inverse_matrix() : ref.params().MDS, ref.m())}),
-        binv_(b, fold(b.field(), binv_poly(ref), decrypt), rep_.active()),
-        bfwd_(b, fold(b.field(), b_poly(ref), decrypt), rep_.active()) {
+             {vision_matrix_map(decrypt ? ref.mds_inverse_matrix() : ref.params().MDS, ref.m())}) {
+    // Only the circuits the run evaluates: each encodes its constants.
+    const Linearized binv = fold(b.field(), binv_poly(ref), decrypt), bfwd = fold(b.field(), b_poly(ref), decrypt);
     if (fused) {
-      fused_binv_.emplace(rep_.fuse(0, fold(b.field(), binv_poly(ref), decrypt), !decrypt));
-      fused_bfwd_.emplace(rep_.fuse(0, fold(b.field(), b_poly(ref), decrypt), !decrypt));
+      fused_binv_.emplace(rep_.fuse(0, binv, !decrypt));
+      fused_bfwd_.emplace(rep_.fuse(0, bfwd, !decrypt));
+    } else {
+      binv_.emplace(b, binv, rep_.active());
+      bfwd_.emplace(b, bfwd, rep_.active());
     }
   }
   bool fused() const { return fused_binv_.has_value(); }
@@ -90,8 +93,8 @@ class VisionCircuit {
       for (long k : fused_bfwd_->automorphisms()) ks.push_back(k);
     } else {
       ks = rep_.automorphisms();
-      for (long k : binv_.automorphisms()) ks.push_back(k);
-      for (long k : bfwd_.automorphisms()) ks.push_back(k);
+      for (long k : binv_->automorphisms()) ks.push_back(k);
+      for (long k : bfwd_->automorphisms()) ks.push_back(k);
     }
     for (long j : inverse_frobenius_powers(n_)) ks.push_back(b_.zmstar().power(2, j));
     std::sort(ks.begin(), ks.end());
@@ -124,7 +127,7 @@ class VisionCircuit {
             t.step(odd ? "affine1+matmul" : "affine2+matmul", [&] { (odd ? fused_binv_ : fused_bfwd_)->apply(ev, st); });
           } else {
             t.step(odd ? "affine1" : "affine2", [&] {
-              for (auto& c : st) (odd ? binv_ : bfwd_).apply(ev, c);
+              for (auto& c : st) (odd ? binv_ : bfwd_)->apply(ev, c);
             });
             t.step("matmul", [&] { rep_.linear(ev, st, 0); });
           }
@@ -140,7 +143,7 @@ class VisionCircuit {
           } else {
             t.step("matmul", [&] { rep_.linear(ev, st, 0); });
             t.step(odd ? "affine2" : "affine1", [&] {
-              for (auto& c : st) (odd ? bfwd_ : binv_).apply(ev, c);
+              for (auto& c : st) (odd ? bfwd_ : binv_)->apply(ev, c);
             });
           }
           t.step("inversion", [&] {
@@ -190,7 +193,7 @@ class VisionCircuit {
   long rounds_;
   bool decrypt_;
   Rep<B> rep_;
-  LinearizedCircuit<B> binv_, bfwd_;
+  std::optional<LinearizedCircuit<B>> binv_, bfwd_;                // apart
   std::optional<typename Rep<B>::Fused> fused_binv_, fused_bfwd_;  // with the matmul
   std::vector<State> keys_;
 };
