@@ -43,8 +43,12 @@ double Context::security() const {
 
 size_t Context::transform_bytes() const {
   size_t b = 0;
-  for (const auto& t : ntt_) b += t->bytes();
-  return b;
+  bool shared = false;  // the prime-factor algorithm's index tables, one copy per m
+  for (const auto& t : ntt_) {
+    b += t->bytes();
+    shared |= t->algorithm() == util::CyclotomicTransform::Algorithm::prime_factor;
+  }
+  return b + (shared ? util::PrimeFactorTransform::shared_bytes(params_.m) : 0);
 }
 
 std::vector<int> Context::automorphism_perm(long k) const { return root_permutation(params_.m, k); }

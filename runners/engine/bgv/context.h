@@ -22,7 +22,7 @@
 #include "engine/algebra/slot_ring.h"
 #include "engine/bgv/chain.h"
 #include "engine/algebra/zmstar.h"
-#include "engine/util/bluestein.h"
+#include "engine/util/cyclotomic_transform.h"
 
 namespace cb::bgv {
 

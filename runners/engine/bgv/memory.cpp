@@ -1,7 +1,9 @@
 #include "engine/bgv/memory.h"
 
+#include <vector>
+
 #include "engine/bgv/keys.h"
-#include "engine/util/bluestein.h"
+#include "engine/util/cyclotomic_transform.h"
 #include "engine/util/primes.h"
 
 namespace cb::bgv {
@@ -12,7 +14,9 @@ MemoryModel::MemoryModel(const Chain& chain, long m, long phi, size_t keep_unifo
   const size_t L = size_t(chain.L()), S = size_t(chain.S()), K = size_t(chain.K()), c = chain.digits().size();
   const size_t Q = L - S;  // ciphertext primes
   limb = size_t(phi) * sizeof(uint64_t);
-  transforms = (L + K) * util::CyclotomicTransform::table_bytes(m, phi, util::bluestein_length(m));
+  std::vector<uint64_t> primes;
+  for (long i = 0; i < chain.num_primes(); ++i) primes.push_back(chain.q(i));
+  transforms = util::CyclotomicTransform::tables_bytes(m, phi, primes);
   secret_key = (L + K) * limb;
   public_key = 2 * Q * limb;
   key_full = 2 * c * (Q + K) * limb;

@@ -24,25 +24,25 @@ int log2_exact(long n) {
   return k;
 }
 
+}  // namespace
+
 // Validates (m, q) before any member is built from them; returns log2(N).
-int checked_log_n(long m, uint64_t q) {
+int BluesteinTransform::check(long m, uint64_t q) {
   if (m < 3 || m % 2 == 0)
-    throw ParameterError(msg("CyclotomicTransform: m=", m, " must be odd and >= 3"));
+    throw ParameterError(msg("BluesteinTransform: m=", m, " must be odd and >= 3"));
   if (m > (long(1) << 24))
-    throw ParameterError(msg("CyclotomicTransform: m=", m, " exceeds 2^24"));
+    throw ParameterError(msg("BluesteinTransform: m=", m, " exceeds 2^24"));
   const long n = bluestein_length(m);
   if (q >= kMaxModulus || !is_prime(q))
-    throw ParameterError(msg("CyclotomicTransform: q=", q, " must be a prime below 2^61"));
+    throw ParameterError(msg("BluesteinTransform: q=", q, " must be a prime below 2^61"));
   if ((q - 1) % (uint64_t(m) * uint64_t(n)) != 0)
-    throw ParameterError(msg("CyclotomicTransform: q=", q, " is not 1 mod m*N=", m, "*", n, "=",
+    throw ParameterError(msg("BluesteinTransform: q=", q, " is not 1 mod m*N=", m, "*", n, "=",
                              uint64_t(m) * uint64_t(n), " (m=", m, ", N=", n, ")"));
   return log2_exact(n);
 }
 
-}  // namespace
-
-CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
-    : m_(m), phi_(0), q_(q), zeta_(0), ntt_(checked_log_n(m, q), q) {
+BluesteinTransform::BluesteinTransform(long m, uint64_t q)
+    : m_(m), phi_(0), q_(q), zeta_(0), ntt_(check(m, q), q) {
   for (long j = 1; j < m; ++j)
     if (std::gcd(j, m) == 1) zmstar_.push_back(j);
   zmstar_.shrink_to_fit();
@@ -86,13 +86,13 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q)
   for (long i = 0; i < n; ++i) kernel_p_[i] = ntt_.companion(kernel_[i]);
 }
 
-size_t CyclotomicTransform::bytes() const {
+size_t BluesteinTransform::bytes() const {
   size_t w = kernel_.capacity() + kernel_p_.capacity() + pre_.capacity() + pre_p_.capacity() + post_.capacity() +
              post_p_.capacity() + ipost_.capacity() + ipost_p_.capacity();
   return ntt_.bytes() + w * sizeof(uint64_t) + zmstar_.capacity() * sizeof(long) + unit_.capacity();
 }
 
-size_t CyclotomicTransform::table_bytes(long m, long phi, long n) {
+size_t BluesteinTransform::table_bytes(long m, long phi, long n) {
   return Ntt::table_bytes(n) + (2 * size_t(n) + 6 * size_t(m)) * sizeof(uint64_t) + size_t(phi) * sizeof(long) +
          size_t(m + 7) / 8;
 }
@@ -110,21 +110,6 @@ uint64_t* scratch(long n) {
 // ---- Fast moduli (q < 2^50, IFMA): the chirp products as 52-bit Shoup products, fused
 // with the copies around the convolution so the length-N scratch is streamed fewer times.
 // unit[c] has bit l set iff j = 8c + l lies in Z_m^* (j < m).
-
-constexpr uint64_t kHigh12 = ~((uint64_t(1) << 52) - 1);
-
-// The hardware reads 52 bits per lane: lanes with x >= 2^52 are reduced by a division
-// first (never residues, even lazy ones in [0, 4q)).
-inline __m512i fit52(__m512i xv, uint64_t q) {
-  if (_mm512_test_epi64_mask(xv, _mm512_set1_epi64(kHigh12))) {
-    alignas(64) uint64_t lanes[8];
-    _mm512_store_si512(lanes, xv);
-    for (uint64_t& l : lanes) l %= q;
-    xv = _mm512_load_si512(lanes);
-  }
-  return xv;
-}
-inline uint64_t fit52(uint64_t x, uint64_t q) { return x & kHigh12 ? x % q : x; }
 
 // Forward pre-chirp: x[i] = x[i + half] = coeffs[i] pre[i] mod q in [0, 2q) for
 // i < ncoeffs, zeros up to half in both halves (level 0 of the forward NTT on (lo, 0)).
@@ -217,9 +202,9 @@ void post_inverse52(uint64_t* coeffs, const uint64_t* x, long half, long m, cons
 
 }  // namespace
 
-void CyclotomicTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const {
+void BluesteinTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const {
   if (ncoeffs < 0 || ncoeffs > m_)
-    throw ParameterError(msg("CyclotomicTransform::forward: ncoeffs=", ncoeffs,
+    throw ParameterError(msg("BluesteinTransform::forward: ncoeffs=", ncoeffs,
                              " is outside [0, m=", m_, "]"));
   const uint64_t q = q_;
   const long n = ntt_.n(), half = n / 2;
@@ -244,7 +229,7 @@ void CyclotomicTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t
   for (long t = 0; t < phi_; ++t) values[t] = x[js[t]];
 }
 
-void CyclotomicTransform::inverse(const uint64_t* values, uint64_t* coeffs) const {
+void BluesteinTransform::inverse(const uint64_t* values, uint64_t* coeffs) const {
   const uint64_t q = q_;
   const long n = ntt_.n(), half = n / 2;
   uint64_t* x = scratch(n);

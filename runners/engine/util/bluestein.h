@@ -1,4 +1,6 @@
-// bluestein.h: evaluation at the primitive m-th roots of unity modulo one RNS prime.
+// bluestein.h: evaluation at the primitive m-th roots of unity modulo one RNS prime, by
+// Bluestein's algorithm (any odd m; cyclotomic_transform.h chooses between it and
+// prime_factor.h).
 //
 // Double-CRT stores an element a of Z[X]/Phi_m(X), for each prime q, as its phi(m)
 // values a(zeta^j), j in Z_m^*, where zeta is a primitive m-th root of unity mod q: the
@@ -44,12 +46,14 @@
 
 namespace cb::util {
 
-class CyclotomicTransform {
+class BluesteinTransform {
  public:
   // Precomputes for the odd m >= 3 and the prime q < 2^61 with q = 1 (mod m*N),
   // N = bluestein_length(m). zeta = primitive_root_of_unity(m, q). Throws ParameterError
   // otherwise.
-  CyclotomicTransform(long m, uint64_t q);
+  BluesteinTransform(long m, uint64_t q);
+  // The same checks alone; returns log2(N).
+  static int check(long m, uint64_t q);
 
   // values[t] = a(zeta^j_t) for t < phi, j_t = zmstar()[t], where a has the ncoeffs
   // coefficients coeffs[0..ncoeffs), 0 <= ncoeffs <= m. Outputs in [0, q). Inputs may be

@@ -50,6 +50,9 @@ inline uint64_t mul_shoup52_lazy(uint64_t x, uint64_t w, uint64_t wp, uint64_t q
   return x * w - quot * q;
 }
 
+// x itself when x < 2^52, else x mod q: makes a caller-supplied word a valid multiplicand.
+inline uint64_t fit52(uint64_t x, uint64_t q) { return x >> 52 ? x % q : x; }
+
 #ifdef CB_UTIL_IFMA
 // Broadcast constants of one modulus for the vector product.
 struct Ifma52 {
@@ -67,6 +70,19 @@ struct Ifma52 {
     return _mm512_and_si512(_mm512_madd52lo_epu64(xw, quot, neg_q), mask);
   }
 };
+
+// The hardware reads 52 bits per lane: lanes with x >= 2^52 are reduced by a division
+// first (never residues, even lazy ones in [0, 4q); only caller-supplied words).
+inline __m512i fit52(__m512i xv, uint64_t q) {
+  const __m512i high12 = _mm512_set1_epi64(int64_t(~((uint64_t(1) << 52) - 1)));
+  if (_mm512_test_epi64_mask(xv, high12)) {
+    alignas(64) uint64_t lanes[8];
+    _mm512_store_si512(lanes, xv);
+    for (uint64_t& l : lanes) l %= q;
+    xv = _mm512_load_si512(lanes);
+  }
+  return xv;
+}
 
 // u in [0, 2c) -> [0, c): if u >= c then u - c < u, else u - c wraps above u.
 inline __m512i reduce_once52(__m512i u, __m512i c) { return _mm512_min_epu64(u, _mm512_sub_epi64(u, c)); }

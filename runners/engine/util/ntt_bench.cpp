@@ -1,7 +1,8 @@
 // bench_ntt: median (and minimum) wall time of one forward and one inverse
 // CyclotomicTransform on one 60-bit prime and on one prime of max_fast_prime_bits() bits
-// (50 with the IFMA kernels), single thread, for the rings the experiments use. The
-// minimum shows the unloaded speed on a shared machine.
+// (50 with the IFMA kernels), single thread, for the rings the experiments use, by each
+// algorithm that applies (the one CyclotomicTransform picks is marked "*"). The minimum
+// shows the unloaded speed on a shared machine.
 //
 //   build/bin/bench_ntt [reps]   (default 31)
 #include <algorithm>
@@ -9,9 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
-#include "engine/util/bluestein.h"
+#include "engine/util/cyclotomic_transform.h"
 #include "engine/util/primes.h"
 
 using namespace cb::util;
@@ -38,16 +40,20 @@ Timing time_ms(int reps, F&& f) {
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 31;
-  std::printf("%8s %8s %8s %5s %5s %12s %12s %12s %12s %10s\n", "m", "phi", "N", "bits", "fast",
+  std::printf("%8s %8s %5s %5s %-14s %12s %12s %12s %12s %10s\n", "m", "phi", "bits", "fast", "algorithm",
               "forward_ms", "inverse_ms", "fwd_min_ms", "inv_min_ms", "setup_ms");
   std::vector<int> sizes{60};
   if (max_fast_prime_bits() != 60) sizes.push_back(max_fast_prime_bits());
-  for (long m : {4369L, 53261L, 163455L, 164737L})
-  for (int bits : sizes) {
+  using Algorithm = CyclotomicTransform::Algorithm;
+  for (long m : {4369L, 3205L, 49955L, 53261L, 163455L, 164737L})
+  for (int bits : sizes)
+  for (Algorithm algo : {Algorithm::bluestein, Algorithm::prime_factor}) {
+    if (algo == Algorithm::prime_factor && !PrimeFactorTransform::applies(m)) continue;
     const long n = bluestein_length(m);
     const uint64_t q = ntt_primes(1, bits, uint64_t(m) * uint64_t(n))[0];
     const auto t0 = std::chrono::steady_clock::now();
-    const CyclotomicTransform t(m, q);
+    const CyclotomicTransform t(m, q, algo);
+    const bool chosen = CyclotomicTransform(m, q).algorithm() == algo;
     const double setup =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::mt19937_64 rng(1);
@@ -56,8 +62,9 @@ int main(int argc, char** argv) {
     t.forward(a.data(), m, v.data());  // warm up the scratch buffer and caches
     const Timing fwd = time_ms(reps, [&] { t.forward(a.data(), m, v.data()); });
     const Timing inv = time_ms(reps, [&] { t.inverse(v.data(), b.data()); });
-    std::printf("%8ld %8ld %8ld %5d %5s %12.3f %12.3f %12.3f %12.3f %10.1f\n", m, t.phi(), n,
-                bits, t.fast() ? "yes" : "no", fwd.median, inv.median, fwd.min, inv.min, setup);
+    std::printf("%8ld %8ld %5d %5s %-14s %12.3f %12.3f %12.3f %12.3f %10.1f\n", m, t.phi(), bits,
+                t.fast() ? "yes" : "no", (std::string(CyclotomicTransform::name(algo)) + (chosen ? "*" : "")).c_str(),
+                fwd.median, inv.median, fwd.min, inv.min, setup);
   }
   return 0;
 }

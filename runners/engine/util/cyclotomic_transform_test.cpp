@@ -1,4 +1,4 @@
-#include "engine/util/bluestein.h"
+#include "engine/util/cyclotomic_transform.h"
 
 #include <gtest/gtest.h>
 
@@ -18,12 +18,15 @@
 namespace cb::util {
 namespace {
 
+using Algorithm = CyclotomicTransform::Algorithm;
+
 struct RingCase {
   long m;
   const char* why;
   int bits;  // bit length of q: 60 (64-bit kernels) or 50 (IFMA kernels where compiled)
+  Algorithm algo = Algorithm::bluestein;
   friend std::ostream& operator<<(std::ostream& os, const RingCase& c) {
-    return os << "m" << c.m << "_q" << c.bits << "bit";
+    return os << "m" << c.m << "_q" << c.bits << "bit_" << CyclotomicTransform::name(c.algo);
   }
 };
 
@@ -41,7 +44,7 @@ NTL::ZZX cyclotomic(long n) {
   return p;
 }
 
-class Bluestein : public ::testing::TestWithParam<RingCase> {
+class Transform : public ::testing::TestWithParam<RingCase> {
  protected:
   static uint64_t prime_for(long m) {
     return ntt_primes(1, GetParam().bits, uint64_t(m) * uint64_t(bluestein_length(m)))[0];
@@ -60,11 +63,11 @@ class Bluestein : public ::testing::TestWithParam<RingCase> {
   }
 };
 
-TEST_P(Bluestein, ExposesZmStarAndARootOfOrderM) {
+TEST_P(Transform, ExposesZmStarAndARootOfOrderM) {
   const long m = GetParam().m;
-  const CyclotomicTransform t(m, prime_for(m));
+  const CyclotomicTransform t(m, prime_for(m), GetParam().algo);
   EXPECT_EQ(t.m(), m);
-  EXPECT_EQ(t.n(), bluestein_length(m));
+  EXPECT_EQ(t.algorithm(), GetParam().algo);
   long phi = 0;
   for (long j = 1; j < m; ++j) phi += std::gcd(j, m) == 1;
   EXPECT_EQ(t.phi(), phi);
@@ -79,10 +82,10 @@ TEST_P(Bluestein, ExposesZmStarAndARootOfOrderM) {
   for (uint64_t p : prime_factors(m)) EXPECT_NE(pow_mod(t.zeta(), m / p, t.q()), 1u);
 }
 
-TEST_P(Bluestein, ForwardMatchesNaiveEvaluation) {
+TEST_P(Transform, ForwardMatchesNaiveEvaluation) {
   const long m = GetParam().m;
   const uint64_t q = prime_for(m);
-  const CyclotomicTransform t(m, q);
+  const CyclotomicTransform t(m, q, GetParam().algo);
   // Full length m, degree < phi, and a short input (ncoeffs < m pads with zeros).
   for (long len : {m, t.phi(), std::min(m, long(7))}) {
     const auto a = random_vec(len, q, 100 + len);
@@ -96,10 +99,10 @@ TEST_P(Bluestein, ForwardMatchesNaiveEvaluation) {
   EXPECT_EQ(v, std::vector<uint64_t>(t.phi(), 0));
 }
 
-TEST_P(Bluestein, UnreducedInputsAreReducedOnTheFly) {
+TEST_P(Transform, UnreducedInputsAreReducedOnTheFly) {
   const long m = GetParam().m;
   const uint64_t q = prime_for(m);
-  const CyclotomicTransform t(m, q);
+  const CyclotomicTransform t(m, q, GetParam().algo);
   const auto a = random_vec(m, q, 31);
   auto lazy = a;
   for (long i = 0; i < m; ++i) lazy[i] += (i % 4) * q;  // up to 4q: still < 2^64
@@ -116,10 +119,10 @@ TEST_P(Bluestein, UnreducedInputsAreReducedOnTheFly) {
   EXPECT_EQ(b, c);
 }
 
-TEST_P(Bluestein, InverseInterpolatesAndVanishesOffZmStar) {
+TEST_P(Transform, InverseInterpolatesAndVanishesOffZmStar) {
   const long m = GetParam().m;
   const uint64_t q = prime_for(m);
-  const CyclotomicTransform t(m, q);
+  const CyclotomicTransform t(m, q, GetParam().algo);
   const auto v = random_vec(t.phi(), q, 7);
   std::vector<uint64_t> b(m), back(t.phi());
   t.inverse(v.data(), b.data());
@@ -133,10 +136,10 @@ TEST_P(Bluestein, InverseInterpolatesAndVanishesOffZmStar) {
     }
 }
 
-TEST_P(Bluestein, InverseOfForwardIsCongruentModPhiM) {
+TEST_P(Transform, InverseOfForwardIsCongruentModPhiM) {
   const long m = GetParam().m;
   const uint64_t q = prime_for(m);
-  const CyclotomicTransform t(m, q);
+  const CyclotomicTransform t(m, q, GetParam().algo);
   const auto a = random_vec(t.phi(), q, 8);  // degree < phi: already reduced mod Phi_m
   std::vector<uint64_t> v(t.phi()), b(m);
   t.forward(a.data(), t.phi(), v.data());
@@ -158,12 +161,12 @@ TEST_P(Bluestein, InverseOfForwardIsCongruentModPhiM) {
   EXPECT_EQ((bq % phi_q), (cq % phi_q));
 }
 
-TEST_P(Bluestein, ProductsOfValuesAreRingProducts) {
+TEST_P(Transform, ProductsOfValuesAreRingProducts) {
   // The point of double-CRT: pointwise products are products in Z_q[X]/Phi_m.
   const long m = GetParam().m;
   if (m > 1200) GTEST_SKIP() << "NTL multiplication check only for the small rings";
   const uint64_t q = prime_for(m);
-  const CyclotomicTransform t(m, q);
+  const CyclotomicTransform t(m, q, GetParam().algo);
   const auto a = random_vec(t.phi(), q, 21), c = random_vec(t.phi(), q, 22);
   std::vector<uint64_t> va(t.phi()), vc(t.phi()), b(m);
   t.forward(a.data(), t.phi(), va.data());
@@ -181,7 +184,9 @@ TEST_P(Bluestein, ProductsOfValuesAreRingProducts) {
 }
 
 // The same rings with 60-bit primes (64-bit Shoup kernels) and 50-bit primes (the IFMA
-// kernels when compiled in, else again the 64-bit ones).
+// kernels when compiled in, else again the 64-bit ones), by Bluestein's algorithm and,
+// for squarefree m, by the prime-factor one (its Rader lengths: p - 1 a power of two for
+// 3, 5, 17, 257; padded convolutions for 7, 11, 13).
 std::vector<RingCase> rings() {
   const RingCase base[] = {{3, "smallest ring", 0},
                            {7, "N = 16: the shortest vector NTT, from level 1", 0},
@@ -190,24 +195,83 @@ std::vector<RingCase> rings() {
                            {343, "prime power 7^3", 0},
                            {771, "3*257", 0},
                            {1155, "four primes 3*5*7*11", 0},
+                           {1105, "5*13*17", 0},
                            {4369, "17*257, a test ring of the engine", 0}};
   std::vector<RingCase> out;
   for (int bits : {60, 50})
-    for (RingCase c : base) out.push_back({c.m, c.why, bits});
+    for (RingCase c : base) {
+      out.push_back({c.m, c.why, bits, Algorithm::bluestein});
+      if (PrimeFactorTransform::applies(c.m)) out.push_back({c.m, c.why, bits, Algorithm::prime_factor});
+    }
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Rings, Bluestein, ::testing::ValuesIn(rings()),
+INSTANTIATE_TEST_SUITE_P(Rings, Transform, ::testing::ValuesIn(rings()),
                          ::testing::PrintToStringParamName());
 
-TEST(BluesteinFast, FiftyBitPrimesTakeTheIfmaPathWhenCompiled) {
+TEST(PrimeFactor, AgreesWithBluesteinWordForWord) {
+  // Same zeta, same order of the values: the engine may mix the algorithms across primes.
+  for (long m : {15L, 255L, 1155L, 4369L})
+    for (int bits : {60, 50}) {
+      const uint64_t q = ntt_primes(1, bits, uint64_t(m) * uint64_t(bluestein_length(m)))[0];
+      const CyclotomicTransform b(m, q, Algorithm::bluestein), p(m, q, Algorithm::prime_factor);
+      ASSERT_EQ(b.zeta(), p.zeta());
+      ASSERT_EQ(b.zmstar(), p.zmstar());
+      std::mt19937_64 rng(m + bits);
+      std::vector<uint64_t> a(m), vb(b.phi()), vp(p.phi()), cb(m), cp(m);
+      for (auto& x : a) x = rng();  // any words
+      b.forward(a.data(), m, vb.data());
+      p.forward(a.data(), m, vp.data());
+      ASSERT_EQ(vb, vp) << "m=" << m << " bits=" << bits;
+      b.inverse(vb.data(), cb.data());
+      p.inverse(vp.data(), cp.data());
+      ASSERT_EQ(cb, cp) << "m=" << m << " bits=" << bits;
+    }
+}
+
+TEST(PrimeFactor, ChosenWhereItDoesLessWork) {
+  EXPECT_FALSE(PrimeFactorTransform::applies(243));   // 3^5
+  EXPECT_FALSE(PrimeFactorTransform::applies(4370));  // even
+  EXPECT_TRUE(PrimeFactorTransform::applies(53261));  // 13*17*241
+  EXPECT_EQ(PrimeFactorTransform::factors(4369), (std::vector<long>{17, 257}));
+  EXPECT_EQ(PrimeFactorTransform::conv_lengths(4369), (std::vector<long>{16, 256}));
+  EXPECT_EQ(PrimeFactorTransform::conv_lengths(53261), (std::vector<long>{32, 16, 512}));
+  // 17 * 257: the Rader lengths are powers of two, a third of Bluestein's count.
+  EXPECT_LT(PrimeFactorTransform::cost(4369), 0.4 * CyclotomicTransform::bluestein_cost(4369));
+  EXPECT_EQ(CyclotomicTransform::choose(4369, true), Algorithm::prime_factor);
+  EXPECT_EQ(CyclotomicTransform::choose(4369, false), Algorithm::bluestein);  // scalar kernels
+  EXPECT_EQ(CyclotomicTransform::choose(53261, true), Algorithm::bluestein);  // about equal
+  EXPECT_EQ(CyclotomicTransform::choose(243, true), Algorithm::bluestein);
+  const uint64_t q = ntt_primes(1, 50, uint64_t(4369) * uint64_t(bluestein_length(4369)))[0];
+  EXPECT_EQ(CyclotomicTransform(4369, q).algorithm(),
+            kIfmaCompiled ? Algorithm::prime_factor : Algorithm::bluestein);
+}
+
+TEST(PrimeFactor, MemoryModelMatchesTheTables) {
+  const long m = 4369;
+  const auto qs = ntt_primes(3, 50, uint64_t(m) * uint64_t(bluestein_length(m)));
+  size_t own = 0;
+  bool pf = false;
+  for (uint64_t q : qs) {
+    const CyclotomicTransform t(m, q);
+    own += t.bytes();
+    pf |= t.algorithm() == Algorithm::prime_factor;
+  }
+  EXPECT_EQ(CyclotomicTransform::tables_bytes(m, 4096, qs), own + (pf ? PrimeFactorTransform::shared_bytes(m) : 0));
+}
+
+TEST(TransformFast, FiftyBitPrimesTakeTheIfmaPathWhenCompiled) {
   const long m = 771;
   const uint64_t step = uint64_t(m) * uint64_t(bluestein_length(m));
-  const CyclotomicTransform t50(m, ntt_primes(1, 50, step)[0]);
-  const CyclotomicTransform t60(m, ntt_primes(1, 60, step)[0]);
+  const uint64_t q50 = ntt_primes(1, 50, step)[0], q60 = ntt_primes(1, 60, step)[0];
+  const CyclotomicTransform t50(m, q50), t60(m, q60), p50(m, q50, Algorithm::prime_factor),
+      p60(m, q60, Algorithm::prime_factor);
   EXPECT_EQ(max_fast_prime_bits(), kIfmaCompiled ? 50 : 60);
-  // Both agree with the definition on a lazy input at the top of [0, 4q) and any words.
-  for (const CyclotomicTransform* t : {&t50, &t60}) {
+  EXPECT_EQ(t50.fast(), kIfmaCompiled);
+  EXPECT_EQ(p50.fast(), kIfmaCompiled);
+  EXPECT_FALSE(p60.fast());
+  // All agree with the definition on a lazy input at the top of [0, 4q) and any words.
+  for (const CyclotomicTransform* t : {&t50, &t60, &p50, &p60}) {
     const uint64_t q = t->q();
     std::vector<uint64_t> a(m), lazy(m), v(t->phi()), w(t->phi()), b(m), c(m);
     for (long i = 0; i < m; ++i) a[i] = q - 1 - uint64_t(i);
@@ -223,32 +287,42 @@ TEST(BluesteinFast, FiftyBitPrimesTakeTheIfmaPathWhenCompiled) {
   }
 }
 
-TEST(BluesteinErrors, NameTheBrokenConstraint) {
+TEST(TransformErrors, NameTheBrokenConstraint) {
   try {
     CyclotomicTransform(256, 7681);
     FAIL() << "expected ParameterError";
   } catch (const ParameterError& e) {
-    EXPECT_STREQ(e.what(), "CyclotomicTransform: m=256 must be odd and >= 3");
+    EXPECT_STREQ(e.what(), "BluesteinTransform: m=256 must be odd and >= 3");
   }
   try {
     CyclotomicTransform(257, 7681);  // 7681 - 1 = 2^9 * 15
     FAIL() << "expected ParameterError";
   } catch (const ParameterError& e) {
     EXPECT_STREQ(e.what(),
-                 "CyclotomicTransform: q=7681 is not 1 mod m*N=257*1024=263168 (m=257, N=1024)");
+                 "BluesteinTransform: q=7681 is not 1 mod m*N=257*1024=263168 (m=257, N=1024)");
   }
   const uint64_t q = ntt_primes(1, 60, 257 * 1024)[0];
   const CyclotomicTransform t(257, q);
   std::vector<uint64_t> a(258), v(256);
   EXPECT_THROW(t.forward(a.data(), 258, v.data()), ParameterError);
+  const CyclotomicTransform p(257, q, Algorithm::prime_factor);
+  EXPECT_THROW(p.forward(a.data(), 258, v.data()), ParameterError);
+  const uint64_t q243 = ntt_primes(1, 50, 243 * 512)[0];
+  try {
+    CyclotomicTransform(243, q243, Algorithm::prime_factor);
+    FAIL() << "expected ParameterError";
+  } catch (const ParameterError& e) {
+    EXPECT_STREQ(e.what(),
+                 "CyclotomicTransform: m=243 is not squarefree: the prime-factor algorithm needs distinct prime factors");
+  }
 }
 
-class BluesteinThreads : public ::testing::TestWithParam<int> {};
+class TransformThreads : public ::testing::TestWithParam<std::tuple<int, Algorithm>> {};
 
-TEST_P(BluesteinThreads, ConcurrentCallsAgree) {
+TEST_P(TransformThreads, ConcurrentCallsAgree) {
   const long m = 771;
-  const uint64_t q = ntt_primes(1, GetParam(), uint64_t(m) * bluestein_length(m))[0];
-  const CyclotomicTransform t(m, q);
+  const uint64_t q = ntt_primes(1, std::get<0>(GetParam()), uint64_t(m) * bluestein_length(m))[0];
+  const CyclotomicTransform t(m, q, std::get<1>(GetParam()));
   std::vector<std::vector<uint64_t>> in(8), out(8), ref(8);
   for (int k = 0; k < 8; ++k) {
     std::mt19937_64 rng(k);
@@ -264,7 +338,9 @@ TEST_P(BluesteinThreads, ConcurrentCallsAgree) {
   EXPECT_EQ(out, ref);
 }
 
-INSTANTIATE_TEST_SUITE_P(Bits, BluesteinThreads, ::testing::Values(60, 50));
+INSTANTIATE_TEST_SUITE_P(Bits, TransformThreads,
+                         ::testing::Combine(::testing::Values(60, 50),
+                                            ::testing::Values(Algorithm::bluestein, Algorithm::prime_factor)));
 
 }  // namespace
 }  // namespace cb::util

@@ -1,0 +1,78 @@
+#include "engine/util/cyclotomic_transform.h"
+
+#include <cmath>
+#include <numeric>
+
+#include "engine/errors.h"
+#include "engine/util/ifma.h"
+#include "engine/util/primes.h"
+
+namespace cb::util {
+
+namespace {
+bool is_fast(uint64_t q) { return kIfmaCompiled && q < kMaxIfmaModulus; }
+}  // namespace
+
+double CyclotomicTransform::bluestein_cost(long m) {
+  const long n = bluestein_length(m);
+  long phi = 0;
+  for (long j = 1; j < m; ++j) phi += std::gcd(j, m) == 1;
+  // two NTTs without level 0 (n/2 (log2 n - 1) butterflies each), the kernel product,
+  // two chirp products per coefficient and the values' compression
+  return double(n) * (std::log2(double(n)) - 1) + double(n) + 2.0 * double(m) + double(phi);
+}
+
+CyclotomicTransform::Algorithm CyclotomicTransform::choose(long m, bool fast) {
+  if (fast && PrimeFactorTransform::applies(m) &&
+      PrimeFactorTransform::cost(m) < kPrimeFactorShare * bluestein_cost(m))
+    return Algorithm::prime_factor;
+  return Algorithm::bluestein;
+}
+
+const char* CyclotomicTransform::name(Algorithm a) {
+  switch (a) {
+    case Algorithm::automatic: return "automatic";
+    case Algorithm::bluestein: return "bluestein";
+    case Algorithm::prime_factor: return "prime_factor";
+  }
+  return "?";
+}
+
+CyclotomicTransform::CyclotomicTransform(long m, uint64_t q, Algorithm algorithm)
+    : m_(m), q_(q), zeta_(0), fast_(is_fast(q)) {
+  BluesteinTransform::check(m, q);  // odd m >= 3, prime q = 1 mod m N: what both need
+  if (algorithm == Algorithm::automatic) algorithm = choose(m, fast_);
+  if (algorithm == Algorithm::prime_factor) {
+    if (!PrimeFactorTransform::applies(m))
+      throw ParameterError(msg("CyclotomicTransform: m=", m, " is not squarefree: the prime-factor algorithm needs "
+                               "distinct prime factors"));
+    zeta_ = primitive_root_of_unity(uint64_t(m), q);
+    for (long j = 1; j < m; ++j)
+      if (std::gcd(j, m) == 1) zmstar_.push_back(j);
+    zmstar_.shrink_to_fit();
+    pf_ = std::make_unique<PrimeFactorTransform>(m, q, zeta_);
+  } else {
+    bl_ = std::make_unique<BluesteinTransform>(m, q);
+    zeta_ = bl_->zeta();
+  }
+}
+
+size_t CyclotomicTransform::bytes() const {
+  return pf_ ? pf_->bytes() + zmstar_.capacity() * sizeof(long) : bl_->bytes();
+}
+
+size_t CyclotomicTransform::tables_bytes(long m, long phi, const std::vector<uint64_t>& primes) {
+  size_t total = 0;
+  bool shared = false;
+  for (uint64_t q : primes) {
+    if (choose(m, is_fast(q)) == Algorithm::prime_factor) {
+      total += PrimeFactorTransform::table_bytes(m) + size_t(phi) * sizeof(long);  // and Z_m^*
+      shared = true;
+    } else {
+      total += BluesteinTransform::table_bytes(m, phi, bluestein_length(m));
+    }
+  }
+  return total + (shared ? PrimeFactorTransform::shared_bytes(m) : 0);
+}
+
+}  // namespace cb::util

@@ -1,0 +1,98 @@
+// cyclotomic_transform.h: the double-CRT transform modulo one RNS prime, by whichever of
+// two algorithms does less work for m.
+//
+// Double-CRT stores an element a of Z[X]/Phi_m(X), for each prime q, as its phi(m)
+// values a(zeta^j), j in Z_m^* (increasing), zeta = primitive_root_of_unity(m, q): the
+// roots of Phi_m mod q are exactly those zeta^j. forward() evaluates a polynomial of
+// degree < m there; inverse() returns the polynomial b of degree < m with those values on
+// Z_m^* and zero at the other m-th roots (congruent to the element mod Phi_m).
+//
+// Two algorithms compute the same values, word for word:
+//  - Bluestein's (bluestein.h), for every odd m: one cyclic convolution of power-of-two
+//    length N >= 2m - 1, about N log2 N butterflies;
+//  - the prime-factor algorithm (prime_factor.h), for squarefree m = p_1 ... p_k: one
+//    pass per p_d of Rader convolutions of length N_p < 2 p_d, run over all the other
+//    coordinates at once.
+// The choice (choose()) compares their operation counts (bluestein_cost(),
+// PrimeFactorTransform::cost()) and takes the prime-factor algorithm when it needs less
+// than kPrimeFactorShare of Bluestein's work and the modulus takes the IFMA kernels (its
+// scalar kernels are slower than Bluestein's AVX-512 ones). The counts track the measured
+// times (bench_ntt, BENCHMARKS.md "Transforms"): at m = 4369 = 17 * 257 the count is 0.33
+// of Bluestein's and the time 0.31; at m = 163455 0.48 and 0.45; at m = 164737 = 257 * 641
+// 0.82 and 0.78-0.92; at m = 53261 = 13 * 17 * 241 0.99 and 1.15, so Bluestein stays
+// there. Both need q = 1 (mod m N_p) for their lengths; the chain's primes (q = 1 mod m N,
+// N = bluestein_length(m), chain.h) serve either, since every N_p divides N.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/util/bluestein.h"
+#include "engine/util/prime_factor.h"
+
+namespace cb::util {
+
+class CyclotomicTransform {
+ public:
+  enum class Algorithm { automatic, bluestein, prime_factor };
+
+  // Precomputes for the odd m >= 3 and the prime q < 2^61 with q = 1 (mod m*N),
+  // N = bluestein_length(m). Throws ParameterError otherwise, or when prime_factor is asked
+  // for an m that is not squarefree.
+  CyclotomicTransform(long m, uint64_t q, Algorithm algorithm = Algorithm::automatic);
+
+  // values[t] = a(zeta^j_t) for t < phi, j_t = zmstar()[t], where a has the ncoeffs
+  // coefficients coeffs[0..ncoeffs), 0 <= ncoeffs <= m. Outputs in [0, q). Inputs may be
+  // any words (e.g. residues in [0, 2q) left lazy). values must not alias coeffs.
+  void forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const {
+    if (pf_) {
+      pf_->forward(coeffs, ncoeffs, values);
+    } else {
+      bl_->forward(coeffs, ncoeffs, values);
+    }
+  }
+  // coeffs[0..m) = b with b(zeta^j_t) = values[t] on Z_m^* and b(zeta^j) = 0 for the other
+  // j. Outputs in [0, q); inputs may be any words. No aliasing.
+  void inverse(const uint64_t* values, uint64_t* coeffs) const {
+    if (pf_) {
+      pf_->inverse(values, coeffs);
+    } else {
+      bl_->inverse(values, coeffs);
+    }
+  }
+
+  // The algorithm automatic picks for m when q takes the IFMA kernels (fast), and the
+  // one this transform uses.
+  static Algorithm choose(long m, bool fast);
+  Algorithm algorithm() const { return pf_ ? Algorithm::prime_factor : Algorithm::bluestein; }
+  static const char* name(Algorithm a);
+  // Operation count of Bluestein's transform (the unit of PrimeFactorTransform::cost()).
+  static double bluestein_cost(long m);
+  // Below this share of Bluestein's count, the prime-factor algorithm is chosen.
+  static constexpr double kPrimeFactorShare = 0.9;
+
+  uint64_t q() const { return q_; }
+  uint64_t zeta() const { return zeta_; }  // the primitive m-th root of unity used
+  long m() const { return m_; }
+  long phi() const { return long(zmstar().size()); }
+  bool fast() const { return fast_; }  // the IFMA kernels (q < 2^50, IFMA compiled)
+  // Z_m^* = {j in [1, m) : gcd(j, m) = 1}, increasing: the order of the values.
+  const std::vector<long>& zmstar() const { return bl_ ? bl_->zmstar() : zmstar_; }
+
+  // Bytes of this transform's own tables, and the model of them for a chain's primes:
+  // the sum over the primes plus, when any uses the prime-factor algorithm, its index
+  // tables once (they are shared by all the primes of one m).
+  size_t bytes() const;
+  static size_t tables_bytes(long m, long phi, const std::vector<uint64_t>& primes);
+
+ private:
+  long m_;
+  uint64_t q_, zeta_;
+  bool fast_;
+  std::vector<long> zmstar_;  // with the prime-factor algorithm (Bluestein keeps its own)
+  std::unique_ptr<BluesteinTransform> bl_;
+  std::unique_ptr<PrimeFactorTransform> pf_;
+};
+
+}  // namespace cb::util

@@ -1,0 +1,554 @@
+#include "engine/util/prime_factor.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <numeric>
+
+#include "engine/errors.h"
+#include "engine/util/ifma.h"
+#include "engine/util/modarith.h"
+#include "engine/util/primes.h"
+
+#ifdef CB_UTIL_IFMA
+// GCC 12 reports its own _mm512_undefined_* placeholders as maybe-uninitialized.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+
+namespace cb::util {
+
+namespace {
+
+bool is_pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
+long pow2_at_least(long x) {
+  long n = 1;
+  while (n < x) n <<= 1;
+  return n;
+}
+int log2_exact(long n) {
+  int k = 0;
+  while ((long(1) << k) < n) ++k;
+  return k;
+}
+long conv_length(long p) { return is_pow2(p - 1) ? p - 1 : pow2_at_least(2 * (p - 1) - 1); }
+long round8(long w) { return (w + 7) / 8 * 8; }
+
+// The smallest generator of Z_p^*, p an odd prime.
+long generator(long p) {
+  const auto fs = prime_factors(uint64_t(p - 1));
+  for (long g = 2; g < p; ++g) {
+    bool ok = true;
+    for (uint64_t f : fs)
+      if (pow_mod(uint64_t(g), uint64_t(p - 1) / f, uint64_t(p)) == 1) ok = false;
+    if (ok) return g;
+  }
+  return 1;  // p = 2 or 3 ends here only for p = 2, which m (odd) never has
+}
+
+}  // namespace
+
+// ---- The plan: everything that depends on m alone, shared by the transforms of all
+// primes through a cache (one per m).
+
+struct PrimeFactorTransform::Plan {
+  struct Stage {
+    int dim;       // the factor this pass runs along
+    long wp;       // words per row: the other coordinates' count rounded up to 8
+    long rows;     // rows gathered: forward 1 + L (row 0 holds i_d = 0), inverse L (rows 1..L)
+    std::vector<int32_t> gather;  // rows * wp source positions (-1: zero)
+  };
+  long m = 0, phi = 0;
+  std::vector<long> p, L, N, e;         // per factor: p, p - 1, N_p, CRT idempotent
+  std::vector<std::vector<long>> pw;    // pw[d][s] = g^s mod p
+  std::vector<std::vector<long>> dlog;  // dlog[d][x] = s with g^s = x, x != 0
+  std::vector<Stage> fwd, inv;          // passes: forward by increasing p, inverse decreasing
+  std::vector<int32_t> fwd_out;         // values[t] = last forward buffer[fwd_out[t]]
+  std::vector<int32_t> inv_out;         // coeffs[i] = last inverse buffer[inv_out[i]]
+  long buf_words = 0;                   // largest (1 + N_p) * wp of the passes
+
+  explicit Plan(long m);
+  size_t bytes() const {
+    size_t w = fwd_out.size() + inv_out.size();
+    for (const auto* v : {&fwd, &inv})
+      for (const auto& s : *v) w += s.gather.size();
+    return w * sizeof(int32_t);
+  }
+
+ private:
+  // How a buffer stores the entry labelled by the residues x[0..k): its row is the
+  // coordinate of dimension `row` (forward output: 1 + dlog x; inverse output: 0 for
+  // x = 0, else 1 + dlog x; input of a pass: see the constructor), its column the
+  // mixed-radix number of the other coordinates in increasing dimension order, each a
+  // dlog (extent L) where s_kind says so and the residue itself (extent p) otherwise.
+  struct Layout {
+    int row;
+    std::vector<bool> s_kind;
+    long wp;
+  };
+  long width(int row, const std::vector<bool>& s_kind) const {
+    long w = 1;
+    for (size_t d = 0; d < p.size(); ++d)
+      if (int(d) != row) w *= s_kind[d] ? L[d] : p[d];
+    return w;
+  }
+  long column(const Layout& l, const std::vector<long>& x) const {
+    long c = 0;
+    for (size_t d = 0; d < p.size(); ++d) {
+      if (int(d) == l.row) continue;
+      c = c * (l.s_kind[d] ? L[d] : p[d]) + (l.s_kind[d] ? dlog[d][x[d]] : x[d]);
+    }
+    return c;
+  }
+  // The residues of column c (inverse of column(), for the coordinates other than row).
+  void decode(const Layout& l, long c, std::vector<long>& x) const {
+    for (long d = long(p.size()) - 1; d >= 0; --d) {
+      if (d == l.row) continue;
+      const long ext = l.s_kind[d] ? L[d] : p[d];
+      const long v = c % ext;
+      c /= ext;
+      x[d] = l.s_kind[d] ? pw[d][v] : v;
+    }
+  }
+  long crt(const std::vector<long>& x) const {
+    long i = 0;
+    for (size_t d = 0; d < p.size(); ++d) i = (i + x[d] * e[d]) % m;
+    return i;
+  }
+};
+
+PrimeFactorTransform::Plan::Plan(long m_) : m(m_) {
+  for (uint64_t f : prime_factors(uint64_t(m))) p.push_back(long(f));
+  const long k = long(p.size());
+  for (long d = 0; d < k; ++d) {
+    L.push_back(p[d] - 1);
+    N.push_back(conv_length(p[d]));
+    const long rest = m / p[d];
+    e.push_back(rest * long(inv_mod(uint64_t(rest % p[d]), uint64_t(p[d]))) % m);
+    const long g = generator(p[d]);
+    pw.emplace_back(L[d]);
+    dlog.emplace_back(p[d], -1);
+    long x = 1;
+    for (long s = 0; s < L[d]; ++s, x = x * g % p[d]) pw[d][s] = x, dlog[d][x] = s;
+  }
+  std::vector<long> rank(m, -1);
+  for (long j = 1; j < m; ++j)
+    if (std::gcd(j, m) == 1) rank[j] = phi++;
+
+  std::vector<long> x(k);
+  auto neg_pow = [&](long d, long r) { return pw[d][(L[d] - r) % L[d]]; };  // g^(-r)
+
+  // Forward: pass n runs along dimension n (factors increase); dimensions below it hold
+  // output indices (dlogs), the others input residues.
+  Layout prev{-1, std::vector<bool>(k, false), 0};
+  for (long d = 0; d < k; ++d) {
+    Layout in{int(d), prev.s_kind, 0};
+    in.wp = round8(width(int(d), in.s_kind));
+    Stage st{int(d), in.wp, 1 + L[d], {}};
+    st.gather.assign(st.rows * st.wp, -1);
+    const long w = width(int(d), in.s_kind);
+    for (long c = 0; c < w; ++c) {
+      decode(in, c, x);
+      for (long row = 0; row < st.rows; ++row) {
+        x[d] = row == 0 ? 0 : neg_pow(d, row - 1);
+        st.gather[row * st.wp + c] =
+            int32_t(d == 0 ? crt(x) : (1 + dlog[prev.row][x[prev.row]]) * prev.wp + column(prev, x));
+      }
+    }
+    buf_words = std::max(buf_words, (1 + N[d]) * st.wp);
+    fwd.push_back(std::move(st));
+    prev = in;
+    prev.s_kind[d] = true;
+  }
+  for (long j = 1; j < m; ++j) {
+    if (rank[j] < 0) continue;
+    for (long d = 0; d < k; ++d) x[d] = j % p[d];
+    fwd_out.push_back(int32_t((1 + dlog[prev.row][x[prev.row]]) * prev.wp + column(prev, x)));
+  }
+
+  // Inverse: passes by decreasing factor; dimensions already passed hold residues i_d,
+  // the others dlogs of the units j_d. Output rows: 0 for i_d = 0, 1 + dlog i_d.
+  auto out_row = [&](long d, long xd) { return xd == 0 ? 0 : 1 + dlog[d][xd]; };
+  prev = Layout{-1, std::vector<bool>(k, true), 0};
+  for (long d = k - 1; d >= 0; --d) {
+    Layout in{int(d), prev.s_kind, 0};
+    in.wp = round8(width(int(d), in.s_kind));
+    Stage st{int(d), in.wp, L[d], {}};
+    st.gather.assign(st.rows * st.wp, -1);
+    const long w = width(int(d), in.s_kind);
+    for (long c = 0; c < w; ++c) {
+      decode(in, c, x);
+      for (long r = 0; r < L[d]; ++r) {
+        x[d] = neg_pow(d, r);
+        st.gather[r * st.wp + c] = int32_t(d == k - 1 ? rank[crt(x)]
+                                                      : out_row(prev.row, x[prev.row]) * prev.wp + column(prev, x));
+      }
+    }
+    buf_words = std::max(buf_words, (1 + N[d]) * st.wp);
+    inv.push_back(std::move(st));
+    prev = in;
+    prev.s_kind[d] = false;
+  }
+  for (long i = 0; i < m; ++i) {
+    for (long d = 0; d < k; ++d) x[d] = i % p[d];
+    inv_out.push_back(int32_t(out_row(prev.row, x[prev.row]) * prev.wp + column(prev, x)));
+  }
+}
+
+namespace {
+
+std::shared_ptr<const PrimeFactorTransform::Plan> plan_for(long m) {
+  static std::mutex mu;
+  static std::map<long, std::weak_ptr<const PrimeFactorTransform::Plan>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto p = cache[m].lock()) return p;
+  auto p = std::make_shared<const PrimeFactorTransform::Plan>(m);
+  cache[m] = p;
+  return p;
+}
+
+// ---- Kernels. Rows of wp words, a block of rows contiguous; n rows per convolution.
+
+// Scalar (any q < 2^61), fully reduced values; companions are shoup(w, q).
+void forward_rows(uint64_t* a, long n, long wp, const uint64_t* tw, const uint64_t* twp, uint64_t q) {
+  for (long len = n / 2, blocks = 1; len >= 1; len /= 2, blocks *= 2)
+    for (long b = 0; b < blocks; ++b) {
+      const uint64_t w = tw[blocks + b], wq = twp[blocks + b];
+      uint64_t* x = a + 2 * b * len * wp;
+      uint64_t* y = x + len * wp;
+      for (long i = 0; i < len * wp; ++i) {
+        const uint64_t t = mul_shoup(y[i], w, wq, q), u = x[i];
+        x[i] = add_mod(u, t, q);
+        y[i] = sub_mod(u, t, q);
+      }
+    }
+}
+void inverse_rows(uint64_t* a, long n, long wp, const uint64_t* itw, const uint64_t* itwp, uint64_t q) {
+  for (long len = 1, blocks = n / 2; len < n; len *= 2, blocks /= 2)
+    for (long b = 0; b < blocks; ++b) {
+      const uint64_t w = itw[blocks + b], wq = itwp[blocks + b];
+      uint64_t* x = a + 2 * b * len * wp;
+      uint64_t* y = x + len * wp;
+      for (long i = 0; i < len * wp; ++i) {
+        const uint64_t u = x[i], v = y[i];
+        x[i] = add_mod(u, v, q);
+        y[i] = mul_shoup(sub_mod(u, v, q), w, wq, q);
+      }
+    }
+}
+void scale_rows(uint64_t* a, long n, long wp, const uint64_t* k, const uint64_t* kp, uint64_t q) {
+  for (long r = 0; r < n; ++r)
+    for (long i = 0; i < wp; ++i) a[r * wp + i] = mul_shoup(a[r * wp + i], k[r], kp[r], q);
+}
+// dst[t] = src[tab[t]] (0 where tab[t] is -1 or >= limit), times w when wq != 0.
+void gather(uint64_t* dst, const int32_t* tab, long n, const uint64_t* src, uint64_t limit, uint64_t w,
+            uint64_t wq, uint64_t q) {
+  for (long t = 0; t < n; ++t) {
+    const uint32_t s = uint32_t(tab[t]);
+    const uint64_t v = s < limit ? src[s] : 0;
+    dst[t] = wq ? mul_shoup(v, w, wq, q) : v;
+  }
+}
+
+#ifdef CB_UTIL_IFMA
+// q < 2^50: 52-bit Shoup products, lazy ranges as in ntt.h: forward [0, 4q) -> [0, 4q),
+// inverse [0, 2q) -> [0, 2q); the pointwise product takes [0, 4q) to [0, 2q).
+void forward_rows52(uint64_t* a, long n, long wp, const uint64_t* tw, const uint64_t* twp, uint64_t q) {
+  const Ifma52 ar(q);
+  const __m512i two_q = _mm512_set1_epi64(2 * q);
+  for (long len = n / 2, blocks = 1; len >= 1; len /= 2, blocks *= 2)
+    for (long b = 0; b < blocks; ++b) {
+      const __m512i w = _mm512_set1_epi64(tw[blocks + b]), wq = _mm512_set1_epi64(twp[blocks + b]);
+      uint64_t* x = a + 2 * b * len * wp;
+      uint64_t* y = x + len * wp;
+      for (long i = 0; i < len * wp; i += 8) {
+        const __m512i u = reduce_once52(_mm512_loadu_si512(x + i), two_q);
+        const __m512i t = ar.mul_lazy(_mm512_loadu_si512(y + i), w, wq);
+        _mm512_storeu_si512(x + i, _mm512_add_epi64(u, t));
+        _mm512_storeu_si512(y + i, _mm512_add_epi64(_mm512_sub_epi64(u, t), two_q));
+      }
+    }
+}
+void inverse_rows52(uint64_t* a, long n, long wp, const uint64_t* itw, const uint64_t* itwp, uint64_t q) {
+  const Ifma52 ar(q);
+  const __m512i two_q = _mm512_set1_epi64(2 * q);
+  for (long len = 1, blocks = n / 2; len < n; len *= 2, blocks /= 2)
+    for (long b = 0; b < blocks; ++b) {
+      const __m512i w = _mm512_set1_epi64(itw[blocks + b]), wq = _mm512_set1_epi64(itwp[blocks + b]);
+      uint64_t* x = a + 2 * b * len * wp;
+      uint64_t* y = x + len * wp;
+      for (long i = 0; i < len * wp; i += 8) {
+        const __m512i u = _mm512_loadu_si512(x + i), v = _mm512_loadu_si512(y + i);
+        _mm512_storeu_si512(x + i, reduce_once52(_mm512_add_epi64(u, v), two_q));
+        _mm512_storeu_si512(y + i, ar.mul_lazy(_mm512_add_epi64(_mm512_sub_epi64(u, v), two_q), w, wq));
+      }
+    }
+}
+void scale_rows52(uint64_t* a, long n, long wp, const uint64_t* k, const uint64_t* kp, uint64_t q) {
+  const Ifma52 ar(q);
+  for (long r = 0; r < n; ++r) {
+    const __m512i w = _mm512_set1_epi64(k[r]), wq = _mm512_set1_epi64(kp[r]);
+    for (long i = r * wp; i < (r + 1) * wp; i += 8)
+      _mm512_storeu_si512(a + i, ar.mul_lazy(_mm512_loadu_si512(a + i), w, wq));
+  }
+}
+// As gather(); with wq != 0 the product (wq = shoup52(w, q)) reduces any word to [0, q).
+void gather52(uint64_t* dst, const int32_t* tab, long n, const uint64_t* src, uint64_t limit, uint64_t w,
+              uint64_t wq, uint64_t q) {
+  const Ifma52 ar(q);
+  const __m512i qv = _mm512_set1_epi64(q), wv = _mm512_set1_epi64(w), wqv = _mm512_set1_epi64(wq);
+  const __m256i lim = _mm256_set1_epi32(int32_t(std::min<uint64_t>(limit, 0x7fffffff)));
+  long t = 0;
+  for (; t + 8 <= n; t += 8) {
+    const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tab + t));
+    const __mmask8 k = _mm256_cmplt_epu32_mask(idx, lim);
+    __m512i v = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), k, idx, src, 8);
+    if (wq) v = reduce_once52(ar.mul_lazy(fit52(v, q), wv, wqv), qv);
+    _mm512_storeu_si512(dst + t, v);
+  }
+  for (; t < n; ++t) {
+    const uint32_t s = uint32_t(tab[t]);
+    const uint64_t v = s < limit ? src[s] : 0;
+    if (!wq) {
+      dst[t] = v;
+    } else {
+      const uint64_t r = mul_shoup52_lazy(fit52(v, q), w, wq, q);
+      dst[t] = r >= q ? r - q : r;
+    }
+  }
+}
+#endif
+
+// Per-thread ping-pong buffers of at least n words (const methods stay thread-safe).
+uint64_t* scratch(int which, long n) {
+  thread_local std::vector<uint64_t> buf[2];
+  if (long(buf[which].size()) < n) buf[which].resize(n);
+  return buf[which].data();
+}
+
+}  // namespace
+
+bool PrimeFactorTransform::applies(long m) {
+  if (m < 3 || m % 2 == 0 || m > (long(1) << 24)) return false;
+  long r = m;
+  for (uint64_t f : prime_factors(uint64_t(m)))
+    if ((r /= long(f)) % long(f) == 0) return false;
+  return true;
+}
+
+std::vector<long> PrimeFactorTransform::factors(long m) {
+  std::vector<long> f;
+  for (uint64_t p : prime_factors(uint64_t(m))) f.push_back(long(p));
+  return f;
+}
+
+std::vector<long> PrimeFactorTransform::conv_lengths(long m) {
+  std::vector<long> n;
+  for (long p : factors(m)) n.push_back(conv_length(p));
+  return n;
+}
+
+double PrimeFactorTransform::cost(long m) {
+  const auto p = factors(m);
+  std::vector<long> ext = p;
+  double total = 0;
+  for (size_t d = 0; d < p.size(); ++d) {
+    long w = 1;
+    for (size_t e = 0; e < p.size(); ++e)
+      if (e != d) w *= ext[e];
+    const long n = conv_length(p[d]);
+    // two NTTs (n/2 log n butterflies each), the kernel product, the gather and the
+    // additions of row 0, per column
+    total += double(round8(w)) * (double(n) * log2_exact(n) + n + 2.0 * p[d]);
+    ext[d] = p[d] - 1;
+  }
+  long phi = 1;
+  for (long f : p) phi *= f - 1;
+  return total + double(phi);
+}
+
+size_t PrimeFactorTransform::table_bytes(long m) {
+  size_t w = 0;
+  for (long n : conv_lengths(m)) w += 8 * size_t(n);
+  return w * sizeof(uint64_t);
+}
+
+size_t PrimeFactorTransform::shared_bytes(long m) { return plan_for(m)->bytes(); }
+
+size_t PrimeFactorTransform::bytes() const {
+  size_t w = 0;
+  for (const Dim& d : dims_)
+    w += d.tw.capacity() + d.twp.capacity() + d.itw.capacity() + d.itwp.capacity() + d.kf.capacity() +
+         d.kfp.capacity() + d.ki.capacity() + d.kip.capacity();
+  return w * sizeof(uint64_t);
+}
+
+PrimeFactorTransform::PrimeFactorTransform(long m, uint64_t q, uint64_t zeta) : m_(m), q_(q), fast_(false) {
+  if (!applies(m))
+    throw ParameterError(msg("PrimeFactorTransform: m=", m, " must be odd, squarefree, in [3, 2^24]"));
+  if (q >= kMaxModulus || !is_prime(q))
+    throw ParameterError(msg("PrimeFactorTransform: q=", q, " must be a prime below 2^61"));
+  for (long n : conv_lengths(m))
+    if ((q - 1) % (uint64_t(m) * uint64_t(n)) != 0)
+      throw ParameterError(msg("PrimeFactorTransform: q=", q, " is not 1 mod m*N_p=", m, "*", n));
+  if (pow_mod(zeta, uint64_t(m), q) != 1)
+    throw ParameterError(msg("PrimeFactorTransform: zeta=", zeta, " is not an m-th root of unity mod q=", q));
+  fast_ = kIfmaCompiled && q < kMaxIfmaModulus;
+  plan_ = plan_for(m);
+  const Plan& P = *plan_;
+  auto comp = [&](uint64_t w) { return fast_ ? shoup52(w, q) : shoup(w, q); };
+  for (size_t d = 0; d < P.p.size(); ++d) {
+    Dim D;
+    const long n = P.N[d], L = P.L[d], p = P.p[d];
+    D.n = n;
+    // Twiddles of the length-n NTT: tw[2^l + b] = root^(bitrev_l(b) n / 2^(l+1)).
+    const uint64_t root = primitive_root_of_unity(uint64_t(n), q);
+    D.tw.assign(std::max<long>(n, 2), 1);
+    D.itw.assign(std::max<long>(n, 2), 1);
+    for (long lev = 0, blocks = 1; blocks < n; ++lev, blocks *= 2)
+      for (long b = 0; b < blocks; ++b) {
+        long rev = 0;
+        for (long t = 0; t < lev; ++t) rev |= ((b >> t) & 1) << (lev - 1 - t);
+        D.tw[blocks + b] = pow_mod(root, uint64_t(rev) * uint64_t(n / (2 * blocks)), q);
+        D.itw[blocks + b] = inv_mod(D.tw[blocks + b], q);
+      }
+    std::vector<uint64_t> twp64(D.tw.size()), itwp64(D.itw.size());
+    for (size_t i = 0; i < D.tw.size(); ++i) twp64[i] = shoup(D.tw[i], q), itwp64[i] = shoup(D.itw[i], q);
+    // Kernels w_t = omega^(g^t), w'_t = omega^(-g^t) at t and (wrapped) n - t, their
+    // transforms times 1/n.
+    const uint64_t omega = pow_mod(zeta, uint64_t(P.e[d]), q), n_inv = inv_mod(uint64_t(n) % q, q);
+    std::vector<uint64_t> op(p);
+    op[0] = 1;
+    for (long x = 1; x < p; ++x) op[x] = mul_mod(op[x - 1], omega, q);
+    D.kf.assign(n, 0);
+    D.ki.assign(n, 0);
+    for (long t = 0; t < L; ++t) {
+      const uint64_t w = op[P.pw[d][t]], wi = op[(p - P.pw[d][t]) % p];
+      D.kf[t] = w, D.ki[t] = wi;
+      if (n > L && t > 0) D.kf[n - t] = op[P.pw[d][L - t]], D.ki[n - t] = op[(p - P.pw[d][L - t]) % p];
+    }
+    forward_rows(D.kf.data(), n, 1, D.tw.data(), twp64.data(), q);
+    forward_rows(D.ki.data(), n, 1, D.tw.data(), twp64.data(), q);
+    D.kfp.resize(n), D.kip.resize(n);
+    for (long i = 0; i < n; ++i) {
+      D.kf[i] = mul_mod(D.kf[i], n_inv, q), D.ki[i] = mul_mod(D.ki[i], n_inv, q);
+      D.kfp[i] = comp(D.kf[i]), D.kip[i] = comp(D.ki[i]);
+    }
+    D.twp.resize(D.tw.size()), D.itwp.resize(D.itw.size());
+    for (size_t i = 0; i < D.tw.size(); ++i) D.twp[i] = comp(D.tw[i]), D.itwp[i] = comp(D.itw[i]);
+    dims_.push_back(std::move(D));
+  }
+  one_p_ = comp(1);
+  minv_ = inv_mod(uint64_t(m) % q, q);
+  minv_p_ = comp(minv_);
+}
+
+// One forward pass along dimension d: rows 1..L become X_(g^s) = x_0 + (u * w)_s.
+// buf holds row 0 and the n convolution rows, wp words each.
+void PrimeFactorTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const {
+  if (ncoeffs < 0 || ncoeffs > m_)
+    throw ParameterError(msg("PrimeFactorTransform::forward: ncoeffs=", ncoeffs, " is outside [0, m=", m_, "]"));
+  const Plan& P = *plan_;
+  const uint64_t q = q_;
+  const uint64_t* src = coeffs;
+  uint64_t limit = uint64_t(ncoeffs);
+  for (size_t k = 0; k < P.fwd.size(); ++k) {
+    const Plan::Stage& st = P.fwd[k];
+    const Dim& D = dims_[st.dim];
+    const long wp = st.wp, n = D.n, L = P.L[st.dim];
+    uint64_t* buf = scratch(int(k % 2), P.buf_words);
+    uint64_t* rows = buf + wp;
+    const uint64_t w = k == 0 ? 1 : 0, wq = k == 0 ? one_p_ : 0;  // reduce the input words
+#ifdef CB_UTIL_IFMA
+    if (fast_) {
+      gather52(buf, st.gather.data(), st.rows * wp, src, limit, w, wq, q);
+      std::memset(rows + L * wp, 0, sizeof(uint64_t) * (n - L) * wp);
+      forward_rows52(rows, n, wp, D.tw.data(), D.twp.data(), q);
+      scale_rows52(rows, n, wp, D.kf.data(), D.kfp.data(), q);
+      inverse_rows52(rows, n, wp, D.itw.data(), D.itwp.data(), q);
+      const __m512i qv = _mm512_set1_epi64(q), two_q = _mm512_set1_epi64(2 * q);
+      for (long r = 0; r < L; ++r)  // [0, 2q) + [0, q) -> [0, q)
+        for (long i = 0; i < wp; i += 8) {
+          const __m512i s = _mm512_add_epi64(_mm512_loadu_si512(rows + r * wp + i), _mm512_loadu_si512(buf + i));
+          _mm512_storeu_si512(rows + r * wp + i, reduce_once52(reduce_once52(s, two_q), qv));
+        }
+    } else
+#endif
+    {
+      gather(buf, st.gather.data(), st.rows * wp, src, limit, w, wq, q);
+      std::memset(rows + L * wp, 0, sizeof(uint64_t) * (n - L) * wp);
+      forward_rows(rows, n, wp, D.tw.data(), D.twp.data(), q);
+      scale_rows(rows, n, wp, D.kf.data(), D.kfp.data(), q);
+      inverse_rows(rows, n, wp, D.itw.data(), D.itwp.data(), q);
+      for (long r = 0; r < L; ++r)
+        for (long i = 0; i < wp; ++i) rows[r * wp + i] = add_mod(rows[r * wp + i], buf[i], q);
+    }
+    src = buf;
+    limit = uint64_t(P.buf_words);
+  }
+#ifdef CB_UTIL_IFMA
+  if (fast_) {
+    gather52(values, P.fwd_out.data(), P.phi, src, limit, 0, 0, q);
+    return;
+  }
+#endif
+  gather(values, P.fwd_out.data(), P.phi, src, limit, 0, 0, q);
+}
+
+// One inverse pass along dimension d: from rows 1..L (u_r = v_(g^-r)) to row 0 = sum and
+// rows 1 + s = (u * w')_s.
+void PrimeFactorTransform::inverse(const uint64_t* values, uint64_t* coeffs) const {
+  const Plan& P = *plan_;
+  const uint64_t q = q_;
+  const uint64_t* src = values;
+  uint64_t limit = uint64_t(P.phi);
+  for (size_t k = 0; k < P.inv.size(); ++k) {
+    const Plan::Stage& st = P.inv[k];
+    const Dim& D = dims_[st.dim];
+    const long wp = st.wp, n = D.n, L = P.L[st.dim];
+    uint64_t* buf = scratch(int(k % 2), P.buf_words);
+    uint64_t* rows = buf + wp;
+    const uint64_t w = k == 0 ? minv_ : 0, wq = k == 0 ? minv_p_ : 0;  // 1/m, reducing the inputs
+#ifdef CB_UTIL_IFMA
+    if (fast_) {
+      gather52(rows, st.gather.data(), L * wp, src, limit, w, wq, q);
+      std::memset(rows + L * wp, 0, sizeof(uint64_t) * (n - L) * wp);
+      const __m512i qv = _mm512_set1_epi64(q);
+      for (long i = 0; i < wp; i += 8) {
+        __m512i s = _mm512_setzero_si512();
+        for (long r = 0; r < L; ++r) s = reduce_once52(_mm512_add_epi64(s, _mm512_loadu_si512(rows + r * wp + i)), qv);
+        _mm512_storeu_si512(buf + i, s);
+      }
+      forward_rows52(rows, n, wp, D.tw.data(), D.twp.data(), q);
+      scale_rows52(rows, n, wp, D.ki.data(), D.kip.data(), q);
+      inverse_rows52(rows, n, wp, D.itw.data(), D.itwp.data(), q);
+      for (long i = 0; i < L * wp; i += 8)
+        _mm512_storeu_si512(rows + i, reduce_once52(_mm512_loadu_si512(rows + i), qv));
+    } else
+#endif
+    {
+      gather(rows, st.gather.data(), L * wp, src, limit, w, wq, q);
+      std::memset(rows + L * wp, 0, sizeof(uint64_t) * (n - L) * wp);
+      for (long i = 0; i < wp; ++i) {
+        uint64_t s = 0;
+        for (long r = 0; r < L; ++r) s = add_mod(s, rows[r * wp + i], q);
+        buf[i] = s;
+      }
+      forward_rows(rows, n, wp, D.tw.data(), D.twp.data(), q);
+      scale_rows(rows, n, wp, D.ki.data(), D.kip.data(), q);
+      inverse_rows(rows, n, wp, D.itw.data(), D.itwp.data(), q);
+    }
+    src = buf;
+    limit = uint64_t(P.buf_words);
+  }
+#ifdef CB_UTIL_IFMA
+  if (fast_) {
+    gather52(coeffs, P.inv_out.data(), m_, src, limit, 0, 0, q);
+    return;
+  }
+#endif
+  gather(coeffs, P.inv_out.data(), m_, src, limit, 0, 0, q);
+}
+
+}  // namespace cb::util

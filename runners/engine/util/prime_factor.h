@@ -1,0 +1,98 @@
+// prime_factor.h: evaluation at the primitive m-th roots of unity for squarefree m, by
+// the prime-factor algorithm (Good-Thomas) with Rader's convolutions.
+//
+// The task is bluestein.h's: for a polynomial a of degree < m and zeta a primitive m-th
+// root of unity mod q, the values A_j = sum_i a_i zeta^(ij) at j in Z_m^* (forward), and
+// the interpolation back (inverse). Bluestein pads the length-m DFT to a power-of-two
+// convolution of length N >= 2m - 1 (N = 3.75 m at m = 4369). When m = p_1 ... p_k is a
+// product of distinct primes there is a shorter road.
+//
+// Good-Thomas. Let e_d be the CRT idempotents of m (e_d = 1 mod p_d, e_d = 0 mod p_d'
+// for d' != d) and write i_d = i mod p_d. Then ij = sum_d e_d i_d j_d (mod m), so
+//     zeta^(ij) = prod_d omega_d^(i_d j_d),   omega_d = zeta^(e_d), of order p_d,
+// and the length-m DFT is a k-dimensional DFT of the array a[i_1, ..., i_k] with no
+// twiddles between the dimensions. Only j in Z_m^* is wanted, i.e. j_d != 0 in every
+// dimension, so each one-dimensional pass of the forward transform keeps only its p_d - 1
+// nonzero outputs (and the inverse pass reads only nonzero inputs): the array shrinks from
+// m to phi(m) entries on the way.
+//
+// Rader. For a prime p with generator g of Z_p^*, L = p - 1, the nonzero outputs of a
+// length-p DFT with root omega are, writing i = g^(-r) and j = g^s,
+//     X_(g^s) = x_0 + sum_(r < L) x_(g^(-r)) omega^(g^(s - r)),
+// x_0 plus a cyclic convolution of length L of u_r = x_(g^(-r)) with w_t = omega^(g^t).
+// The inverse pass, from values v_j at j != 0 to all outputs y_i = sum_j v_j omega^(-ij),
+// is y_0 = sum_j v_j and y_(g^s) = (u * w')_s with u_r = v_(g^(-r)), w'_t = omega^(-g^t).
+// The convolution runs as a power-of-two NTT of length N_p: N_p = L when L is a power of
+// two (p = 3, 5, 17, 257, 65537), else the power of two >= 2L - 1 with the kernel wrapped
+// (w at t and at N_p - t, as in Bluestein). The kernel's transform, times 1/N_p, is
+// precomputed. Every N_p divides the Bluestein length N, so the chain's primes
+// (q = 1 mod m N) serve both algorithms and give identical values.
+//
+// Layout. A pass along dimension d sees the array as rows indexed by i_d (in Rader's
+// order, row 0 for i_d = 0) and columns indexed by the other coordinates. All the
+// columns' convolutions run at once: an NTT whose butterflies act on whole rows, so the
+// vector lanes run along the columns and a block of rows is contiguous. Between passes a
+// gather table (int32, per m, shared by every prime) moves each word to its place in the
+// next pass' rows; the first table reads the coefficients, the last writes the values in
+// Z_m^* order. At m = 4369 = 17 * 257: a pass of 16-point convolutions over 257 columns,
+// then one of 256-point convolutions over 16 columns, about a third of Bluestein's work.
+//
+// Arithmetic. For q < 2^50 with IFMA compiled (ifma.h) the butterflies are 52-bit Shoup
+// products with the NTT's lazy ranges (forward [0, 4q), inverse [0, 2q), ntt.h); each
+// pass ends fully reduced. Otherwise scalar 64-bit Shoup products with full reductions.
+// Inputs may be any words: the first gather reduces them (a product by 1 forward, by
+// 1/m inverse).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace cb::util {
+
+class PrimeFactorTransform {
+ public:
+  // m odd, >= 3 and squarefree; q a prime < 2^61 with q = 1 mod m and mod every
+  // conv_lengths(m); zeta a primitive m-th root of unity mod q. Throws ParameterError.
+  PrimeFactorTransform(long m, uint64_t q, uint64_t zeta);
+
+  // True when the algorithm applies: m odd, >= 3, squarefree (and at most 2^24).
+  static bool applies(long m);
+  // The prime factors p of m in the order of the forward passes (increasing), and the
+  // convolution length N_p of each.
+  static std::vector<long> factors(long m);
+  static std::vector<long> conv_lengths(long m);
+  // Word operations of one transform (butterflies, products, sums and gathered words):
+  // the unit of CyclotomicTransform's choice (cyclotomic_transform.h).
+  static double cost(long m);
+  // Bytes per prime (twiddles and kernels) and bytes of the index tables, which all the
+  // primes of one m share.
+  static size_t table_bytes(long m);
+  static size_t shared_bytes(long m);
+
+  // As CyclotomicTransform::forward / inverse (bluestein.h), with identical results.
+  void forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const;
+  void inverse(const uint64_t* values, uint64_t* coeffs) const;
+
+  bool fast() const { return fast_; }  // the IFMA kernels (q < 2^50, IFMA compiled)
+  size_t bytes() const;                // this prime's tables (not the shared ones)
+
+  struct Plan;  // per m: the factors, generators and gather tables (prime_factor.cpp)
+
+ private:
+  // Per factor p and this prime: the length-N_p NTT's twiddles (tw[2^l + b] as in ntt.h)
+  // and inverse twiddles, and the transformed kernels w (forward) and w' (inverse) times
+  // 1/N_p, each with its Shoup companion (shoup52 for fast moduli, else shoup).
+  struct Dim {
+    long n = 0;
+    std::vector<uint64_t> tw, twp, itw, itwp, kf, kfp, ki, kip;
+  };
+  long m_;
+  uint64_t q_;
+  bool fast_;
+  std::shared_ptr<const Plan> plan_;
+  std::vector<Dim> dims_;
+  uint64_t one_p_, minv_, minv_p_;  // companions of 1 and m^-1 mod q (first gathers)
+};
+
+}  // namespace cb::util
