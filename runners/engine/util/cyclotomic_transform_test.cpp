@@ -211,7 +211,8 @@ INSTANTIATE_TEST_SUITE_P(Rings, Transform, ::testing::ValuesIn(rings()),
 
 TEST(PrimeFactor, AgreesWithBluesteinWordForWord) {
   // Same zeta, same order of the values: the engine may mix the algorithms across primes.
-  for (long m : {15L, 255L, 1155L, 4369L})
+  // (163455 = 3*5*17*641 and 164737 = 257*641: the large rings where it is chosen.)
+  for (long m : {15L, 255L, 1155L, 4369L, 163455L, 164737L})
     for (int bits : {60, 50}) {
       const uint64_t q = ntt_primes(1, bits, uint64_t(m) * uint64_t(bluestein_length(m)))[0];
       const CyclotomicTransform b(m, q, Algorithm::bluestein), p(m, q, Algorithm::prime_factor);
