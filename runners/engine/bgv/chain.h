@@ -1,8 +1,9 @@
 // chain.h: the modulus chain of a ring: which primes, how many bits, how they are grouped.
 //
 // Every prime q satisfies q = 1 (mod m N), N = bluestein_length(m), so Z_q holds the m-th
-// roots of unity (for the ring) and the N-th roots (for Bluestein's convolution): the
-// smallest such primes have about log2(m N) + 2 bits.
+// roots of unity (for the ring) and the N-th roots (for Bluestein's convolution; the
+// prime-factor algorithm's lengths divide N, util/cyclotomic_transform.h): the smallest
+// such primes have about log2(m N) + 2 bits.
 //
 // Prime indices 0 .. L+K-1, in three kinds (HElib's smallPrimes, ctxtPrimes, specialPrimes):
 // - 0 .. S-1: S small "ladder" primes, of consecutive bit sizes b0, b0+1, ..., b0+S-1 from

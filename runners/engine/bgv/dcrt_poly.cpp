@@ -4,6 +4,7 @@
 
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
+#include "engine/util/vecmod.h"
 
 namespace cb::bgv {
 
@@ -63,7 +64,7 @@ DCRTPoly& DCRTPoly::operator+=(const DCRTPoly& b) {
     const uint64_t q = modulus(i);
     uint64_t* x = limb(i);
     const uint64_t* y = b.limb(i);
-    for (long t = 0; t < phi_; ++t) x[t] = add_mod(x[t], y[t], q);
+    util::add_mod_array(x, x, y, phi_, q);  // (a loop on the member phi_ does not vectorize)
   }
   return *this;
 }
@@ -75,7 +76,7 @@ DCRTPoly& DCRTPoly::operator-=(const DCRTPoly& b) {
     const uint64_t q = modulus(i);
     uint64_t* x = limb(i);
     const uint64_t* y = b.limb(i);
-    for (long t = 0; t < phi_; ++t) x[t] = sub_mod(x[t], y[t], q);
+    util::sub_mod_array(x, x, y, phi_, q);
   }
   return *this;
 }
@@ -97,7 +98,8 @@ void DCRTPoly::negate() {
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t q = modulus(i);
     uint64_t* x = limb(i);
-    for (long t = 0; t < phi_; ++t) x[t] = util::neg_mod(x[t], q);
+    const long n = phi_;
+    for (long t = 0; t < n; ++t) x[t] = util::neg_mod(x[t], q);
   }
 }
 
@@ -119,9 +121,8 @@ void DCRTPoly::mul_scalars(const std::vector<uint64_t>& scalars) {
 #pragma omp parallel for schedule(static) if(ctx_->parallel())
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t q = modulus(i);
-    const util::ShoupMul w(scalars[i] % q, q);
     uint64_t* x = limb(i);
-    for (long t = 0; t < phi_; ++t) x[t] = util::mul_shoup(x[t], w.w, w.wp, q);
+    util::mul_scalar_array(x, x, util::ShoupMul(scalars[i] % q, q), phi_, q);
   }
 }
 
@@ -131,7 +132,8 @@ DCRTPoly DCRTPoly::permuted(const std::vector<int>& perm) const {
   for (long i = 0; i < num_limbs(); ++i) {
     const uint64_t* x = limb(i);
     uint64_t* y = r.limb(i);
-    for (long t = 0; t < phi_; ++t) y[t] = x[perm[t]];
+    const long n = phi_;
+    for (long t = 0; t < n; ++t) y[t] = x[perm[t]];
   }
   return r;
 }

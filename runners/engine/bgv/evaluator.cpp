@@ -97,7 +97,7 @@ void Evaluator::add_plain(Ciphertext& a, const Plaintext& mu) const {
     const uint64_t q = a.c0.modulus(i);
     uint64_t* x = a.c0.limb(i);
     const uint64_t* y = p->limb_of(a.primes()[i]);
-    for (long t = 0; t < ctx_.phi(); ++t) x[t] = util::add_mod(x[t], y[t], q);
+    util::add_mod_array(x, x, y, ctx_.phi(), q);
   }
   a.noise += mu.roots();
   ++n_add_;

@@ -17,7 +17,7 @@
 // The added noise is (delta0 + delta1 s)/T: coefficients of size <= 1 (GHS §3).
 //
 // All of it works on the length-m coefficient vectors the inverse transform returns (a
-// representative of the ring element modulo Phi_m, see util/bluestein.h): no reduction
+// representative of the ring element modulo Phi_m, see util/cyclotomic_transform.h): no reduction
 // modulo Phi_m is needed, since congruences and sizes hold for any representative.
 #pragma once
 

@@ -30,8 +30,17 @@ RootBound RootBound::flat(long phi, double log2_value) {
 }
 
 void RootBound::normalize() {
+  // max over the roots with eight independent partial maxima (one chain of dependent
+  // max operations does not vectorize; the values are finite and >= 0, so the order of
+  // the comparisons does not matter)
+  double part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  const size_t n = v_.size();
+  size_t t = 0;
+  for (; t + 8 <= n; t += 8)
+    for (int l = 0; l < 8; ++l) part[l] = v_[t + l] > part[l] ? v_[t + l] : part[l];
   double mx = 0;
-  for (double x : v_) mx = std::max(mx, x);
+  for (; t < n; ++t) mx = std::max(mx, v_[t]);
+  for (double p : part) mx = std::max(mx, p);
   if (mx == 0) {
     v_.clear();
     e_ = -INFINITY;
