@@ -9,7 +9,6 @@
 namespace cb::bgv {
 
 using util::add_mod;
-using util::Barrett;
 using util::sub_mod;
 
 DCRTPoly::DCRTPoly(const Context& ctx, std::vector<int> primes)
@@ -84,12 +83,7 @@ DCRTPoly& DCRTPoly::operator-=(const DCRTPoly& b) {
 DCRTPoly& DCRTPoly::operator*=(const DCRTPoly& b) {
   check_same(b, "*=");
 #pragma omp parallel for schedule(static) if(ctx_->parallel())
-  for (long i = 0; i < num_limbs(); ++i) {
-    const Barrett br(modulus(i));
-    uint64_t* x = limb(i);
-    const uint64_t* y = b.limb(i);
-    for (long t = 0; t < phi_; ++t) x[t] = br.reduce(util::u128(x[t]) * y[t]);
-  }
+  for (long i = 0; i < num_limbs(); ++i) util::mul_mod_array(limb(i), limb(i), b.limb(i), phi_, modulus(i));
   return *this;
 }
 
@@ -107,14 +101,8 @@ void DCRTPoly::add_product(const DCRTPoly& a, const DCRTPoly& b) {
   check_same(a, "add_product");
   check_same(b, "add_product");
 #pragma omp parallel for schedule(static) if(ctx_->parallel())
-  for (long i = 0; i < num_limbs(); ++i) {
-    const uint64_t q = modulus(i);
-    const Barrett br(q);
-    uint64_t* x = limb(i);
-    const uint64_t* y = a.limb(i);
-    const uint64_t* z = b.limb(i);
-    for (long t = 0; t < phi_; ++t) x[t] = br.reduce(util::u128(y[t]) * z[t] + x[t]);
-  }
+  for (long i = 0; i < num_limbs(); ++i)
+    util::mul_add_mod_array(limb(i), a.limb(i), b.limb(i), limb(i), phi_, modulus(i));
 }
 
 void DCRTPoly::mul_scalars(const std::vector<uint64_t>& scalars) {

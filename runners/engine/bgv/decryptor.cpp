@@ -9,6 +9,7 @@
 #include "engine/bgv/rns_rounding.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
+#include "engine/util/vecmod.h"
 
 namespace cb::bgv {
 
@@ -117,11 +118,7 @@ std::vector<std::vector<uint64_t>> Decryptor::crt_components(const Ciphertext& c
     for (long i = 0; i < l; ++i) {
       const int p = T[i];
       const uint64_t q = ctx_.q(p);
-      const util::Barrett br(q);
-      const uint64_t* c0 = c.c0.limb(i);
-      const uint64_t* c1 = c.c1.limb(i);
-      const uint64_t* s = sk_.s.limb_of(p);
-      for (long t = 0; t < phi; ++t) w[t] = br.reduce(util::u128(c1[t]) * s[t] + c0[t]);
+      util::mul_add_mod_array(w.data(), c.c1.limb(i), sk_.s.limb_of(p), c.c0.limb(i), phi, q);
       ctx_.ntt(p).inverse(w.data(), b.data());
       const PhiModulus& pm = *phi_mod_[p];
       NTL::zz_pPush push(pm.zctx);

@@ -115,14 +115,10 @@ void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
   const auto p = mu.dcrt(a.primes());
 #pragma omp parallel for schedule(static) if(ctx_.parallel())
   for (long i = 0; i < a.level(); ++i) {
-    const util::Barrett br(a.c0.modulus(i));
-    uint64_t* x0 = a.c0.limb(i);
-    uint64_t* x1 = a.c1.limb(i);
+    const uint64_t q = a.c0.modulus(i);
     const uint64_t* y = p->limb_of(a.primes()[i]);
-    for (long t = 0; t < ctx_.phi(); ++t) {
-      x0[t] = br.reduce(util::u128(x0[t]) * y[t]);
-      x1[t] = br.reduce(util::u128(x1[t]) * y[t]);
-    }
+    util::mul_mod_array(a.c0.limb(i), a.c0.limb(i), y, ctx_.phi(), q);
+    util::mul_mod_array(a.c1.limb(i), a.c1.limb(i), y, ctx_.phi(), q);
   }
   a.noise *= mu.roots();
 }

@@ -2,11 +2,17 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <vector>
 
 #include "engine/util/modarith.h"
 #include "engine/util/primes.h"
+
+#ifdef CB_UTIL_IFMA
+// GCC 12 reports its own _mm512_undefined_* placeholders as maybe-uninitialized (vecmod.cpp).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace cb::util {
 namespace {
@@ -68,6 +74,56 @@ INSTANTIATE_TEST_SUITE_P(Moduli, Shoup52,
                          ::testing::Values(ModCase{50}, ModCase{49}, ModCase{40}, ModCase{20},
                                            ModCase{3}),
                          ::testing::PrintToStringParamName());
+
+// The 52-bit Barrett product (ifma.h): the raw remainder lies in [0, 3q) and is congruent
+// to a b + c, for every bit length L = 2..50 (the largest prime below 2^L, the smallest
+// above 2^(L-1), 2^(L-1) + 1 and 2^L: the ends of one L), extreme operands (among them
+// a = q - 3, b = 2^(L-1) - 3, c = q - 1, where just above 2^(L-1) the quotient estimate
+// is two short: the bound is reached, as the count below checks) and random ones.
+TEST(Barrett52, LazyProductIsBelowThreeQAndCongruent) {
+  std::vector<uint64_t> moduli = {2, 3};
+  for (int bits = 4; bits <= 50; ++bits) {
+    moduli.push_back(ntt_primes(1, bits, 2)[0]);
+    uint64_t q = (uint64_t(1) << (bits - 1)) + 1;
+    moduli.push_back(q);
+    while (!is_prime(q)) q += 2;
+    moduli.push_back(q);
+    if (bits < 50) moduli.push_back(uint64_t(1) << bits);
+  }
+  std::mt19937_64 rng(7);
+  long two_short = 0;  // products whose raw remainder is in [2q, 3q)
+  for (const uint64_t q : moduli) {
+    const Barrett52Params p(q);
+    ASSERT_LT(p.mu, uint64_t(1) << 52) << q;
+    const uint64_t p2 = uint64_t(1) << (p.L - 1);
+    std::vector<uint64_t> edge;
+    for (uint64_t v : {uint64_t(0), uint64_t(1), q / 2, q - 3, q - 2, q - 1, p2 - 3, p2 - 2, p2 - 1})
+      edge.push_back(v % q);
+    std::vector<std::array<uint64_t, 3>> ops;
+    for (uint64_t a : edge)
+      for (uint64_t b : edge)
+        for (uint64_t c : {uint64_t(0), q - 2, q - 1}) ops.push_back({a, b, c % q});
+    for (int i = 0; i < 2000; ++i) ops.push_back({rng() % q, rng() % q, rng() % q});
+    for (const auto& [a, b, c] : ops) {
+      const uint64_t r = mul_add_barrett52_lazy(a, b, c, q, p);
+      ASSERT_LT(r, 3 * q) << "q=" << q << " a=" << a << " b=" << b << " c=" << c;
+      ASSERT_EQ(r % q, uint64_t((u128(a) * b + c) % q)) << "q=" << q << " a=" << a << " b=" << b;
+      two_short += r >= 2 * q;
+    }
+#ifdef CB_UTIL_IFMA
+    const IfmaBarrett52 f(q);
+    for (size_t i = 0; i + 8 <= ops.size(); i += 8) {
+      alignas(64) uint64_t a[8], b[8], c[8], r[8];
+      for (int l = 0; l < 8; ++l) a[l] = ops[i + l][0], b[l] = ops[i + l][1], c[l] = ops[i + l][2];
+      _mm512_store_si512(r, f.mul_add(_mm512_load_si512(a), _mm512_load_si512(b), _mm512_load_si512(c)));
+      for (int l = 0; l < 8; ++l) ASSERT_EQ(r[l], mul_add_barrett52_lazy(a[l], b[l], c[l], q, p) % q);
+    }
+#endif
+  }
+  EXPECT_GT(two_short, 0);  // the extremes reach [2q, 3q): the second subtraction is needed
+  EXPECT_THROW(Barrett52Params{1}, ParameterError);
+  EXPECT_THROW(Barrett52Params{kMaxIfmaModulus}, ParameterError);
+}
 
 TEST(MaxFastPrimeBits, MatchesTheCompiledKernels) {
   EXPECT_EQ(max_fast_prime_bits(), kIfmaCompiled ? 50 : 60);

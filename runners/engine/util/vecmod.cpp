@@ -61,8 +61,46 @@ void mul_scalar_array(uint64_t* out, const uint64_t* x, ShoupMul w, long n, uint
   for (; i < n; ++i) out[i] = mul_shoup(x[i], w.w, w.wp, q);
 }
 
-void mul_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, const Barrett& br) {
+void mul_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, uint64_t q) {
+#ifdef CB_UTIL_IFMA
+  if (q < kMaxIfmaModulus) {
+    const IfmaBarrett52 f(q);
+    const __m512i zero = _mm512_setzero_si512();
+    long i = 0;
+    for (; i + 8 <= n; i += 8)
+      _mm512_storeu_si512(out + i, f.mul_add(_mm512_loadu_si512(a + i), _mm512_loadu_si512(b + i), zero));
+    if (i < n) {
+      const __mmask8 k = __mmask8((1u << (n - i)) - 1);
+      _mm512_mask_storeu_epi64(out + i, k, f.mul_add(_mm512_maskz_loadu_epi64(k, a + i),
+                                                     _mm512_maskz_loadu_epi64(k, b + i), zero));
+    }
+    return;
+  }
+#endif
+  const Barrett br(q);
   for (long i = 0; i < n; ++i) out[i] = br.mul(a[i], b[i]);
+}
+
+void mul_add_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, const uint64_t* c, long n,
+                       uint64_t q) {
+#ifdef CB_UTIL_IFMA
+  if (q < kMaxIfmaModulus) {
+    const IfmaBarrett52 f(q);
+    long i = 0;
+    for (; i + 8 <= n; i += 8)
+      _mm512_storeu_si512(out + i, f.mul_add(_mm512_loadu_si512(a + i), _mm512_loadu_si512(b + i),
+                                             _mm512_loadu_si512(c + i)));
+    if (i < n) {
+      const __mmask8 k = __mmask8((1u << (n - i)) - 1);
+      _mm512_mask_storeu_epi64(out + i, k, f.mul_add(_mm512_maskz_loadu_epi64(k, a + i),
+                                                     _mm512_maskz_loadu_epi64(k, b + i),
+                                                     _mm512_maskz_loadu_epi64(k, c + i)));
+    }
+    return;
+  }
+#endif
+  const Barrett br(q);
+  for (long i = 0; i < n; ++i) out[i] = br.reduce(u128(a[i]) * b[i] + c[i]);
 }
 
 void crt_combine_array(uint64_t* out, const uint64_t* const* x, const uint64_t* w, long kx,

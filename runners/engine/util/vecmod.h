@@ -22,8 +22,14 @@ void mul_shoup_array(uint64_t* out, const uint64_t* x, const uint64_t* w, const 
 // out[i] = x[i] * w mod q for one fixed multiplier; x[i] may be any word.
 void mul_scalar_array(uint64_t* out, const uint64_t* x, ShoupMul w, long n, uint64_t q);
 
-// out[i] = a[i] * b[i] mod q for a[i], b[i] in [0, q) (Barrett, scalar).
-void mul_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, const Barrett& br);
+// Products of two variable residues (tensoring, plaintext products, decryption's c1 s):
+// out[i] = a[i] * b[i] mod q and out[i] = (a[i] * b[i] + c[i]) mod q, for a[i], b[i], c[i]
+// in [0, q), 2 <= q < 2^62. With IFMA and q < 2^50, the 52-bit Barrett product of ifma.h
+// (four IFMA instructions per eight lanes, the last partial block masked); otherwise the
+// 128-bit product and Barrett reduction (modarith.h), one element at a time.
+void mul_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, long n, uint64_t q);
+void mul_add_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, const uint64_t* c, long n,
+                       uint64_t q);
 
 // CRT basis extension: out[i] = (sum_{k < kx} x[k][i] * w[k] - v[i] * c) mod q in [0, q),
 // for words x[k][i] < x_bound <= 2^61 (residues of other primes), fixed multipliers w[k],

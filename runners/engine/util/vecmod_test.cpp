@@ -6,6 +6,9 @@
 #include <random>
 #include <vector>
 
+#include "engine/util/ifma.h"
+#include "engine/util/primes.h"
+
 namespace cb::util {
 namespace {
 
@@ -32,7 +35,7 @@ TEST_P(VecMod, ArrayKernelsMatchScalarArithmetic) {
   const ShoupMul s(w[0], q);
   mul_scalar_array(out.data(), x.data(), s, n, q);
   for (long i = 0; i < n; ++i) ASSERT_EQ(out[i], uint64_t(u128(x[i]) * w[0] % q)) << i;
-  mul_mod_array(out.data(), a.data(), b.data(), n, Barrett(q));
+  mul_mod_array(out.data(), a.data(), b.data(), n, q);
   for (long i = 0; i < n; ++i) ASSERT_EQ(out[i], uint64_t(u128(a[i]) * b[i] % q)) << i;
   add_mod_array(out.data(), a.data(), b.data(), n, q);
   for (long i = 0; i < n; ++i) ASSERT_EQ(out[i], (a[i] + b[i]) % q) << i;
@@ -42,6 +45,77 @@ TEST_P(VecMod, ArrayKernelsMatchScalarArithmetic) {
   auto y = x;
   mul_shoup_array(y.data(), y.data(), w.data(), wp.data(), n, q);
   for (long i = 0; i < n; ++i) ASSERT_EQ(y[i], uint64_t(u128(x[i]) * w[i] % q)) << i;
+}
+
+// Products of two variable residues against 128-bit arithmetic. Moduli: for 30 to 50 bits
+// the largest prime below 2^bits and the smallest above 2^(bits-1) (the IFMA path when
+// compiled in; 50 bits: 3q comes nearest to the 52-bit word; just above a power of two
+// the quotient estimate of ifma.h can be two short, e.g. for a = q - 3, b = 2^(bits-1) - 3,
+// c = q - 1), a power of two, 60-bit and tiny ones (Barrett). Operands: the extremes below
+// in every pairing with three values of c, then random ones; lengths around the eight-lane
+// blocks; out aliasing each input.
+TEST(VecModProduct, MulAndMulAddMatchWideArithmetic) {
+  std::vector<uint64_t> moduli = {2, 3, 65537, ntt_primes(1, 60, 2)[0], (uint64_t(1) << 62) - 57,
+                                  uint64_t(1) << 40};
+  for (int bits = 30; bits <= 50; ++bits) {
+    moduli.push_back(ntt_primes(1, bits, 2)[0]);
+    uint64_t q = (uint64_t(1) << (bits - 1)) + 1;
+    while (!is_prime(q)) q += 2;
+    moduli.push_back(q);
+  }
+  for (const uint64_t q : moduli)
+    for (const long n : {0L, 1L, 7L, 8L, 9L, 203L, 1000L}) {
+      std::mt19937_64 rng(q ^ n);
+      const uint64_t p2 = uint64_t(1) << (63 - __builtin_clzll(q - 1));  // 2^(L-1) < q <= 2^L
+      std::vector<uint64_t> edge, c_edge = {q - 1, q - 2, 0};
+      for (uint64_t v : {uint64_t(0), uint64_t(1), uint64_t(2), q - 1, q - 2, q - 3, q / 2, (q + 1) / 2,
+                         p2 - 1, p2 - 2, p2 - 3})
+        edge.push_back(v % q);
+      const long e = long(edge.size());
+      std::vector<uint64_t> a(n), b(n), c(n), out(n);
+      for (long i = 0; i < n; ++i) {
+        const bool pairing = i < 3 * e * e;  // every (a, b) pair of extremes with each c
+        a[i] = pairing ? edge[(i / e) % e] : rng() % q;
+        b[i] = pairing ? edge[i % e] : rng() % q;
+        c[i] = pairing ? c_edge[i / (e * e)] % q : rng() % q;
+      }
+      std::vector<uint64_t> want_mul(n), want_fma(n);
+      for (long i = 0; i < n; ++i) {
+        want_mul[i] = uint64_t(u128(a[i]) * b[i] % q);
+        want_fma[i] = uint64_t((u128(a[i]) * b[i] + c[i]) % q);
+      }
+      auto check = [&](const std::vector<uint64_t>& got, const std::vector<uint64_t>& want, const char* what) {
+        for (long i = 0; i < n; ++i)
+          ASSERT_EQ(got[i], want[i]) << what << " q=" << q << " n=" << n << " i=" << i << " a=" << a[i]
+                                     << " b=" << b[i] << " c=" << c[i];
+      };
+      mul_mod_array(out.data(), a.data(), b.data(), n, q);
+      check(out, want_mul, "mul");
+      mul_add_mod_array(out.data(), a.data(), b.data(), c.data(), n, q);
+      check(out, want_fma, "mul_add");
+      auto x = a;  // out = a
+      mul_mod_array(x.data(), x.data(), b.data(), n, q);
+      check(x, want_mul, "mul, out = a");
+      x = b;  // out = b
+      mul_mod_array(x.data(), a.data(), x.data(), n, q);
+      check(x, want_mul, "mul, out = b");
+      x = c;  // out = c: the accumulation x = a b + x
+      mul_add_mod_array(x.data(), a.data(), b.data(), x.data(), n, q);
+      check(x, want_fma, "mul_add, out = c");
+      x = a;  // out = a
+      mul_add_mod_array(x.data(), x.data(), b.data(), c.data(), n, q);
+      check(x, want_fma, "mul_add, out = a");
+      x = a;  // squares: a = b = out
+      mul_mod_array(x.data(), x.data(), x.data(), n, q);
+      for (long i = 0; i < n; ++i) ASSERT_EQ(x[i], uint64_t(u128(a[i]) * a[i] % q)) << "square q=" << q << " i=" << i;
+    }
+}
+
+TEST(VecModProduct, RejectsModuliOutsideTheBarrettRange) {
+  const uint64_t a = 0, b = 0;
+  uint64_t out = 0;
+  EXPECT_THROW(mul_mod_array(&out, &a, &b, 1, 1), ParameterError);
+  EXPECT_THROW(mul_add_mod_array(&out, &a, &b, &a, 1, uint64_t(1) << 62), ParameterError);
 }
 
 // The CRT basis extension against 128-bit arithmetic: several moduli (below 2^50 for the
