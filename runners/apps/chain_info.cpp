@@ -13,11 +13,13 @@
 // mirroring its chain construction.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
-#include <iostream>
 #include <sstream>
 #include <string>
 
+#include "apps/batch_serve.h"
+#include "apps/memory_json.h"
 #include "engine/algebra/zmstar.h"
 #include "engine/bgv/chain.h"
 #include "engine/bgv/keys.h"
@@ -25,16 +27,13 @@
 #include "engine/errors.h"
 
 int main() {
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+  return cb::apps::serve_lines([](const std::string& line) {
     nlohmann::json j;
     std::istringstream is(line);
     long m = 0, bits = 0, c = 0, margin = cb::bgv::ChainParams{}.ks_margin_bits;
     if (!(is >> m >> bits >> c)) {
       j["error"] = "chain_info: a request is \"m bits c [ks_margin_bits]\", got \"" + line + "\"";
-      std::cout << j.dump() << "\n";
-      continue;
+      return j;
     }
     is >> margin;
     try {
@@ -53,17 +52,12 @@ int main() {
       j["primes"] = ch.primes();
       j["log2_q_ct"] = ch.log2_Q(), j["log2_p"] = ch.log2_P(), j["log2_max_digit"] = ch.log2_max_digit();
       j["chain"] = ch.describe();
-      const cb::bgv::MemoryModel mm(ch, m, cb::ZmStar(m).phi(), cb::bgv::KeySwitchKey::kKeepUniformBytes);
-      j["memory"] = {{"limb_bytes", mm.limb},           {"transforms_bytes", mm.transforms},
-                     {"secret_key_bytes", mm.secret_key}, {"public_key_bytes", mm.public_key},
-                     {"key_bytes", mm.key},              {"key_full_bytes", mm.key_full},
-                     {"key_compact", mm.key_compact},    {"ciphertext_bytes", mm.ciphertext},
-                     {"key_switch_bytes", mm.key_switch}};
+      j["memory"] = cb::apps::memory_model_json(
+          cb::bgv::MemoryModel(ch, m, cb::ZmStar(m).phi(), cb::bgv::KeySwitchKey::kKeepUniformBytes));
     } catch (const std::exception& e) {
       j = nlohmann::json::object();
       j["error"] = e.what();
     }
-    std::cout << j.dump() << "\n";
-  }
-  return 0;
+    return j;
+  });
 }

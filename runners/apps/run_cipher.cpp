@@ -67,6 +67,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/memory_json.h"
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
 #include "backend/clear_backend.h"
@@ -582,13 +583,7 @@ json memory_json(const BgvBackend& b, const BgvParams& p) {
           {"automorphism_keys", mem.n_automorphism_keys},
           {"compact_keys", mem.compact_keys},
           {"setup_bytes", mem.total()},
-          {"model", {{"limb_bytes", mm.limb},
-                     {"transforms_bytes", mm.transforms},
-                     {"key_bytes", mm.key},
-                     {"key_full_bytes", mm.key_full},
-                     {"ciphertext_bytes", mm.ciphertext},
-                     {"key_switch_bytes", mm.key_switch},
-                     {"setup_bytes", mm.setup(mem.n_automorphism_keys)}}},
+          {"model", apps::memory_model_json(mm, mem.n_automorphism_keys)},
           {"peak_rss_setup_bytes", peak_rss_setup},
           {"peak_rss_bytes", peak_rss_bytes()}};
 }

@@ -48,7 +48,7 @@ size_t Context::transform_bytes() const {
     b += t->bytes();
     shared |= t->algorithm() == util::CyclotomicTransform::Algorithm::prime_factor;
   }
-  return b + (shared ? util::PrimeFactorTransform::shared_bytes(params_.m) : 0);
+  return b + (shared ? util::CyclotomicTransform::shared_bytes(params_.m, phi()) : 0);
 }
 
 std::vector<int> Context::automorphism_perm(long k) const { return root_permutation(params_.m, k); }

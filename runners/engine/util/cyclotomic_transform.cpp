@@ -1,6 +1,8 @@
 #include "engine/util/cyclotomic_transform.h"
 
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <numeric>
 
 #include "engine/errors.h"
@@ -11,6 +13,20 @@ namespace cb::util {
 
 namespace {
 bool is_fast(uint64_t q) { return kIfmaCompiled && q < kMaxIfmaModulus; }
+
+// Z_m^* in increasing order, one copy per m while any transform holds it.
+std::shared_ptr<const std::vector<long>> zmstar_for(long m) {
+  static std::mutex mu;
+  static std::map<long, std::weak_ptr<const std::vector<long>>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto z = cache[m].lock()) return z;
+  auto z = std::make_shared<std::vector<long>>();
+  for (long j = 1; j < m; ++j)
+    if (std::gcd(j, m) == 1) z->push_back(j);
+  z->shrink_to_fit();
+  cache[m] = z;
+  return z;
+}
 }  // namespace
 
 double CyclotomicTransform::bluestein_cost(long m) {
@@ -47,9 +63,7 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q, Algorithm algorithm
       throw ParameterError(msg("CyclotomicTransform: m=", m, " is not squarefree: the prime-factor algorithm needs "
                                "distinct prime factors"));
     zeta_ = primitive_root_of_unity(uint64_t(m), q);
-    for (long j = 1; j < m; ++j)
-      if (std::gcd(j, m) == 1) zmstar_.push_back(j);
-    zmstar_.shrink_to_fit();
+    zmstar_ = zmstar_for(m);
     pf_ = std::make_unique<PrimeFactorTransform>(m, q, zeta_);
   } else {
     bl_ = std::make_unique<BluesteinTransform>(m, q);
@@ -58,7 +72,7 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q, Algorithm algorithm
 }
 
 size_t CyclotomicTransform::bytes() const {
-  return pf_ ? pf_->bytes() + zmstar_.capacity() * sizeof(long) : bl_->bytes();
+  return pf_ ? pf_->bytes() : bl_->bytes();
 }
 
 size_t CyclotomicTransform::tables_bytes(long m, long phi, const std::vector<uint64_t>& primes) {
@@ -66,13 +80,17 @@ size_t CyclotomicTransform::tables_bytes(long m, long phi, const std::vector<uin
   bool shared = false;
   for (uint64_t q : primes) {
     if (choose(m, is_fast(q)) == Algorithm::prime_factor) {
-      total += PrimeFactorTransform::table_bytes(m) + size_t(phi) * sizeof(long);  // and Z_m^*
+      total += PrimeFactorTransform::table_bytes(m);
       shared = true;
     } else {
       total += BluesteinTransform::table_bytes(m, phi, bluestein_length(m));
     }
   }
-  return total + (shared ? PrimeFactorTransform::shared_bytes(m) : 0);
+  return total + (shared ? shared_bytes(m, phi) : 0);
+}
+
+size_t CyclotomicTransform::shared_bytes(long m, long phi) {
+  return PrimeFactorTransform::shared_bytes(m) + size_t(phi) * sizeof(long);
 }
 
 }  // namespace cb::util

@@ -78,19 +78,21 @@ class CyclotomicTransform {
   long phi() const { return long(zmstar().size()); }
   bool fast() const { return fast_; }  // the IFMA kernels (q < 2^50, IFMA compiled)
   // Z_m^* = {j in [1, m) : gcd(j, m) = 1}, increasing: the order of the values.
-  const std::vector<long>& zmstar() const { return bl_ ? bl_->zmstar() : zmstar_; }
+  const std::vector<long>& zmstar() const { return bl_ ? bl_->zmstar() : *zmstar_; }
 
-  // Bytes of this transform's own tables, and the model of them for a chain's primes:
-  // the sum over the primes plus, when any uses the prime-factor algorithm, its index
-  // tables once (they are shared by all the primes of one m).
+  // Bytes of this transform's own tables; the tables the prime-factor transforms of one m
+  // share (its index tables and Z_m^*, kept once); and the model of both for a chain's
+  // primes: the sum over the primes plus the shared tables once when any prime uses the
+  // prime-factor algorithm.
   size_t bytes() const;
+  static size_t shared_bytes(long m, long phi);
   static size_t tables_bytes(long m, long phi, const std::vector<uint64_t>& primes);
 
  private:
   long m_;
   uint64_t q_, zeta_;
   bool fast_;
-  std::vector<long> zmstar_;  // with the prime-factor algorithm (Bluestein keeps its own)
+  std::shared_ptr<const std::vector<long>> zmstar_;  // prime-factor: shared per m (Bluestein keeps its own)
   std::unique_ptr<BluesteinTransform> bl_;
   std::unique_ptr<PrimeFactorTransform> pf_;
 };

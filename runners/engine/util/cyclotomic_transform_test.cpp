@@ -258,7 +258,13 @@ TEST(PrimeFactor, MemoryModelMatchesTheTables) {
     own += t.bytes();
     pf |= t.algorithm() == Algorithm::prime_factor;
   }
-  EXPECT_EQ(CyclotomicTransform::tables_bytes(m, 4096, qs), own + (pf ? PrimeFactorTransform::shared_bytes(m) : 0));
+  EXPECT_EQ(CyclotomicTransform::tables_bytes(m, 4096, qs), own + (pf ? CyclotomicTransform::shared_bytes(m, 4096) : 0));
+  // The shared tables' size is counted without building them: check against built plans.
+  for (long mm : {15L, 1105L, 1155L, 4369L}) {
+    const uint64_t q = ntt_primes(1, 50, uint64_t(mm) * uint64_t(bluestein_length(mm)))[0];
+    EXPECT_EQ(PrimeFactorTransform::shared_bytes(mm), PrimeFactorTransform(mm, q, primitive_root_of_unity(mm, q)).plan_bytes())
+        << "m=" << mm;
+  }
 }
 
 TEST(TransformFast, FiftyBitPrimesTakeTheIfmaPathWhenCompiled) {

@@ -375,7 +375,34 @@ size_t PrimeFactorTransform::table_bytes(long m) {
   return w * sizeof(uint64_t);
 }
 
-size_t PrimeFactorTransform::shared_bytes(long m) { return plan_for(m)->bytes(); }
+size_t PrimeFactorTransform::shared_bytes(long m) {
+  // Counted as Plan builds them, without building: forward pass along p_d (increasing d)
+  // gathers (1 + L_d) rows, the inverse pass (decreasing d) L_d rows, of round8(product of
+  // the other dimensions' current extents) words; then phi + m output positions.
+  const auto p = factors(m);
+  const long k = long(p.size());
+  size_t words = 0;
+  long phi = 1;
+  for (long f : p) phi *= f - 1;
+  auto width = [&](long d, const std::vector<long>& ext) {
+    long w = 1;
+    for (long e = 0; e < k; ++e)
+      if (e != d) w *= ext[e];
+    return round8(w);
+  };
+  std::vector<long> ext = p;
+  for (long d = 0; d < k; ++d) {
+    words += size_t(p[d]) * size_t(width(d, ext));
+    ext[d] = p[d] - 1;
+  }
+  for (long d = k - 1; d >= 0; --d) {
+    words += size_t(p[d] - 1) * size_t(width(d, ext));
+    ext[d] = p[d];
+  }
+  return (words + size_t(phi) + size_t(m)) * sizeof(int32_t);
+}
+
+size_t PrimeFactorTransform::plan_bytes() const { return plan_->bytes(); }
 
 size_t PrimeFactorTransform::bytes() const {
   size_t w = 0;

@@ -1,5 +1,5 @@
 // prime_factor.h: evaluation at the primitive m-th roots of unity for squarefree m, by
-// the prime-factor algorithm (Good-Thomas) with Rader's convolutions.
+// the prime-factor algorithm (Good-Thomas) with Rader's convolutions (docs/references.md §7).
 //
 // The task is bluestein.h's: for a polynomial a of degree < m and zeta a primitive m-th
 // root of unity mod q, the values A_j = sum_i a_i zeta^(ij) at j in Z_m^* (forward), and
@@ -76,6 +76,7 @@ class PrimeFactorTransform {
 
   bool fast() const { return fast_; }  // the IFMA kernels (q < 2^50, IFMA compiled)
   size_t bytes() const;                // this prime's tables (not the shared ones)
+  size_t plan_bytes() const;           // the shared index tables (= shared_bytes(m))
 
   struct Plan;  // per m: the factors, generators and gather tables (prime_factor.cpp)
 
