@@ -1,7 +1,8 @@
 """Pareto figure of the parameter explorer for one cipher instance (this file plots; the
 ranking is sage/cbparams/select.py's ranked.csv).
 
-Two panels: security (the lower of HElib's formula and core-SVP, in bits) against the cost
+Two panels: security (the lowest of HElib's formula, core-SVP and, where it ran, the lattice
+estimator's cheapest attack, in bits; security_bits) against the cost
 model's predicted time per block, and against predicted latency (one run of every block
 the ring holds), for every ring the engine planned; rings that reach the target filled,
 the others hollow, the Pareto front (no ring both faster and more secure) joined, the
@@ -46,6 +47,18 @@ def measured(run_paths: list[str], cipher: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["m", "bits", "threads", "latency", "block"])
 
 
+SECURITY_COLUMNS = ["helib_bits", "coresvp_bits", "est_best"]
+SECURITY_LABEL = "security, bits (lowest of HElib's formula, core-SVP, the lattice estimator where run)"
+
+
+def security_bits(df: pd.DataFrame) -> pd.Series:
+    """Per row the lowest of the security figures it has: HElib's formula and core-SVP
+    always, the lattice estimator's cheapest attack (est_best) when the estimator ran;
+    the selection checked the target with the same figures (sage/cbparams/select.py)."""
+    cols = [c for c in SECURITY_COLUMNS if c in df.columns]
+    return df[cols].apply(pd.to_numeric, errors="coerce").min(axis=1)
+
+
 def front(df: pd.DataFrame, x: str) -> pd.DataFrame:
     """Rows no other row beats on both x (lower) and security (higher)."""
     df = df.sort_values([x, "security"], ascending=[True, False])
@@ -69,7 +82,7 @@ def plot(cipher: str, ranked_csv: str, selected_csv: str, run_paths: list[str], 
             ax.text(0.5, 0.5, f"no ring planned for {cipher}\n(see results/params/candidates.csv)",
                     ha="center", va="center", transform=ax.transAxes)
     else:
-        ranked["security"] = ranked[["helib_bits", "coresvp_bits"]].min(axis=1)
+        ranked["security"] = security_bits(ranked)
         sec_of = dict(zip(ranked["m"], ranked["security"]))
         for ax, (x, label) in zip(axes, [("predicted_block_s", "predicted seconds per block"),
                                          ("predicted_latency_s", "predicted latency, seconds (all blocks)")]):
@@ -83,7 +96,7 @@ def plot(cipher: str, ranked_csv: str, selected_csv: str, run_paths: list[str], 
                 ax.annotate(f"m={int(r['m'])}", (r[x], r["security"]), fontsize=7, xytext=(3, 3),
                             textcoords="offset points")
             if not sel.empty:
-                ax.scatter(sel[x], sel[["helib_bits", "coresvp_bits"]].min(axis=1), marker="*", s=220,
+                ax.scatter(sel[x], security_bits(sel), marker="*", s=220,
                            color="#d62728", zorder=5, label=f"selected ({sel['objective'].iloc[0]} first)")
                 for t in sel["security_target"].unique():
                     ax.axhline(t, ls="--", color="gray", lw=1)
@@ -94,7 +107,7 @@ def plot(cipher: str, ranked_csv: str, selected_csv: str, run_paths: list[str], 
                            label="measured run, wall (threads: " + ",".join(str(t) for t in sorted(on["threads"].unique())) + ")")
             ax.set_xscale("log")
             ax.set_xlabel(label)
-        axes[0].set_ylabel("security, bits (min of HElib's formula and core-SVP)")
+        axes[0].set_ylabel(SECURITY_LABEL)
         axes[1].legend(fontsize=7, loc="lower right")
     fig.suptitle(f"{cipher}: security against predicted cost (cost model: one thread, this machine)")
     fig.tight_layout()
