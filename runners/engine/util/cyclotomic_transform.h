@@ -11,16 +11,17 @@
 //  - Bluestein's (bluestein.h), for every odd m: one cyclic convolution of power-of-two
 //    length N >= 2m - 1, about N log2 N butterflies;
 //  - the prime-factor algorithm (prime_factor.h), for squarefree m = p_1 ... p_k: one
-//    pass per p_d of Rader convolutions of length N_p < 2 p_d, run over all the other
+//    pass per p_d of Rader convolutions of length N_p < 4 p_d, run over all the other
 //    coordinates at once.
 // The choice (choose()) compares their operation counts (bluestein_cost(),
 // PrimeFactorTransform::cost()) and takes the prime-factor algorithm when it needs less
 // than kPrimeFactorShare of Bluestein's work and the modulus takes the IFMA kernels (its
 // scalar kernels are slower than Bluestein's AVX-512 ones). The counts track the measured
-// times (bench_ntt, BENCHMARKS.md "Transforms"): at m = 4369 = 17 * 257 the count is 0.33
-// of Bluestein's and the time 0.31; at m = 163455 0.48 and 0.45; at m = 164737 = 257 * 641
-// 0.82 and 0.78-0.92; at m = 53261 = 13 * 17 * 241 0.99 and 1.15, so Bluestein stays
-// there. Both need q = 1 (mod m N_p) for their lengths; the chain's primes (q = 1 mod m N,
+// times (bench_ntt, BENCHMARKS.md "Transforms"): count / time against Bluestein at m = 4369
+// = 17 * 257 0.33 / 0.28, m = 163455 = 3 * 5 * 17 * 641 0.48 / 0.43, m = 148733 = 13 * 17 *
+// 673 0.82 / 0.70, m = 164737 = 257 * 641 0.82 / 0.76-0.88; at m = 53261 = 13 * 17 * 241
+// 0.99 / 0.93-0.97 and m = 49955 0.96 / 0.90-0.95, where the share keeps Bluestein (the
+// margin is within the noise of a shared machine). Both need q = 1 (mod m N_p) for their lengths; the chain's primes (q = 1 mod m N,
 // N = bluestein_length(m), chain.h) serve either, since every N_p divides N.
 #pragma once
 

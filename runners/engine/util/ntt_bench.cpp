@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   std::vector<int> sizes{60};
   if (max_fast_prime_bits() != 60) sizes.push_back(max_fast_prime_bits());
   using Algorithm = CyclotomicTransform::Algorithm;
-  for (long m : {4369L, 3205L, 49955L, 53261L, 163455L, 164737L})
+  for (long m : {4369L, 3205L, 49955L, 53261L, 148733L, 163455L, 164737L})
   for (int bits : sizes)
   for (Algorithm algo : {Algorithm::bluestein, Algorithm::prime_factor}) {
     if (algo == Algorithm::prime_factor && !PrimeFactorTransform::applies(m)) continue;

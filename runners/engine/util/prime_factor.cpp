@@ -27,11 +27,6 @@ long pow2_at_least(long x) {
   while (n < x) n <<= 1;
   return n;
 }
-int log2_exact(long n) {
-  int k = 0;
-  while ((long(1) << k) < n) ++k;
-  return k;
-}
 long conv_length(long p) { return is_pow2(p - 1) ? p - 1 : pow2_at_least(2 * (p - 1) - 1); }
 long round8(long w) { return (w + 7) / 8 * 8; }
 
@@ -361,7 +356,7 @@ double PrimeFactorTransform::cost(long m) {
     const long n = conv_length(p[d]);
     // two NTTs (n/2 log n butterflies each), the kernel product, the gather and the
     // additions of row 0, per column
-    total += double(round8(w)) * (double(n) * log2_exact(n) + n + 2.0 * p[d]);
+    total += double(round8(w)) * (double(n) * __builtin_ctzl(n) + n + 2.0 * p[d]);  // n = 2^ctz(n)
     ext[d] = p[d] - 1;
   }
   long phi = 1;
