@@ -21,8 +21,9 @@
 // = 17 * 257 0.33 / 0.28, m = 163455 = 3 * 5 * 17 * 641 0.48 / 0.43, m = 148733 = 13 * 17 *
 // 673 0.82 / 0.70, m = 164737 = 257 * 641 0.82 / 0.76-0.88; at m = 53261 = 13 * 17 * 241
 // 0.99 / 0.93-0.97 and m = 49955 0.96 / 0.90-0.95, where the share keeps Bluestein (the
-// margin is within the noise of a shared machine). Both need q = 1 (mod m N_p) for their lengths; the chain's primes (q = 1 mod m N,
-// N = bluestein_length(m), chain.h) serve either, since every N_p divides N.
+// margin is within the noise of a shared machine). Both need q = 1 (mod m N_p) for their
+// lengths; the chain's primes (q = 1 mod m N, N = bluestein_length(m), chain.h) serve
+// either, since every N_p divides N.
 #pragma once
 
 #include <cstdint>
