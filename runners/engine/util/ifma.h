@@ -44,6 +44,10 @@
 #if defined(__AVX512IFMA__) && defined(__AVX512F__) && defined(__AVX512DQ__)
 #include <immintrin.h>
 #define CB_UTIL_IFMA 1
+// GCC 12 reports its own _mm512_undefined_* placeholders as maybe-uninitialized in the
+// files that use these kernels (only engine/util's own sources include this header).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 namespace cb::util {

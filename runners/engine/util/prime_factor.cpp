@@ -11,12 +11,6 @@
 #include "engine/util/modarith.h"
 #include "engine/util/primes.h"
 
-#ifdef CB_UTIL_IFMA
-// GCC 12 reports its own _mm512_undefined_* placeholders as maybe-uninitialized.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-
 namespace cb::util {
 
 namespace {
