@@ -135,6 +135,7 @@ void write_json(const std::string& path, const nlohmann::json& j) {
 void backend_fields(const cb::BgvBackend& be, nlohmann::json& j) {
   j["backend"] = "bgv";
   j["primes"] = {{"ciphertext", be.context().L() - be.context().S()}, {"small", be.context().S()}, {"special", be.context().K()}};
+  j["transforms"] = be.context().transform_algorithms();
 }
 #ifdef CB_HAVE_HELIB
 void backend_fields(const cb::HelibBackend& be, nlohmann::json& j) {

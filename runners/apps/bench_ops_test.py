@@ -73,3 +73,18 @@ def test_checked_run_writes_json(tmp_path):
     assert proc.returncode == 0, proc.stderr
     ops = json.loads(out.read_text())
     assert ops["correct"] is True and ops["hwt"] == 120 and "insecure_key" not in ops
+
+
+def test_records_which_transform_each_prime_uses(tmp_path):
+    """m=1105 = 5*13*17 takes the prime-factor transform on IFMA moduli (a third less work
+    than Bluestein), m=257 Bluestein's; either way every prime is counted once."""
+    for m, bits in ((257, 200), (1105, 300)):
+        out = tmp_path / f"ops{m}.json"
+        proc = run("--m", m, "--bits", bits, "--reps", 1, "--hwt", 120, json_path=out)
+        assert proc.returncode == 0, proc.stderr
+        ops = json.loads(out.read_text())
+        assert ops["correct"] is True
+        assert set(ops["transforms"]) <= {"bluestein", "prime_factor"}
+        assert sum(ops["transforms"].values()) == sum(ops["primes"].values())
+        if m == 257:
+            assert set(ops["transforms"]) == {"bluestein"}

@@ -693,6 +693,7 @@ int run(const Options& o_in) {
     ok = run_with(b, o, in, wall, wall.seconds(), out);
     if (plan) out["plan"] = plan_json(*plan, plan_s);
     out["memory"] = memory_json(b, p);
+    out["transforms"] = b.context().transform_algorithms();  // primes per transform algorithm
   }
   std::ofstream f(o.json_path);
   if (!f) throw Error(msg("--json ", o.json_path, ": cannot open for writing"));

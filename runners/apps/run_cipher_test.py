@@ -153,6 +153,8 @@ def test_memory_record_matches_the_model(tmp_path):
     assert mem["automorphism_keys_bytes"] == mem["automorphism_keys"] * model["key_bytes"]
     assert 0 < mem["peak_rss_setup_bytes"] <= mem["peak_rss_bytes"]
     assert mem["peak_rss_bytes"] > mem["setup_bytes"]
+    # which transform the primes use (641 is prime: Bluestein's, cyclotomic_transform.h)
+    assert d["transforms"] == {"bluestein": sum(d["transforms"].values())} and d["transforms"]["bluestein"] > 0
 
 
 def test_unwritable_json_is_refused_before_any_work(tmp_path):

@@ -51,6 +51,12 @@ size_t Context::transform_bytes() const {
   return b + (shared ? util::CyclotomicTransform::shared_bytes(params_.m, phi()) : 0);
 }
 
+std::map<std::string, long> Context::transform_algorithms() const {
+  std::map<std::string, long> n;
+  for (const auto& t : ntt_) ++n[util::CyclotomicTransform::name(t->algorithm())];
+  return n;
+}
+
 std::vector<int> Context::automorphism_perm(long k) const { return root_permutation(params_.m, k); }
 
 }  // namespace cb::bgv

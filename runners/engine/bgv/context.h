@@ -15,8 +15,10 @@
 // The automorphism X -> X^k permutes the positions: new[t] = old[pos(k j_t mod m)].
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "engine/algebra/slot_ring.h"
@@ -60,6 +62,9 @@ class Context {
   const util::CyclotomicTransform& ntt(long i) const { return *ntt_[i]; }
   // Bytes of all primes' transform tables (memory.h predicts the same from m and the chain).
   size_t transform_bytes() const;
+  // How many primes use each transform algorithm (CyclotomicTransform::name: "bluestein",
+  // "prime_factor"), for the records: timings depend on it.
+  std::map<std::string, long> transform_algorithms() const;
 
   // The key-switching digits: prime indices of each D_j (consecutive ciphertext primes).
   const std::vector<std::vector<int>>& digits() const { return chain_.digits(); }
