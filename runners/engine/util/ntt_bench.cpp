@@ -2,7 +2,9 @@
 // CyclotomicTransform on one 60-bit prime and on one prime of max_fast_prime_bits() bits
 // (50 with the IFMA kernels), single thread, for the rings the experiments use, by each
 // algorithm that applies (the one CyclotomicTransform picks is marked "*"). The minimum
-// shows the unloaded speed on a shared machine.
+// shows the unloaded speed on a shared machine. Each configuration's values are checked
+// (three roots by Horner's rule, inverse then forward) before its line is printed; a wrong
+// one stops the run with exit status 1.
 //
 //   build/bin/bench_ntt [reps]   (default 31)
 #include <algorithm>
@@ -62,6 +64,22 @@ int main(int argc, char** argv) {
     t.forward(a.data(), m, v.data());  // warm up the scratch buffer and caches
     const Timing fwd = time_ms(reps, [&] { t.forward(a.data(), m, v.data()); });
     const Timing inv = time_ms(reps, [&] { t.inverse(v.data(), b.data()); });
+    // Checked before reporting: values at three roots against Horner's rule, and the
+    // inverse's output transforms back to the values.
+    std::vector<uint64_t> back(t.phi());
+    t.forward(b.data(), m, back.data());
+    bool ok = back == v;
+    for (long i : {0L, t.phi() / 2, t.phi() - 1}) {
+      const uint64_t x = pow_mod(t.zeta(), uint64_t(t.zmstar()[i]), q);
+      uint64_t y = 0;
+      for (long k = m - 1; k >= 0; --k) y = add_mod(mul_mod(y, x, q), a[k], q);
+      ok = ok && y == v[i];
+    }
+    if (!ok) {
+      std::fprintf(stderr, "bench_ntt: m=%ld q=%llu %s: wrong values\n", m, (unsigned long long)q,
+                   CyclotomicTransform::name(algo));
+      return 1;
+    }
     std::printf("%8ld %8ld %5d %5s %-14s %12.3f %12.3f %12.3f %12.3f %10.1f\n", m, t.phi(), bits,
                 t.fast() ? "yes" : "no", (std::string(CyclotomicTransform::name(algo)) + (chosen ? "*" : "")).c_str(),
                 fwd.median, inv.median, fwd.min, inv.min, setup);
