@@ -18,10 +18,10 @@
 // than kPrimeFactorShare of Bluestein's work and the modulus takes the IFMA kernels (its
 // scalar kernels are slower than Bluestein's AVX-512 ones). The counts track the measured
 // times (bench_ntt, BENCHMARKS.md "Transforms"): count / time against Bluestein at m = 4369
-// = 17 * 257 0.33 / 0.28, m = 163455 = 3 * 5 * 17 * 641 0.48 / 0.43, m = 148733 = 13 * 17 *
-// 673 0.82 / 0.70, m = 164737 = 257 * 641 0.82 / 0.76-0.88; at m = 53261 = 13 * 17 * 241
-// 0.99 / 0.93-0.97 and m = 49955 0.96 / 0.90-0.95, where the share keeps Bluestein (the
-// margin is within the noise of a shared machine). Both need q = 1 (mod m N_p) for their
+// = 17 * 257 0.33 / 0.32-0.34, m = 163455 = 3 * 5 * 17 * 641 0.48 / 0.43-0.45, m = 148733 =
+// 13 * 17 * 673 0.82 / 0.69-0.72, m = 164737 = 257 * 641 0.82 / 0.75-0.85; at m = 53261 =
+// 13 * 17 * 241 0.99 / 1.03-1.12 and m = 49955 0.96 / 1.00-1.05, where the share keeps
+// Bluestein. Both need q = 1 (mod m N_p) for their
 // lengths; the chain's primes (q = 1 mod m N, N = bluestein_length(m), chain.h) serve
 // either, since every N_p divides N.
 #pragma once
