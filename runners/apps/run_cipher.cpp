@@ -1,10 +1,16 @@
-// run_cipher: AES-128 or Vision evaluated homomorphically, with per-round timings.
+// run_cipher: a cipher of the catalog evaluated homomorphically, with per-round timings.
 //
-//   run_cipher --cipher {aes128|vision} [--field-bits n --state-size s] [--rounds R]
-//              [--packing {packed|byte-sliced|sliced}] [--linear {fused|separate}]
+//   run_cipher --cipher NAME [--field-bits n] [--state-size s] [--rounds R]
+//              [--packing {packed|sliced|byte-sliced}] [--linear {fused|separate}]
 //              --m M [--bits B] [--c C] [--hwt H]
 //              [--key HEX] [--plaintext HEX] [--blocks K] [--seed S] [--decrypt]
 //              [--backend {bgv|clear}] [--plan] --json OUT
+//   run_cipher --list-ciphers --json OUT      the catalog (apps/catalog_json.h)
+//
+// The cipher is an entry of the catalog (ciphers/catalog/catalog.h); --field-bits and
+// --state-size pick one of its instances (default: its first), and the generic circuit
+// (ciphers/catalog/circuit.h) evaluates its description. "sliced" and "byte-sliced" name
+// the one-ciphertext-per-element packing of every cipher.
 //
 // The chain (BGV): the planner (backend/chain_planner.h) runs the same circuit on clear
 // slots with the engine's noise bounds beside them and finds the least chain on which no
@@ -38,7 +44,7 @@
 // chain, for more key switches; separate (the default) times them apart, as the paper's
 // Table 1.
 //
-// JSON: cipher, instance ("GF(2^8)^16"), packing, linear, direction, rounds (rounds_spec: the
+// JSON: cipher, instance ("GF(2^8)^16"), instance_id ("vision8"), packing, linear, direction, rounds (rounds_spec: the
 // cipher's own count), backend, threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
 // log2_q_ct, log2_p, security}, blocks, blocks_per_run_max, layout, automorphism_keys,
 // timings{setup_s (backend and circuit setup, key generation and round-key encryption
@@ -67,6 +73,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/catalog_json.h"
 #include "apps/memory_json.h"
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
@@ -74,11 +81,9 @@
 #ifdef CB_HAVE_HELIB
 #include "backend/helib_backend.h"
 #endif
-#include "ciphers/aes/aes_circuit.h"
-#include "ciphers/reference/aes128.h"
+#include "ciphers/catalog/catalog.h"
+#include "ciphers/catalog/harness.h"
 #include "ciphers/reference/hex.h"
-#include "ciphers/reference/vision.h"
-#include "ciphers/vision/vision_circuit.h"
 #include "engine/algebra/zmstar.h"
 #include "engine/bgv/chain.h"
 #include "engine/bgv/memory.h"
@@ -97,43 +102,39 @@ struct Options {
   double security_target = 0, max_memory_gb = 0;
   uint64_t seed = 1;
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
-  bool measure_noise = false;
+  bool measure_noise = false, list_ciphers = false;
   bool hwt_given = false;  // --hwt on the command line: --security-target keeps it
 };
 
-// The cipher instance of a run, in the clear: sizes, field, reference.
+// The cipher instance of a run, in the clear: its catalog entry and constants.
 struct Instance {
-  std::string cipher;  // "aes128" or "vision"
-  long n = 8, s = 16;  // field degree, elements per block
+  const CipherEntry* entry = nullptr;
+  const InstanceSpec* spec = nullptr;
+  std::shared_ptr<const CipherInstance> ref;
+  long n = 0, s = 0;   // field degree, elements per block
   uint64_t f_low = 0;
   long rounds = 0;
   std::string name;    // "GF(2^8)^16"
-  const VisionParams* vp = nullptr;
+  std::string display; // "AES-128", "Vision GF(2^8)^16"
 };
 
 Instance make_instance(const Options& o) {
   Instance in;
-  in.cipher = o.cipher;
-  if (o.cipher == "aes128") {
-    if (o.n && o.n != 8) throw ParameterError(msg("--field-bits ", o.n, ": AES-128 works in GF(2^8)"));
-    if (o.s && o.s != 16) throw ParameterError(msg("--state-size ", o.s, ": AES-128 has 16 bytes"));
-    in.n = 8, in.s = 16, in.f_low = aes128::kModulusLow, in.rounds = aes128::kRounds;
-  } else {
-    const long n = o.n ? o.n : 8;
-    const long s = o.s ? o.s : 128 / n;
-    in.vp = &VisionParams::get(n, s);  // ParameterError for other instances
-    in.n = n, in.s = s, in.f_low = in.vp->modulus_low, in.rounds = in.vp->rounds;
-  }
-  in.name = msg("GF(2^", in.n, ")^", in.s);
+  in.entry = &find_cipher(o.cipher);
+  in.spec = &find_instance(*in.entry, o.n, o.s);
+  in.ref = in.entry->make(*in.spec);
+  in.n = in.spec->n, in.s = in.spec->s, in.f_low = in.spec->f_low, in.rounds = in.spec->rounds;
+  in.name = CipherEntry::instance_label(*in.spec);
+  in.display = in.entry->display_instance(*in.spec);
   if (o.rounds != -1) {
     if (o.rounds < 1 || o.rounds > in.rounds)
-      throw ParameterError(msg("--rounds ", o.rounds, ": ", o.cipher, " ", in.name, " has 1..", in.rounds));
+      throw ParameterError(msg("--rounds ", o.rounds, ": ", in.display, " has 1..", in.rounds));
     in.rounds = o.rounds;
   }
   return in;
 }
 
-std::string display(const Instance& in) { return (in.cipher == "aes128" ? "AES-128 " : "Vision ") + in.name; }
+const std::string& display(const Instance& in) { return in.display; }
 
 // The ring must hold the cipher's field and, packed, one block per ciphertext.
 void check_ring(const Options& o, const Instance& in, const ZmStar& zm) {
@@ -149,51 +150,6 @@ uint64_t fnv1a(const std::vector<uint8_t>& bytes) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
   return h;
-}
-
-// Clear inputs and expected outputs of a run.
-struct Workload {
-  std::vector<uint8_t> key;
-  std::vector<std::vector<uint8_t>> plain, cipher;  // per block: plaintext and R-round ciphertext
-};
-
-Workload make_workload(const Options& o, const Instance& in, long blocks) {
-  std::mt19937_64 rng(o.seed);
-  const size_t bytes = size_t(in.n * in.s / 8);
-  auto random_bytes = [&] {
-    std::vector<uint8_t> v(bytes);
-    for (auto& x : v) x = uint8_t(rng());
-    return v;
-  };
-  Workload w;
-  w.key = o.key_hex.empty() ? random_bytes() : from_hex(o.key_hex, "--key");
-  if (w.key.size() != bytes)
-    throw ParameterError(msg("--key has ", w.key.size(), " bytes: ", display(in), " needs ", bytes));
-  for (long b = 0; b < blocks; ++b) {
-    auto p = random_bytes();
-    if (b == 0 && !o.pt_hex.empty()) {
-      p = from_hex(o.pt_hex, "--plaintext");
-      if (p.size() != bytes)
-        throw ParameterError(msg("--plaintext has ", p.size(), " bytes: ", display(in), " needs ", bytes));
-    }
-    w.plain.push_back(p);
-  }
-  if (in.cipher == "aes128") {
-    aes128::Block k;
-    std::copy(w.key.begin(), w.key.end(), k.begin());
-    aes128::Aes128 ref(k);
-    for (auto& p : w.plain) {
-      aes128::Block pb;
-      std::copy(p.begin(), p.end(), pb.begin());
-      const auto c = ref.round_states(pb)[in.rounds - 1];
-      w.cipher.emplace_back(c.begin(), c.end());
-    }
-  } else {
-    Vision ref(*in.vp);
-    const auto key = ref.from_bytes(w.key);
-    for (auto& p : w.plain) w.cipher.push_back(ref.to_bytes(ref.encrypt(key, ref.from_bytes(p), in.rounds)));
-  }
-  return w;
 }
 
 double peak_rss_bytes() {
@@ -232,73 +188,13 @@ double keygen_seconds(const B& b) {
   return 0;
 }
 
-// AesCircuit is built from (backend, rounds, decrypt), VisionCircuit also takes the reference.
-template <class Circuit, class B>
-constexpr bool kIsAes = std::is_constructible_v<Circuit, const B&, long, bool>;
-
-// A circuit on a backend with its clear workload: what a run and a plan both evaluate.
-template <class Circuit, class B>
-struct Harness {
-  using State = typename Circuit::State;
-  Harness(B& b, const Options& o_, const Instance& in_) : o(o_), in(in_) {
-    if constexpr (kIsAes<Circuit, B>) {
-      circ.emplace(b, in.rounds, o.decrypt, o.linear == "fused");
-    } else {
-      vref.emplace(*in.vp);
-      circ.emplace(b, *vref, in.rounds, o.decrypt, o.linear == "fused");
-    }
-    blocks = o.blocks ? o.blocks : circ->max_blocks();
-    if (blocks < 1 || blocks > circ->max_blocks())
-      throw ParameterError(msg("--blocks ", blocks, ": m=", o.m, " holds ", circ->max_blocks(), " blocks of ",
-                               display(in), " ", o.packing));
-    autos = circ->automorphisms();
-    b.require_automorphisms(autos);
-    w = make_workload(o, in, blocks);
-  }
-  const std::vector<std::vector<uint8_t>>& inputs() const { return o.decrypt ? w.cipher : w.plain; }
-  const std::vector<std::vector<uint8_t>>& expected() const { return o.decrypt ? w.plain : w.cipher; }
-  void load_keys() {
-    if constexpr (kIsAes<Circuit, B>) {
-      aes128::Block k;
-      std::copy(w.key.begin(), w.key.end(), k.begin());
-      const auto rk = aes128::Aes128(k).round_keys();
-      circ->load_round_keys({rk.begin(), rk.end()});
-    } else {
-      circ->load_subkeys(vref->key_schedule(vref->from_bytes(w.key), in.rounds));
-    }
-  }
-  State encrypt_inputs() const {
-    if constexpr (kIsAes<Circuit, B>) {
-      std::vector<aes128::Block> bl;
-      for (auto& p : inputs()) {
-        aes128::Block x;
-        std::copy(p.begin(), p.end(), x.begin());
-        bl.push_back(x);
-      }
-      return circ->encrypt_input(bl);
-    } else {
-      std::vector<Vision::State> bl;
-      for (auto& p : inputs()) bl.push_back(vref->from_bytes(p));
-      return circ->encrypt_input(bl);
-    }
-  }
-  std::vector<std::vector<uint8_t>> decrypt_outputs(const State& st) const {
-    std::vector<std::vector<uint8_t>> got;
-    if constexpr (kIsAes<Circuit, B>) {
-      for (auto& bl : circ->decrypt_output(st, blocks)) got.emplace_back(bl.begin(), bl.end());
-    } else {
-      for (auto& v : circ->decrypt_output(st, blocks)) got.push_back(vref->to_bytes(v));
-    }
-    return got;
-  }
-  const Options& o;
-  const Instance& in;
-  std::optional<Vision> vref;
-  std::optional<Circuit> circ;
-  long blocks = 0;
-  std::vector<long> autos;
-  Workload w;
-};
+// The run's circuit and workload on a backend.
+template <class B, template <class> class Rep>
+CipherHarness<B, Rep> make_harness(B& b, const Options& o, const Instance& in) {
+  const auto key = o.key_hex.empty() ? std::vector<uint8_t>{} : from_hex(o.key_hex, "--key");
+  const auto pt = o.pt_hex.empty() ? std::vector<uint8_t>{} : from_hex(o.pt_hex, "--plaintext");
+  return CipherHarness<B, Rep>(b, *in.ref, in.rounds, o.decrypt, o.linear == "fused", o.blocks, o.seed, key, pt);
+}
 
 // CPU time of the whole process (all threads): with one thread, the rounds' own cost even
 // when other jobs share the cores (what the cost model, fitted on CPU time, predicts).
@@ -332,20 +228,20 @@ json plan_json(const ChainPlan& p, double seconds) {
 }
 
 // The planned chain for the run's circuit, ring, digits, key weight and seed.
-template <class Circuit>
+template <template <class> class Rep>
 ChainPlan plan_circuit(const Options& o, const Instance& in) {
   PlanParams pp;
   pp.m = o.m, pp.bits = 1000, pp.c = o.c, pp.hwt = o.hwt, pp.seed = o.seed;
   PlanBackend b(pp, in.n, in.f_low);
-  Harness<Circuit, PlanBackend> h(b, o, in);
+  auto h = make_harness<PlanBackend, Rep>(b, o, in);
   auto run = [&](PlanBackend& pb) {
     h.load_keys();
     auto st = h.encrypt_inputs();
     PlanRun r;
-    r.fresh_capacity = h.circ->capacity(st);
+    r.fresh_capacity = h.circ.capacity(st);
     Evaluator<PlanBackend> ev(pb);
     pb.reset_op_counts();  // count the rounds' operations only (what total_s times)
-    for (auto& rec : h.circ->run(ev, st)) r.round_capacity.push_back(rec.capacity_bits);
+    for (auto& rec : h.circ.run(ev, st)) r.round_capacity.push_back(rec.capacity_bits);
     if (h.decrypt_outputs(st) != h.expected())
       throw Error("chain planner: the circuit's clear evaluation differs from the reference");
     return r;
@@ -366,13 +262,8 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
 }
 
 ChainPlan plan_for(const Options& o, const Instance& in) {
-  using P = PlanBackend;
-  if (in.cipher == "aes128") {
-    if (o.packing == "packed") return plan_circuit<AesCircuit<P, PackedRep>>(o, in);
-    return plan_circuit<AesCircuit<P, SlicedRep>>(o, in);
-  }
-  if (o.packing == "packed") return plan_circuit<VisionCircuit<P, PackedRep>>(o, in);
-  return plan_circuit<VisionCircuit<P, SlicedRep>>(o, in);
+  if (o.packing == "packed") return plan_circuit<PackedRep>(o, in);
+  return plan_circuit<SlicedRep>(o, in);
 }
 
 // --security-target T: the digits c and, unless --hwt was given, the key weight, for the
@@ -437,11 +328,11 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
 }
 
 // Builds the circuit, runs it and fills `out`; returns whether every block was right.
-template <class Circuit, class B>
+template <template <class> class Rep, class B>
 bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
   Stopwatch setup;
-  Harness<Circuit, B> h(b, o, in);
-  auto& circ = h.circ;
+  auto h = make_harness<B, Rep>(b, o, in);
+  auto* circ = &h.circ;
   const long blocks = h.blocks;
   const auto& autos = h.autos;
   const Workload& w = h.w;
@@ -453,7 +344,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   const double setup_s = backend_s + setup.seconds();
 
   Stopwatch enc_watch;
-  typename Circuit::State st = h.encrypt_inputs();
+  auto st = h.encrypt_inputs();
   const double encrypt_input_s = enc_watch.seconds();
   peak_rss_setup = peak_rss_bytes();
   const double fresh_capacity = circ->capacity(st);
@@ -504,7 +395,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   if (o.measure_noise) out["noise_per_round"] = noise_rounds;
   const double total_cpu_s = process_cpu_seconds() - eval_cpu0 - measure_cpu_s;
   Stopwatch dec_watch;
-  std::vector<std::vector<uint8_t>> got;
+  std::vector<Elements> got;
   try {
     got = h.decrypt_outputs(st);
   } catch (const CapacityError& e) {
@@ -516,13 +407,14 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   for (long k = 0; k < blocks; ++k) wrong += got[k] != expected[k];
   const bool correct = wrong == 0;
 
-  out["cipher"] = in.cipher;
+  out["cipher"] = in.entry->name;
   out["instance"] = in.name;
+  out["instance_id"] = in.spec->id;
   out["packing"] = o.packing;
   out["linear"] = o.linear;
   out["direction"] = o.decrypt ? "decrypt" : "encrypt";
   out["rounds"] = in.rounds;
-  out["rounds_spec"] = in.cipher == "aes128" ? aes128::kRounds : in.vp->rounds;
+  out["rounds_spec"] = in.spec->rounds;
   out["backend"] = o.backend;
   out["params"] = params_json(b);
   out["blocks"] = blocks;
@@ -531,11 +423,12 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["automorphism_keys"] = autos.size();
   out["seed"] = o.seed;
   out["threads"] = omp_get_max_threads();
-  out["key_fingerprint"] = msg(std::hex, fnv1a(w.key));
-  out["plaintext_hex"] = to_hex(w.plain[0]);
-  out["input_hex"] = to_hex(inputs[0]);
-  out["ciphertext_hex"] = to_hex(got[0]);  // the circuit's output block 0 (plaintext with --decrypt)
-  out["expected_hex"] = to_hex(expected[0]);
+  const CipherInstance& ref = *in.ref;
+  out["key_fingerprint"] = msg(std::hex, fnv1a(ref.to_bytes(w.key)));
+  out["plaintext_hex"] = to_hex(ref.to_bytes(w.plain[0]));
+  out["input_hex"] = to_hex(ref.to_bytes(inputs[0]));
+  out["ciphertext_hex"] = to_hex(ref.to_bytes(got[0]));  // the circuit's output block 0 (plaintext with --decrypt)
+  out["expected_hex"] = to_hex(ref.to_bytes(expected[0]));
   out["wrong_blocks"] = wrong;
   out["fresh_capacity_bits"] = std::isfinite(fresh_capacity) ? json(fresh_capacity) : json(nullptr);
   out["ops"] = ev.counts().as_map();
@@ -561,12 +454,8 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
 
 template <class B>
 bool run_with(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
-  if (in.cipher == "aes128") {
-    if (o.packing == "packed") return run_circuit<AesCircuit<B, PackedRep>>(b, o, in, wall, backend_s, out);
-    return run_circuit<AesCircuit<B, SlicedRep>>(b, o, in, wall, backend_s, out);
-  }
-  if (o.packing == "packed") return run_circuit<VisionCircuit<B, PackedRep>>(b, o, in, wall, backend_s, out);
-  return run_circuit<VisionCircuit<B, SlicedRep>>(b, o, in, wall, backend_s, out);
+  if (o.packing == "packed") return run_circuit<PackedRep>(b, o, in, wall, backend_s, out);
+  return run_circuit<SlicedRep>(b, o, in, wall, backend_s, out);
 }
 
 // Where the memory goes: the backend's long-lived data counted from its objects, the
@@ -604,13 +493,21 @@ std::string memory_note;
 
 int run(const Options& o_in) {
   Options o = o_in;
+  if (o.list_ciphers) {
+    std::ofstream f(o.json_path);
+    if (!f) throw ParameterError(msg("--json ", o.json_path, ": cannot open for writing"));
+    f << apps::catalog_json().dump(2) << "\n";
+    if (!f) throw Error(msg("--json ", o.json_path, ": write failed"));
+    return 0;
+  }
+  if (o.cipher.empty()) throw ParameterError("--cipher is required (run_cipher --list-ciphers --json F lists the catalog)");
+  if (o.m == 0) throw ParameterError("--m is required (the cyclotomic index of the ring)");
   const Instance in = make_instance(o);
-  if (o.cipher == "aes128" && o.packing == "sliced") o.packing = "byte-sliced";
+  o.packing = packing_name(*in.entry, o.packing);
   if (o.backend == "bgv" && o.hwt >= 1 && o.hwt < 120 && !o.allow_insecure)
     throw ParameterError(msg("--hwt ", o.hwt, ": HElib's security formula rates secret keys of weight 1..119 at 0 bits; "
                              "use 0 (dense) or >= 120, or --allow-insecure"));
   if (o.backend == "bgv" && o.c < 1) throw ParameterError(msg("--c ", o.c, ": key switching needs at least 1 digit"));
-  if (o.cipher == "vision" && o.packing == "byte-sliced") o.packing = "sliced";
   if (!o.key_hex.empty()) from_hex(o.key_hex, "--key");
   if (!o.pt_hex.empty()) from_hex(o.pt_hex, "--plaintext");
   const ZmStar zm(o.m);
@@ -633,10 +530,11 @@ int run(const Options& o_in) {
                  plan->bits, plan->bits_per_round, plan->info.security, plan_s);
     if (o.plan) {
       json out;
-      out["cipher"] = in.cipher;
+      out["cipher"] = in.entry->name;
       out["instance"] = in.name;
+      out["instance_id"] = in.spec->id;
       out["packing"] = o.packing;
-  out["linear"] = o.linear;
+      out["linear"] = o.linear;
       out["direction"] = o.decrypt ? "decrypt" : "encrypt";
       out["rounds"] = in.rounds;
       out["backend"] = "bgv";
@@ -711,19 +609,20 @@ int run(const Options& o_in) {
 
 int main(int argc, char** argv) {
   cb::Options o;
-  CLI::App app{"Evaluate AES-128 or Vision homomorphically (BGV, GF(2^n) slots) with per-round timings"};
-  app.add_option("--cipher", o.cipher, "aes128 or vision")->required()->check(CLI::IsMember({"aes128", "vision"}));
-  app.add_option("--field-bits", o.n, "Vision field degree n: 8, 16, 32 or 64 (default 8)");
-  app.add_option("--state-size", o.s, "Vision state size in field elements (default 128/n)");
+  CLI::App app{"Evaluate a cipher of the catalog homomorphically (BGV, GF(2^n) slots) with per-round timings"};
+  app.add_option("--cipher", o.cipher, "a cipher of the catalog (--list-ciphers)");
+  app.add_flag("--list-ciphers", o.list_ciphers, "write the cipher catalog to --json and stop");
+  app.add_option("--field-bits", o.n, "the instance's field degree n (default: the cipher's first instance)");
+  app.add_option("--state-size", o.s, "the instance's state size in field elements (default: any)");
   app.add_option("--rounds", o.rounds, "rounds (default: the cipher's; fewer = reduced-round, e.g. 13 for GF(2^64)^2)");
-  app.add_option("--packing", o.packing, "packed (blocks in slots), byte-sliced (AES) / sliced (Vision): one ciphertext per element")
+  app.add_option("--packing", o.packing, "packed (blocks in slots) or sliced (one ciphertext per element; AES calls it byte-sliced)")
       ->check(CLI::IsMember({"packed", "byte-sliced", "sliced"}));
   app.add_option("--linear", o.linear,
                  "separate (default): the S-box's affine maps and the linear layers evaluated apart, timed as the "
                  "paper's Table 1 columns; fused: each affine map with the linear layer next to it as one map, one "
                  "layer of constant products (a shorter chain, more key switches)")
       ->check(CLI::IsMember({"fused", "separate"}));
-  app.add_option("--m", o.m, "cyclotomic index m (odd)")->required();
+  app.add_option("--m", o.m, "cyclotomic index m (odd)");
   app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV; default: the planned chain)")->check(CLI::PositiveNumber);
   app.add_option("--c", o.c, "key-switching digits (BGV, default 3)");
   auto* hwt_opt = app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");

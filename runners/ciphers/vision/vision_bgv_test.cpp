@@ -9,7 +9,7 @@
 #include "backend/bgv_backend.h"
 #include "backend/plan_backend.h"
 #include "ciphers/common/test_vectors.h"
-#include "ciphers/vision/vision_circuit.h"
+#include "ciphers/vision/vision_test_circuit.h"
 
 namespace cb {
 namespace {

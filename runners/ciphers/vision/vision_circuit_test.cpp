@@ -2,7 +2,7 @@
 // for the four instances on the clear backend, against the vectors' ciphertexts and round
 // states (full and reduced rounds, 13 rounds for GF(2^64)^2 as the FHE paper ran) and the
 // plaintext reference on extra random blocks.
-#include "ciphers/vision/vision_circuit.h"
+#include "ciphers/vision/vision_test_circuit.h"
 
 #include <gtest/gtest.h>
 
@@ -99,14 +99,14 @@ TEST(VisionCircuit, RefusesFieldMismatchAndRounds) {
     VisionCircuit<ClearBackend, PackedRep> c(b8, ref, 10, false);
     FAIL();
   } catch (const ParameterError& e) {
-    EXPECT_STREQ(e.what(), "Vision GF(2^16)^8 needs its field in the slots: the backend has GF(2^8)");
+    EXPECT_STREQ(e.what(), "vision16 needs GF(2^16) mod x^16 + 0x2b in the slots: the backend has GF(2^8)");
   }
   ClearBackend b(257, 16, ref.params().modulus_low);
   try {
     VisionCircuit<ClearBackend, SlicedRep> c(b, ref, 11, false);
     FAIL();
   } catch (const ParameterError& e) {
-    EXPECT_STREQ(e.what(), "Vision GF(2^16)^8 rounds=11: must be 1..10");
+    EXPECT_STREQ(e.what(), "vision16 rounds=11: must be 1..10");
   }
 }
 

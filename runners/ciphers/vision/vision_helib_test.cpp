@@ -7,7 +7,7 @@
 
 #include "backend/helib_backend.h"
 #include "ciphers/common/test_vectors.h"
-#include "ciphers/vision/vision_circuit.h"
+#include "ciphers/vision/vision_test_circuit.h"
 
 namespace cb {
 namespace {

@@ -3,7 +3,7 @@
 // reduced-round runs, and the plaintext reference on extra random blocks. The clear
 // backend refuses automorphisms whose keys were not requested, so these runs also check
 // that automorphisms() lists everything the circuit uses.
-#include "ciphers/aes/aes_circuit.h"
+#include "ciphers/aes128/aes_test_circuit.h"
 
 #include <gtest/gtest.h>
 
@@ -114,14 +114,14 @@ TEST(AesCircuit, RefusesWrongFieldAndRounds) {
     AesCircuit<ClearBackend, PackedRep> c(b16, 10, false);
     FAIL();
   } catch (const ParameterError& e) {
-    EXPECT_STREQ(e.what(), "AES needs the field GF(2^8) mod 0x11b: the backend has GF(2^16)");
+    EXPECT_STREQ(e.what(), "aes needs GF(2^8) mod x^8 + 0x1b in the slots: the backend has GF(2^16)");
   }
   ClearBackend b(257, 8, aes128::kModulusLow);
   try {
     AesCircuit<ClearBackend, PackedRep> c(b, 11, false);
     FAIL();
   } catch (const ParameterError& e) {
-    EXPECT_STREQ(e.what(), "AES-128 rounds=11: must be 1..10");
+    EXPECT_STREQ(e.what(), "aes rounds=11: must be 1..10");
   }
 }
 

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "backend/bgv_backend.h"
-#include "ciphers/aes/aes_circuit.h"
+#include "ciphers/aes128/aes_test_circuit.h"
 #include "backend/plan_backend.h"
 #include "ciphers/common/test_vectors.h"
 

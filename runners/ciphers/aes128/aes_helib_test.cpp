@@ -7,7 +7,7 @@
 #include <omp.h>
 
 #include "backend/helib_backend.h"
-#include "ciphers/aes/aes_circuit.h"
+#include "ciphers/aes128/aes_test_circuit.h"
 #include "ciphers/common/test_vectors.h"
 
 namespace cb {

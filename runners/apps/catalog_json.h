@@ -1,0 +1,60 @@
+// catalog_json.h: the cipher catalog as JSON (run_cipher --list-ciphers), what the Python
+// side (cbparams.catalog) reads instead of keeping its own list of ciphers.
+//
+// {"ciphers": [{name, display, description, citation, packings: ["packed", <sliced name>],
+//   instances: [{id, label ("GF(2^8)^16"), display ("AES-128", "Vision GF(2^8)^16"), n,
+//   field_polynomial, s, rounds, block_bits, block_bytes, key_bytes, decrypt (bool),
+//   decrypt_note (why not, or ""), steps: {separate: [...], fused: [...]}}]}]}
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "ciphers/catalog/catalog.h"
+#include "ciphers/catalog/program.h"
+
+namespace cb::apps {
+
+// "x^8 + x^4 + x^3 + x + 1"
+inline std::string field_polynomial(long n, uint64_t f_low) {
+  std::string s = "x^" + std::to_string(n);
+  for (long i = n - 1; i >= 0; --i) {
+    if (!((f_low >> i) & 1)) continue;
+    s += i == 0 ? " + 1" : i == 1 ? " + x" : " + x^" + std::to_string(i);
+  }
+  return s;
+}
+
+inline nlohmann::json catalog_json() {
+  nlohmann::json ciphers = nlohmann::json::array();
+  for (const CipherEntry* e : cipher_catalog()) {
+    nlohmann::json insts = nlohmann::json::array();
+    for (const auto& sp : e->instances) {
+      const auto inst = e->make(sp);
+      const std::string refusal = decrypt_refusal(*inst);
+      const long eb = inst->element_bytes();
+      insts.push_back({{"id", sp.id},
+                       {"label", CipherEntry::instance_label(sp)},
+                       {"display", e->display_instance(sp)},
+                       {"n", sp.n},
+                       {"field_polynomial", field_polynomial(sp.n, sp.f_low)},
+                       {"s", sp.s},
+                       {"rounds", sp.rounds},
+                       {"block_bits", sp.n * sp.s},
+                       {"block_bytes", eb * sp.s},
+                       {"key_bytes", eb * sp.key_elements},
+                       {"decrypt", refusal.empty()},
+                       {"decrypt_note", refusal},
+                       {"steps", {{"separate", step_names(*inst, false)}, {"fused", step_names(*inst, true)}}}});
+    }
+    ciphers.push_back({{"name", e->name},
+                       {"display", e->display},
+                       {"description", e->description},
+                       {"citation", e->citation},
+                       {"packings", {"packed", e->sliced_name}},
+                       {"instances", insts}});
+  }
+  return {{"ciphers", ciphers}};
+}
+
+}  // namespace cb::apps

@@ -1,0 +1,105 @@
+#include "ciphers/catalog/catalog.h"
+
+#include <algorithm>
+
+#include "engine/errors.h"
+
+namespace cb {
+
+// The entries: one line per cipher (each folder's entry.cpp defines its function).
+const CipherEntry& aes128_entry();
+const CipherEntry& vision_entry();
+
+namespace {
+
+std::vector<const CipherEntry*> make_catalog() {
+  std::vector<const CipherEntry*> all = {&aes128_entry(), &vision_entry()};
+  for (auto* e : all) check_entry(*e);
+  for (size_t i = 0; i < all.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      if (all[i]->name == all[j]->name) throw ParameterError(msg("cipher catalog: two entries named ", all[i]->name));
+      for (auto& a : all[i]->instances)
+        for (auto& b : all[j]->instances)
+          if (a.id == b.id) throw ParameterError(msg("cipher catalog: instance id ", a.id, " in ", all[j]->name, " and ",
+                                                     all[i]->name));
+    }
+  return all;
+}
+
+std::string names() {
+  std::string s;
+  for (auto* e : cipher_catalog()) s += (s.empty() ? "" : ", ") + e->name;
+  return s;
+}
+
+}  // namespace
+
+void check_entry(const CipherEntry& e) {
+  const std::string who = msg("cipher entry '", e.name, "'");
+  auto need = [&](bool ok, const std::string& field) {
+    if (!ok) throw ParameterError(msg(who, ": ", field, " is missing"));
+  };
+  need(!e.name.empty(), "name");
+  need(!e.display.empty(), "display");
+  need(!e.description.empty(), "description");
+  need(!e.citation.empty(), "citation");
+  need(!e.instances.empty(), "instances");
+  need(e.make != nullptr, "make (the function building an instance)");
+  need(!e.sliced_name.empty(), "sliced_name");
+  for (size_t i = 0; i < e.instances.size(); ++i) {
+    const auto& in = e.instances[i];
+    const std::string where = msg(who, " instance ", i, " (", in.id.empty() ? "?" : in.id, ")");
+    auto bad = [&](bool ok, const std::string& what) {
+      if (!ok) throw ParameterError(msg(where, ": ", what));
+    };
+    bad(!in.id.empty(), "id is missing");
+    bad(in.n >= 2 && in.n <= 64, msg("n=", in.n, ": the field degree must be 2..64"));
+    bad(in.f_low != 0 && (in.n == 64 || (in.f_low >> in.n) == 0), msg("f_low=0x", std::hex, in.f_low, std::dec,
+                                                                      ": the field polynomial x^n + f_low needs 0 < f_low < 2^n"));
+    bad(in.s >= 1, msg("s=", in.s, ": a block has at least one element"));
+    bad(in.rounds >= 1, msg("rounds=", in.rounds, ": at least one round"));
+    bad(in.key_elements >= 1, msg("key_elements=", in.key_elements, ": a key has at least one element"));
+    for (size_t j = 0; j < i; ++j)
+      bad(e.instances[j].n != in.n || e.instances[j].s != in.s,
+          msg("n=", in.n, ", s=", in.s, " is declared twice (instances are told apart by n and s)"));
+  }
+}
+
+const std::vector<const CipherEntry*>& cipher_catalog() {
+  static const std::vector<const CipherEntry*> all = make_catalog();
+  return all;
+}
+
+const CipherEntry& find_cipher(const std::string& name) {
+  for (auto* e : cipher_catalog())
+    if (e->name == name) return *e;
+  throw ParameterError(msg("--cipher ", name, ": not in the catalog (", names(), ")"));
+}
+
+const InstanceSpec& find_instance(const CipherEntry& e, long n, long s) {
+  if (!n && !s) return e.instances.front();
+  for (const auto& in : e.instances)
+    if ((!n || in.n == n) && (!s || in.s == s)) return in;
+  std::string have;
+  for (const auto& in : e.instances) have += (have.empty() ? "" : ", ") + CipherEntry::instance_label(in);
+  throw ParameterError(msg(e.name, " has no instance with", n ? msg(" --field-bits ", n) : "",
+                           n && s ? " and" : "", s ? msg(" --state-size ", s) : "", ": it has ", have));
+}
+
+std::pair<const CipherEntry*, const InstanceSpec*> find_instance_id(const std::string& id) {
+  std::string ids;
+  for (auto* e : cipher_catalog())
+    for (const auto& in : e->instances) {
+      if (in.id == id) return {e, &in};
+      ids += (ids.empty() ? "" : ", ") + in.id;
+    }
+  throw ParameterError(msg("instance ", id, ": not in the catalog (", ids, ")"));
+}
+
+std::string packing_name(const CipherEntry& e, const std::string& packing) {
+  if (packing == "packed") return packing;
+  if (packing == "sliced" || packing == "byte-sliced" || packing == e.sliced_name) return e.sliced_name;
+  throw ParameterError(msg("--packing ", packing, ": ", e.name, " has packed or ", e.sliced_name));
+}
+
+}  // namespace cb

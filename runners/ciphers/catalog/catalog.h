@@ -1,0 +1,38 @@
+// catalog.h: the registry of ciphers. Each entry lives in its own folder under
+// runners/ciphers/ (its description, clear reference and vectors) and is listed once in
+// catalog.cpp; nothing else in the project names a cipher. The executables ask the
+// catalog (run_cipher --list-ciphers writes it as JSON for the Python side).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ciphers/catalog/cipher_spec.h"
+
+namespace cb {
+
+// Every entry, in the order of catalog.cpp (each checked once: required fields present,
+// instances consistent; a broken entry throws ParameterError naming the field).
+const std::vector<const CipherEntry*>& cipher_catalog();
+
+// The entry named `name`; ParameterError listing the catalog's names otherwise.
+const CipherEntry& find_cipher(const std::string& name);
+
+// The entry's instance with field degree n (0: any) and state size s (0: any), the first
+// one when both are 0; ParameterError naming the instances it has otherwise.
+const InstanceSpec& find_instance(const CipherEntry& e, long n, long s);
+
+// The instance by its id ("aes", "vision8", "mimc63"); ParameterError listing the ids.
+std::pair<const CipherEntry*, const InstanceSpec*> find_instance_id(const std::string& id);
+
+// Checks an entry's declaration: ParameterError naming the first missing or inconsistent
+// field ("cipher entry 'x': no instances"). The catalog runs it on every entry it lists.
+void check_entry(const CipherEntry& e);
+
+// The packing names an entry accepts: "packed" and its sliced name (AES: "byte-sliced").
+// Returns the entry's own name for `packing` ("sliced" and "byte-sliced" are one), or
+// throws ParameterError listing them.
+std::string packing_name(const CipherEntry& e, const std::string& packing);
+
+}  // namespace cb

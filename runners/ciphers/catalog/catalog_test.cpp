@@ -1,0 +1,257 @@
+// catalog_test: every entry of the catalog, in the clear. Its round description against its
+// own reference (every round count up to 4 and the full cipher, encryption and, where
+// offered, decryption); the generic circuit on the clear slot backend in both packings,
+// fused and apart, against the reference; the registry's checks and messages; the power
+// map compiler. An entry added to catalog.cpp is tested here without new test code.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "backend/clear_backend.h"
+#include "ciphers/catalog/catalog.h"
+#include "ciphers/catalog/harness.h"
+#include "ciphers/catalog/power_map.h"
+#include "ciphers/catalog/program.h"
+#include "ciphers/catalog/test_cases.h"
+#include "ciphers/common/inversion.h"
+
+namespace cb {
+namespace {
+
+using testing::InstanceCase;
+
+Elements random_elements(std::mt19937_64& rng, long count, long n) {
+  Elements v(count);
+  for (auto& x : v) x = n == 64 ? rng() : rng() & ((uint64_t(1) << n) - 1);
+  return v;
+}
+
+class CatalogInstance : public ::testing::TestWithParam<InstanceCase> {};
+
+TEST_P(CatalogInstance, DescriptionMatchesReference) {
+  const auto& c = GetParam();
+  const auto inst = c.entry->make(c.spec);
+  const GF2n& F = inst->field();
+  const bool dec = decrypt_refusal(*inst).empty();
+  std::mt19937_64 rng(11);
+  for (long R : {1L, 2L, 3L, 4L, c.spec.rounds}) {
+    if (R > c.spec.rounds) continue;
+    for (bool fused : {false, true}) {
+      const auto enc = compile_program(*inst, R, false, fused);
+      for (int t = 0; t < 3; ++t) {
+        const Elements key = random_elements(rng, c.spec.key_elements, c.spec.n);
+        const Elements pt = random_elements(rng, c.spec.s, c.spec.n);
+        const auto sk = inst->subkeys(key, R);
+        const Elements ct = inst->encrypt(key, pt, R);
+        ASSERT_EQ(evaluate_clear(F, enc, sk, pt), ct) << "R=" << R << (fused ? " fused" : "");
+        if (dec) EXPECT_EQ(evaluate_clear(F, compile_program(*inst, R, true, fused), sk, ct), pt) << "R=" << R;
+      }
+    }
+  }
+  if (!dec) EXPECT_THROW(compile_program(*inst, 1, true, false), ParameterError);
+}
+
+TEST_P(CatalogInstance, StepNamesAreTheDeclaredOnes) {
+  const auto& c = GetParam();
+  const auto inst = c.entry->make(c.spec);
+  std::vector<std::string> declared;
+  for (const Step& st : inst->round(1, c.spec.rounds)) {
+    declared.push_back(st.name);
+    if (!st.group.empty()) declared.push_back(st.group);
+  }
+  for (bool fused : {false, true})
+    for (const auto& name : step_names(*inst, fused)) {
+      // Fused names join two declared names with '+'.
+      const auto plus = name.find('+');
+      const std::string first = name.substr(0, plus);
+      EXPECT_NE(std::find(declared.begin(), declared.end(), first), declared.end()) << name;
+    }
+}
+
+// The generic circuit on the clear backend: every block of a seeded workload, both
+// packings, fused and apart, two rounds (and decryption where offered).
+TEST_P(CatalogInstance, ClearCircuitMatchesReference) {
+  const auto& c = GetParam();
+  const auto inst = c.entry->make(c.spec);
+  const long m = testing::small_ring(c.spec.n, c.spec.s);
+  const long R = std::min(2L, c.spec.rounds);
+  const bool dec = decrypt_refusal(*inst).empty();
+  for (bool fused : {false, true})
+    for (bool decrypt : {false, true}) {
+      if (decrypt && !dec) continue;
+      {
+        ClearBackend b(m, c.spec.n, c.spec.f_low);
+        CipherHarness<ClearBackend, PackedRep> h(b, *inst, R, decrypt, fused, 0, 5);
+        h.load_keys();
+        auto st = h.encrypt_inputs();
+        Evaluator<ClearBackend> ev(b);
+        const auto recs = h.circ.run(ev, st);
+        EXPECT_EQ(long(recs.size()), R);
+        EXPECT_EQ(h.decrypt_outputs(st), h.expected()) << "packed m=" << m << (fused ? " fused" : "")
+                                                        << (decrypt ? " decrypt" : "");
+      }
+      {
+        ClearBackend b(m, c.spec.n, c.spec.f_low);
+        CipherHarness<ClearBackend, SlicedRep> h(b, *inst, R, decrypt, fused, 3, 5);
+        h.load_keys();
+        auto st = h.encrypt_inputs();
+        Evaluator<ClearBackend> ev(b);
+        h.circ.run(ev, st);
+        EXPECT_EQ(h.decrypt_outputs(st), h.expected()) << "sliced m=" << m << (fused ? " fused" : "")
+                                                        << (decrypt ? " decrypt" : "");
+      }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, CatalogInstance, ::testing::ValuesIn(testing::all_instances()), testing::case_name);
+
+TEST(Catalog, UnknownCipherListsTheNames) {
+  try {
+    find_cipher("rijndael");
+    FAIL();
+  } catch (const ParameterError& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("rijndael"), std::string::npos) << w;
+    for (auto* c : cipher_catalog()) EXPECT_NE(w.find(c->name), std::string::npos) << w;
+  }
+}
+
+TEST(Catalog, UnknownInstanceNamesTheInstances) {
+  const CipherEntry& e = *cipher_catalog().front();
+  try {
+    find_instance(e, 3, 0);
+    FAIL();
+  } catch (const ParameterError& err) {
+    const std::string w = err.what();
+    EXPECT_NE(w.find("--field-bits 3"), std::string::npos) << w;
+    EXPECT_NE(w.find(CipherEntry::instance_label(e.instances.front())), std::string::npos) << w;
+  }
+}
+
+TEST(Catalog, EntryMissingAFieldIsRefusedByName) {
+  const CipherEntry& good = *cipher_catalog().front();
+  auto expect_refused = [&](CipherEntry e, const std::string& field) {
+    try {
+      check_entry(e);
+      FAIL() << field;
+    } catch (const ParameterError& err) {
+      EXPECT_NE(std::string(err.what()).find(field), std::string::npos) << err.what();
+    }
+  };
+  CipherEntry e = good;
+  e.description.clear();
+  expect_refused(e, "description");
+  e = good, e.citation.clear();
+  expect_refused(e, "citation");
+  e = good, e.instances.clear();
+  expect_refused(e, "instances");
+  e = good, e.make = nullptr;
+  expect_refused(e, "make");
+  e = good, e.instances[0].rounds = 0;
+  expect_refused(e, "rounds=0");
+  e = good, e.instances[0].key_elements = 0;
+  expect_refused(e, "key_elements=0");
+  EXPECT_NO_THROW(check_entry(good));
+}
+
+TEST(Catalog, PackingNames) {
+  for (auto* e : cipher_catalog()) {
+    EXPECT_EQ(packing_name(*e, "packed"), "packed");
+    EXPECT_EQ(packing_name(*e, "sliced"), e->sliced_name);
+    EXPECT_EQ(packing_name(*e, "byte-sliced"), e->sliced_name);
+    EXPECT_THROW(packing_name(*e, "bit-sliced"), ParameterError);
+  }
+}
+
+TEST(Catalog, IdsAndNamesAreUnique) {
+  std::vector<std::string> seen;
+  for (auto* e : cipher_catalog())
+    for (auto& s : e->instances) {
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), s.id), 0) << s.id;
+      seen.push_back(s.id);
+      EXPECT_EQ(find_instance_id(s.id).second->id, s.id);
+    }
+  EXPECT_THROW(find_instance_id("nope"), ParameterError);
+}
+
+// Inversion compiles to inversion.h's chain: its products, depth and Frobenius powers.
+TEST(PowerMap, InversionIsTheChainOfInversionH) {
+  for (long n : {8L, 16L, 32L, 63L, 64L}) {
+    const uint64_t e = n == 64 ? ~uint64_t(1) : (uint64_t(1) << n) - 2;
+    const PowerProgram p = compile_power(e, n);
+    const ChainCost c = chain_cost(n - 1);
+    EXPECT_EQ(p.products(), c.mul) << n;
+    EXPECT_EQ(p.depth, c.depth) << n;
+    EXPECT_EQ(p.shift, 1) << n;
+    auto js = inverse_frobenius_powers(n);
+    js.erase(std::remove(js.begin(), js.end(), 1 % n), js.end());  // the final square, folded
+    std::sort(js.begin(), js.end());
+    js.erase(std::unique(js.begin(), js.end()), js.end());
+    auto got = p.frobenius_powers();
+    got.erase(std::remove(got.begin(), got.end(), 1 % n), got.end());
+    EXPECT_EQ(got, js) << n;
+  }
+}
+
+TEST(PowerMap, GoldAndCubeTakeOneProduct) {
+  const PowerProgram gold = compile_power((uint64_t(1) << 32) + 1, 63);
+  EXPECT_EQ(gold.products(), 1);
+  EXPECT_EQ(gold.depth, 1);
+  EXPECT_EQ(gold.shift, 0);
+  const PowerProgram cube = compile_power(3, 63);
+  EXPECT_EQ(cube.products(), 1);
+  EXPECT_EQ(cube.depth, 1);
+}
+
+// Any exponent: the program on clear slots equals x^e.
+TEST(PowerMap, ArbitraryExponentsOnClearSlots) {
+  const GF2n F(8, 0x1b);
+  ClearBackend b(257, 8, 0x1b);
+  std::vector<long> ks;
+  for (long j = 1; j < 16; ++j) ks.push_back(b.zmstar().power(2, j));
+  b.require_automorphisms(ks);
+  std::vector<uint64_t> v(b.slot_count());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = (37 * i + 5) % 256;
+  const auto x = b.encrypt(v);
+  for (uint64_t e : {1ULL, 2ULL, 3ULL, 7ULL, 11ULL, 127ULL, 128ULL, 170ULL, 201ULL, 254ULL}) {
+    const PowerProgram p = compile_power(e, 8);
+    Evaluator<ClearBackend> ev(b);
+    auto y = evaluate_power(ev, p, x);
+    ev.frobenius(y, p.shift);
+    const auto got = b.decrypt(y);
+    for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(got[i], F.pow(v[i], e)) << "e=" << e << " slot " << i;
+  }
+  EXPECT_THROW(compile_power(255, 8), ParameterError);
+}
+
+TEST(PowerMap, InverseExponents) {
+  EXPECT_EQ(*inverse_exponent(254, 8), 254u);
+  EXPECT_FALSE(inverse_exponent(3, 8));  // 3 | 255: x^3 is no permutation of GF(2^8)
+  const uint64_t q = (uint64_t(1) << 63) - 1;
+  const uint64_t i3 = *inverse_exponent(3, 63);
+  EXPECT_EQ((unsigned __int128)i3 * 3 % q, 1u);
+  const uint64_t i64 = *inverse_exponent(~uint64_t(1), 64);
+  EXPECT_EQ(i64, ~uint64_t(1));
+}
+
+TEST(Program, AffineAndMapInverses) {
+  const GF2n F(8, 0x1b);
+  Linearized L{0x63, {0x05, 0x09, 0xf9, 0x25, 0xf4, 0x01, 0xb5, 0x8f}};  // AES's A
+  const Linearized Li = inverse_affine(F, L);
+  EXPECT_EQ(Li.c, 0x05u);
+  for (uint64_t x = 0; x < 256; ++x) ASSERT_EQ(evaluate(F, Li, evaluate(F, L, x)), x);
+  Linearized sing{0, std::vector<uint64_t>(8, 0)};
+  sing.gamma[0] = 1, sing.gamma[1] = 1;  // x + x^2 kills GF(2)
+  EXPECT_THROW(inverse_affine(F, sing), ParameterError);
+  const BlockMap M{{0, 0, 2}, {0, 1, 3}, {1, 0, 1}, {1, 1, 1}};
+  const BlockMap Mi = inverse_map(F, M, 2);
+  std::vector<uint64_t> A(4, 0), B(4, 0);
+  for (auto& t : M) A[t.out * 2 + t.in] = t.coeff;
+  for (auto& t : Mi) B[t.out * 2 + t.in] = t.coeff;
+  EXPECT_EQ(F.mul(A[0], B[0]) ^ F.mul(A[1], B[2]), 1u);
+  EXPECT_EQ(F.mul(A[0], B[1]) ^ F.mul(A[1], B[3]), 0u);
+}
+
+}  // namespace
+}  // namespace cb

@@ -1,0 +1,131 @@
+// cipher_spec.h: what a catalog entry declares about its cipher, in the clear.
+//
+// A cipher of the catalog is a keyed permutation of GF(2^n)^s: a block is s elements of
+// the field GF(2^n) = GF(2)[x]/f (uint64_t, bit i = coefficient of x^i, n <= 64). An
+// entry (one folder under runners/ciphers/, registered in catalog.cpp) describes
+//   - who it is: name, display name, a short description, its citation;
+//   - its instances: n, f, s, the full round count, the key length in elements;
+//   - its rounds as steps over the whole state, each a list of operations
+//         Power(e)        x -> x^e in every element (inversion: e = 2^n - 2),
+//         Affine(L)       x -> c + sum_j gamma_j x^(2^j) in every element,
+//         Linear(M)       out_p = sum_q M[p][q] in_q across the block (s x s over GF(2^n)),
+//         AddKey(i)       state += subkey i (constants are folded into the subkeys),
+//     from which one generic circuit (circuit.h) evaluates it on any backend, in any
+//     packing, fused or not, and in reverse for decryption;
+//   - its key schedule, run in the clear (as the papers did: the subkeys are encrypted);
+//   - a clear reference (encryption), written independently of the round description,
+//     against which every run and the description itself are checked (decryption runs
+//     are checked against the plaintexts the reference encrypted).
+//
+// The round description is the cipher's own structure (the papers' step names are its
+// step names, the timing columns of every table). Power maps compile to Frobenius maps
+// (free of depth) and products (power_map.h); a squaring next to an affine map folds into
+// it; decryption reverses the steps, inverting each operation (the inverse of a power
+// map is the power map of e^-1 mod 2^n - 1, offered only where that is no deeper than e).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ciphers/common/linearized.h"
+#include "ciphers/common/slot_map.h"
+#include "engine/algebra/subfield.h"
+
+namespace cb {
+
+// One block, s elements of GF(2^n).
+using Elements = std::vector<uint64_t>;
+// A linear map on one block's s elements: terms (out, in, coeff) with element indices.
+using BlockMap = std::vector<SlotTerm>;
+
+// An operation on the whole state.
+struct Op {
+  enum Kind { kPower, kAffine, kLinear, kAddKey };
+  Kind kind;
+  uint64_t e = 0;   // kPower: the exponent (taken mod 2^n - 1; 0 < e)
+  Linearized L;     // kAffine
+  BlockMap M;       // kLinear
+  long key = 0;     // kAddKey: subkey index
+
+  static Op power(uint64_t e) { return Op{kPower, e, {}, {}, 0}; }
+  static Op affine(Linearized L) { return Op{kAffine, 0, std::move(L), {}, 0}; }
+  static Op linear(BlockMap M) { return Op{kLinear, 0, {}, std::move(M), 0}; }
+  static Op add_key(long i) { return Op{kAddKey, 0, {}, {}, i}; }
+};
+
+// A timed step of a round: the papers' names ("subbytes", "matmul", ...).
+struct Step {
+  std::string name;
+  std::vector<Op> ops;
+  // The column the step is timed under when the linear layers are evaluated apart (empty:
+  // name). AES times its inversion and its affine map together as "subbytes"; fused, the
+  // affine map joins the linear layer ("affine+shiftrows_mixcolumns") and the inversion
+  // keeps its own name.
+  std::string group;
+  // The name of the reversed step in decryption (empty: name). Vision's "affine1"
+  // evaluates B^-1; its inverse evaluates B, which Vision calls "affine2".
+  std::string inverse_name;
+};
+using Round = std::vector<Step>;
+
+// One instance of a cipher: a field, a state size, a round count.
+struct InstanceSpec {
+  std::string id;        // the explorer's and the pipeline's name: "aes", "vision8", "mimc63"
+  long n = 0;            // field degree: the slots must hold GF(2^n), n | d
+  uint64_t f_low = 0;    // the field polynomial f = x^n + f_low
+  long s = 0;            // elements per block
+  long rounds = 0;       // the cipher's full round count
+  long key_elements = 0; // key length in field elements
+};
+
+// An instance with its constants: what the circuit and the reference run.
+class CipherInstance {
+ public:
+  explicit CipherInstance(const InstanceSpec& spec) : spec_(spec), F_(spec.n, spec.f_low) {}
+  virtual ~CipherInstance() = default;
+  const InstanceSpec& spec() const { return spec_; }
+  const GF2n& field() const { return F_; }
+
+  // Round r of an R-round encryption (1 <= r <= R), as steps. Round 1 starts with the
+  // whitening key addition where the cipher has one.
+  virtual Round round(long r, long R) const = 0;
+  // The subkeys that AddKey(i) of the R-round cipher adds, i = 0, 1, ...
+  virtual std::vector<Elements> subkeys(const Elements& key, long R) const = 0;
+  // The clear reference, independent of round(): the R-round encryption of one block.
+  virtual Elements encrypt(const Elements& key, const Elements& plaintext, long R) const = 0;
+  // Element orders inside a block that the packed layout may try (layout.h; empty: the
+  // identity). AES offers FIPS order and its transpose.
+  virtual std::vector<std::vector<long>> packed_orders() const { return {}; }
+
+  // The byte codec: element i as ceil(n/8) bytes, big-endian, concatenated in index order
+  // (AES's byte string; Vision's n/8 bytes per element; 8 bytes per GF(2^63) element,
+  // whose top bit must be zero). ParameterError names the length or the element.
+  long element_bytes() const { return (spec_.n + 7) / 8; }
+  Elements from_bytes(const std::vector<uint8_t>& bytes, long count, const std::string& what) const;
+  std::vector<uint8_t> to_bytes(const Elements& v) const;
+
+ private:
+  InstanceSpec spec_;
+  GF2n F_;
+};
+
+// A cipher of the catalog.
+struct CipherEntry {
+  std::string name;         // run_cipher --cipher NAME
+  std::string display;      // "AES-128", "Vision"
+  std::string description;  // a short paragraph: structure, reading of the spec, caveats
+  std::string citation;     // the paper
+  std::string sliced_name = "sliced";  // the one-ciphertext-per-element packing's name
+  bool name_instances = true;          // "Vision GF(2^8)^16" (true) or "AES-128" (false)
+  std::vector<InstanceSpec> instances;  // the first is the default
+  std::unique_ptr<CipherInstance> (*make)(const InstanceSpec&) = nullptr;
+
+  // "GF(2^8)^16"
+  static std::string instance_label(const InstanceSpec& i);
+  // "AES-128" or "Vision GF(2^8)^16"
+  std::string display_instance(const InstanceSpec& i) const;
+};
+
+}  // namespace cb

@@ -1,0 +1,188 @@
+// circuit.h: any catalog entry on encrypted data, over any backend, in either packing.
+//
+// The circuit is the compiled program of program.h on a backend B (backend.h) with the
+// state in a representation Rep (packing.h: PackedRep, one ciphertext holding
+// floor(ell / s) blocks; SlicedRep, s ciphertexts holding ell blocks). Each compiled
+// operation maps to the building blocks the papers' circuits use:
+//     Power       power_map.h's products and Frobenius maps, on every ciphertext;
+//     Frobenius   one automorphism X -> X^(2^j) per ciphertext;
+//     Affine      linearized_eval.h (baby-step giant-step Frobenius maps, constants in the
+//                 active slots), on every ciphertext;
+//     Linear      the representation's linear layer: packed by automorphisms and masks
+//                 (slot_map.h, planned once per distinct map), sliced by constant products;
+//     Fused       the representation's fuse(): the affine map and the layer as one map;
+//     AddKey      one addition per ciphertext of the encrypted subkey.
+// One cipher key per run: the subkeys come from the entry's clear key schedule and are
+// encrypted replicated over the blocks, as the papers did. Every round is timed per step
+// (round_record.h) under the step names of the entry.
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ciphers/catalog/cipher_spec.h"
+#include "ciphers/catalog/program.h"
+#include "ciphers/common/evaluator.h"
+#include "ciphers/common/linearized_eval.h"
+#include "ciphers/common/packing.h"
+#include "ciphers/common/round_record.h"
+#include "engine/errors.h"
+
+namespace cb {
+
+template <class B, template <class> class Rep>
+class CipherCircuit {
+ public:
+  using Ctxt = typename B::Ctxt;
+  using State = std::vector<Ctxt>;
+
+  // Throws ParameterError unless the backend's field is the instance's, 1 <= rounds <=
+  // the instance's, and (decrypt) the description has a cheap inverse.
+  CipherCircuit(const B& b, const CipherInstance& inst, long rounds, bool decrypt, bool fused = false)
+      : b_(b),
+        inst_(inst),
+        prog_(compile(b, inst, rounds, decrypt, fused)),
+        rep_(b, inst.spec().s, inst.packed_orders(), prog_.maps) {
+    for (const auto& r : prog_.rounds)
+      for (const auto& c : r) {
+        if (c.kind == CompiledOp::kAffine && !affine_index(c.L)) {
+          affine_L_.push_back(c.L);
+          affine_.emplace_back(b, c.L, rep_.active());
+        }
+        if (c.kind == CompiledOp::kFused && !fused_index(c)) {
+          fused_key_.push_back({c.L, c.map, c.affine_first});
+          fused_.push_back(rep_.fuse(c.map, c.L, c.affine_first));
+        }
+      }
+  }
+
+  const CipherInstance& instance() const { return inst_; }
+  long rounds() const { return long(prog_.rounds.size()); }
+  long max_blocks() const { return rep_.max_blocks(); }
+  const Rep<B>& rep() const { return rep_; }
+  std::string describe() const { return rep_.describe(); }
+  const CompiledProgram& program() const { return prog_; }
+  // Whether an affine map runs fused with a linear layer (--linear fused).
+  bool fused() const { return !fused_.empty(); }
+
+  // Every automorphism exponent the circuit applies (pass to require_automorphisms).
+  std::vector<long> automorphisms() const {
+    std::vector<long> ks;
+    bool linear = false;
+    for (const auto& r : prog_.rounds)
+      for (const auto& c : r) {
+        if (c.kind == CompiledOp::kLinear) linear = true;
+        if (c.kind == CompiledOp::kPower)
+          for (long j : c.power.frobenius_powers()) ks.push_back(b_.zmstar().power(2, j));
+        if (c.kind == CompiledOp::kFrobenius) ks.push_back(b_.zmstar().power(2, c.shift % inst_.spec().n));
+      }
+    if (linear)
+      for (long k : rep_.automorphisms()) ks.push_back(k);
+    for (const auto& a : affine_)
+      for (long k : a.automorphisms()) ks.push_back(k);
+    for (const auto& f : fused_)
+      for (long k : f.automorphisms()) ks.push_back(k);
+    std::sort(ks.begin(), ks.end());
+    ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+    ks.erase(std::remove(ks.begin(), ks.end(), 1L), ks.end());
+    return ks;
+  }
+
+  // Encrypts the subkeys of the clear key schedule (replicated over the blocks).
+  void load_subkeys(const std::vector<Elements>& subkeys) {
+    if (long(subkeys.size()) < prog_.subkeys)
+      throw ParameterError(msg(inst_.spec().id, ": the key schedule gave ", subkeys.size(), " subkeys, the rounds add ",
+                               prog_.subkeys));
+    keys_.clear();
+    for (long i = 0; i < prog_.subkeys; ++i) keys_.push_back(rep_.encrypt_replicated(subkeys[i]));
+  }
+  State encrypt_input(const std::vector<Elements>& blocks) const { return rep_.encrypt(blocks); }
+  std::vector<Elements> decrypt_output(const State& st, long blocks) const { return rep_.decrypt(st, blocks); }
+
+  // Runs all rounds on st; one record per round.
+  std::vector<RoundRecord> run(Evaluator<B>& ev, State& st) const {
+    if (long(keys_.size()) != prog_.subkeys) throw ParameterError(msg(inst_.spec().id, ": subkeys not loaded"));
+    std::vector<RoundRecord> recs;
+    for (size_t i = 0; i < prog_.rounds.size(); ++i) {
+      RoundTimer<B> t(ev, long(i) + 1);
+      const auto& ops = prog_.rounds[i];
+      for (size_t k = 0; k < ops.size();) {  // consecutive operations of one label: one step
+        size_t e = k;
+        while (e < ops.size() && ops[e].label == ops[k].label) ++e;
+        t.step(ops[k].label, [&] {
+          for (size_t j = k; j < e; ++j) apply(ev, st, ops[j]);
+        });
+        k = e;
+      }
+      recs.push_back(t.finish(capacity(st)));
+    }
+    return recs;
+  }
+
+  double capacity(const State& st) const { return min_capacity(b_, st); }
+
+ private:
+  static CompiledProgram compile(const B& b, const CipherInstance& inst, long rounds, bool decrypt, bool fused) {
+    const auto& sp = inst.spec();
+    if (!is_field(b.field(), sp.n, sp.f_low))
+      throw ParameterError(msg(sp.id, " needs GF(2^", sp.n, ") mod x^", sp.n, " + 0x", std::hex, sp.f_low, std::dec,
+                               " in the slots: the backend has GF(2^", b.field().n(), ")"));
+    return compile_program(inst, rounds, decrypt, fused);
+  }
+  std::optional<size_t> affine_index(const Linearized& L) const {
+    for (size_t i = 0; i < affine_L_.size(); ++i)
+      if (affine_L_[i].c == L.c && affine_L_[i].gamma == L.gamma) return i;
+    return std::nullopt;
+  }
+  struct FusedKey {
+    Linearized L;
+    long map;
+    bool affine_first;
+  };
+  std::optional<size_t> fused_index(const CompiledOp& c) const {
+    for (size_t i = 0; i < fused_key_.size(); ++i) {
+      const auto& f = fused_key_[i];
+      if (f.map == c.map && f.affine_first == c.affine_first && f.L.c == c.L.c && f.L.gamma == c.L.gamma) return i;
+    }
+    return std::nullopt;
+  }
+  void apply(Evaluator<B>& ev, State& st, const CompiledOp& c) const {
+    switch (c.kind) {
+      case CompiledOp::kPower:
+        for (auto& x : st) x = evaluate_power(ev, c.power, x);
+        break;
+      case CompiledOp::kFrobenius:
+        for (auto& x : st) ev.frobenius(x, c.shift % inst_.spec().n);
+        break;
+      case CompiledOp::kAffine: {
+        const auto& circ = affine_[*affine_index(c.L)];
+        for (auto& x : st) circ.apply(ev, x);
+        break;
+      }
+      case CompiledOp::kLinear:
+        rep_.linear(ev, st, c.map);
+        break;
+      case CompiledOp::kFused:
+        fused_[*fused_index(c)].apply(ev, st);
+        break;
+      case CompiledOp::kAddKey:
+        for (size_t i = 0; i < st.size(); ++i) ev.add(st[i], keys_[c.key][i]);
+        break;
+    }
+  }
+
+  const B& b_;
+  const CipherInstance& inst_;
+  CompiledProgram prog_;
+  Rep<B> rep_;
+  std::vector<Linearized> affine_L_;
+  std::vector<LinearizedCircuit<B>> affine_;
+  std::vector<FusedKey> fused_key_;
+  std::vector<typename Rep<B>::Fused> fused_;
+  std::vector<State> keys_;
+};
+
+}  // namespace cb

@@ -1,0 +1,71 @@
+// program.h: an entry's rounds compiled for one run: the direction, the fusion of affine
+// maps with linear layers, and the folding of squarings, decided in the clear.
+//
+// Encryption is the entry's rounds as declared. Decryption reverses them: round i undoes
+// encryption round R + 1 - i, its steps in reverse order, each operation inverted:
+//     AddKey(k)    itself;
+//     Linear(M)    Linear(M^-1) (Gauss-Jordan over GF(2^n));
+//     Affine(L)    the affine map y -> L_0^-1(y + c), L_0 the linear part, inverted as a
+//                  GF(2)-linear map of GF(2)^n and written back as a linearized polynomial;
+//     Power(e)     Power(e^-1 mod 2^n - 1), refused (ParameterError) unless x^e is a
+//                  permutation and its inverse is no deeper than x^e (x^(2^n - 2) is its own
+//                  inverse; x^3's inverse has depth about log2 n and is refused).
+// Then, in execution order:
+//   folding   a power map's trailing Frobenius 2^t (power_map.h) joins the affine map just
+//             before it, L -> L^(2^t) (postcompose), or else the one just after it,
+//             L -> L(x^(2^t)) (precompose); with neither it stays an explicit map;
+//   fusion    (--linear fused) an affine map next to a linear layer becomes one operation
+//             (packing.h fuse(): affine first when it comes first), timed as
+//             "<affine step>+<linear step>".
+// Each operation carries the name it is timed under: the step's name (its inverse_name in
+// decryption; apart, its group when it has one). Consecutive operations with one name are
+// one timed step.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ciphers/catalog/cipher_spec.h"
+#include "ciphers/catalog/power_map.h"
+
+namespace cb {
+
+struct CompiledOp {
+  enum Kind { kPower, kFrobenius, kAffine, kLinear, kFused, kAddKey };
+  Kind kind;
+  std::string label;   // the timed step
+  PowerProgram power;  // kPower (its shift applied after it when not folded: shift_left)
+  long shift = 0;      // kPower: Frobenius power still to apply; kFrobenius: the power
+  Linearized L;        // kAffine, kFused
+  long map = -1;       // kLinear, kFused: index into CompiledProgram::maps
+  bool affine_first = true;  // kFused
+  long key = 0;        // kAddKey
+};
+
+struct CompiledProgram {
+  std::vector<std::vector<CompiledOp>> rounds;  // rounds 1..R of the run's direction
+  std::vector<BlockMap> maps;                   // the distinct linear layers, first use first
+  long subkeys = 0;                             // AddKey indices are 0..subkeys-1
+};
+
+// Throws ParameterError when decrypt is asked and an operation has no cheap inverse
+// (the message names the step and the costs).
+CompiledProgram compile_program(const CipherInstance& inst, long rounds, bool decrypt, bool fused);
+
+// Why decryption is not offered for this instance, or "" when it is.
+std::string decrypt_refusal(const CipherInstance& inst);
+
+// The step names a run reports (per_round ops keys), in order of first appearance.
+std::vector<std::string> step_names(const CipherInstance& inst, bool fused, bool decrypt = false);
+
+// The inverse of an affine map of GF(2^n) (ParameterError when its linear part is singular).
+Linearized inverse_affine(const GF2n& F, const Linearized& L);
+
+// The inverse of a block map on s elements (ParameterError when singular).
+BlockMap inverse_map(const GF2n& F, const BlockMap& M, long s);
+
+// The whole state through the compiled program in the clear (ops as slot values would
+// see them): checks a description against its reference without any backend.
+Elements evaluate_clear(const GF2n& F, const CompiledProgram& p, const std::vector<Elements>& subkeys, Elements x);
+
+}  // namespace cb
