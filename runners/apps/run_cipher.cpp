@@ -115,7 +115,7 @@ struct Instance {
   uint64_t f_low = 0;
   long rounds = 0;
   std::string name;    // "GF(2^8)^16"
-  std::string display; // "AES-128", "Vision GF(2^8)^16"
+  std::string display; // "AES-128 GF(2^8)^16", "Vision GF(2^8)^16" (messages)
 };
 
 Instance make_instance(const Options& o) {
@@ -125,10 +125,10 @@ Instance make_instance(const Options& o) {
   in.ref = in.entry->make(*in.spec);
   in.n = in.spec->n, in.s = in.spec->s, in.f_low = in.spec->f_low, in.rounds = in.spec->rounds;
   in.name = CipherEntry::instance_label(*in.spec);
-  in.display = in.entry->display_instance(*in.spec);
+  in.display = in.entry->display + " " + in.name;
   if (o.rounds != -1) {
     if (o.rounds < 1 || o.rounds > in.rounds)
-      throw ParameterError(msg("--rounds ", o.rounds, ": ", in.display, " has 1..", in.rounds));
+      throw ParameterError(msg("--rounds ", o.rounds, ": ", in.entry->name, " ", in.name, " has 1..", in.rounds));
     in.rounds = o.rounds;
   }
   return in;
@@ -193,7 +193,8 @@ template <class B, template <class> class Rep>
 CipherHarness<B, Rep> make_harness(B& b, const Options& o, const Instance& in) {
   const auto key = o.key_hex.empty() ? std::vector<uint8_t>{} : from_hex(o.key_hex, "--key");
   const auto pt = o.pt_hex.empty() ? std::vector<uint8_t>{} : from_hex(o.pt_hex, "--plaintext");
-  return CipherHarness<B, Rep>(b, *in.ref, in.rounds, o.decrypt, o.linear == "fused", o.blocks, o.seed, key, pt);
+  return CipherHarness<B, Rep>(b, *in.ref, in.rounds, o.decrypt, o.linear == "fused", o.blocks, o.seed, key, pt,
+                               display(in));
 }
 
 // CPU time of the whole process (all threads): with one thread, the rounds' own cost even
@@ -508,8 +509,21 @@ int run(const Options& o_in) {
     throw ParameterError(msg("--hwt ", o.hwt, ": HElib's security formula rates secret keys of weight 1..119 at 0 bits; "
                              "use 0 (dense) or >= 120, or --allow-insecure"));
   if (o.backend == "bgv" && o.c < 1) throw ParameterError(msg("--c ", o.c, ": key switching needs at least 1 digit"));
-  if (!o.key_hex.empty()) from_hex(o.key_hex, "--key");
-  if (!o.pt_hex.empty()) from_hex(o.pt_hex, "--plaintext");
+  {  // key and block 0 in the instance's byte codec, before any work
+    const long eb = in.ref->element_bytes();
+    if (!o.key_hex.empty()) {
+      const auto k = from_hex(o.key_hex, "--key");
+      if (long(k.size()) != eb * in.spec->key_elements)
+        throw ParameterError(msg("--key has ", k.size(), " bytes: ", display(in), " needs ", eb * in.spec->key_elements));
+      in.ref->from_bytes(k, in.spec->key_elements, "--key");
+    }
+    if (!o.pt_hex.empty()) {
+      const auto p = from_hex(o.pt_hex, "--plaintext");
+      if (long(p.size()) != eb * in.s)
+        throw ParameterError(msg("--plaintext has ", p.size(), " bytes: ", display(in), " needs ", eb * in.s));
+      in.ref->from_bytes(p, in.s, "--plaintext");
+    }
+  }
   const ZmStar zm(o.m);
   check_ring(o, in, zm);
   // The output must be writable before any work starts.

@@ -97,7 +97,7 @@ def test_vision_13_rounds_gf64(tmp_path):
     (["--cipher", "vision", "--field-bits", 16, "--m", 193],
      "m=193 has 2 slots: Vision GF(2^16)^8 packed needs 8 per block"),
     (["--cipher", "vision", "--field-bits", 16, "--state-size", 4, "--m", 257],
-     "Vision GF(2^16)^4 is not an instance"),
+     "vision has no instance with --field-bits 16 and --state-size 4: it has GF(2^8)^16"),
     (["--cipher", "aes128", "--m", 771, "--blocks", 3],
      "--blocks 3: m=771 holds 2 blocks of AES-128 GF(2^8)^16 packed"),
     (["--cipher", "aes128", "--m", 257, "--rounds", 11],

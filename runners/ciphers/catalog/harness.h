@@ -56,12 +56,13 @@ struct CipherHarness {
   // blocks = 0: as many as the ciphertexts hold. Generates the keys of every automorphism
   // the circuit applies.
   CipherHarness(B& b, const CipherInstance& inst, long rounds, bool decrypt, bool fused, long blocks, uint64_t seed,
-                const std::vector<uint8_t>& key_bytes = {}, const std::vector<uint8_t>& block0_bytes = {})
+                const std::vector<uint8_t>& key_bytes = {}, const std::vector<uint8_t>& block0_bytes = {},
+                const std::string& name = "")
       : decrypt(decrypt), circ(b, inst, rounds, decrypt, fused) {
     this->blocks = blocks ? blocks : circ.max_blocks();
     if (this->blocks < 1 || this->blocks > circ.max_blocks())
       throw ParameterError(msg("--blocks ", this->blocks, ": m=", b.zmstar().m(), " holds ", circ.max_blocks(),
-                               " blocks of ", inst.spec().id, " ", Rep<B>::kName));
+                               " blocks of ", name.empty() ? inst.spec().id : name, " ", Rep<B>::kName));
     autos = circ.automorphisms();
     b.require_automorphisms(autos);
     w = make_workload(inst, rounds, this->blocks, seed, key_bytes, block0_bytes);

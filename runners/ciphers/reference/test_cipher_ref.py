@@ -81,16 +81,18 @@ def test_vision_vectors(cipher_ref, n, m):
 
 @pytest.mark.parametrize("args,message", [
     (["--cipher", "aes128", "--key", "00" * 15, "--plaintext", "00" * 16], "key has 15 bytes: AES-128 needs 16"),
-    (["--cipher", "aes128", "--key", "00" * 16, "--plaintext", "00" * 17], "plaintext has 17 bytes: the AES block is 16"),
+    (["--cipher", "aes128", "--key", "00" * 16, "--plaintext", "00" * 17], "plaintext has 17 bytes: AES-128 needs 16"),
     (["--cipher", "aes128", "--key", "0" * 31, "--plaintext", "00" * 16], "key has 31 hex digits"),
     (["--cipher", "aes128", "--key", "zz" * 16, "--plaintext", "00" * 16], "key has 'z' at position 0"),
     (["--cipher", "vision", "--field-bits", "32", "--key", "00" * 8, "--plaintext", "00" * 16],
      "key has 8 bytes: Vision GF(2^32)^4 needs 16"),
     (["--cipher", "vision", "--field-bits", "8", "--state-size", "8", "--key", "00" * 8, "--plaintext", "00" * 8],
-     "GF(2^8)^8 is not an instance"),
+     "vision has no instance with --field-bits 8 and --state-size 8: it has GF(2^8)^16, GF(2^16)^8, GF(2^32)^4, GF(2^64)^2"),
     (["--cipher", "vision", "--field-bits", "64", "--rounds", "19", "--key", "00" * 16, "--plaintext", "00" * 16],
      "rounds=19 is outside [1, 18]"),
-    (["--cipher", "vision", "--key", "00" * 16, "--plaintext", "00" * 16], "--field-bits is required"),
+    (["--cipher", "vision", "--field-bits", "12", "--key", "00" * 16, "--plaintext", "00" * 16],
+     "vision has no instance with --field-bits 12"),
+    (["--cipher", "rijndael", "--key", "00" * 16, "--plaintext", "00" * 16], "not in the catalog (aes128, vision"),
 ])
 def test_errors(cipher_ref, args, message):
     p = cipher_ref(*args, check=False)
