@@ -44,6 +44,7 @@
 #endif
 #include "backend/permute.h"
 #include "engine/algebra/slot_ring.h"
+#include "ciphers/catalog/catalog.h"
 #include "engine/algebra/subfield.h"
 #include "engine/bgv/context.h"
 #include "engine/bgv/security.h"
@@ -356,9 +357,14 @@ int main(int argc, char** argv) {
     check_writable(json_path);
     check_key_weight(hwt, allow_insecure);
     if (reps < 1) throw cb::ParameterError(cb::msg("--reps=", reps, " must be at least 1"));
-    static const std::map<long, uint64_t> kFieldPoly = {
-        {8, 0x1b}, {16, 0x2b}, {32, 0x8d}, {64, 0x1b}};  // the ciphers' field polynomials
-    if (!kFieldPoly.count(n)) throw cb::ParameterError(cb::msg("--field-bits=", n, " must be 8, 16, 32 or 64"));
+    // The field polynomial of GF(2^n): the one the catalog's ciphers use for that n.
+    std::map<long, uint64_t> kFieldPoly;
+    std::string degrees;
+    for (const cb::CipherEntry* e : cb::cipher_catalog())
+      for (const auto& in : e->instances)
+        if (!kFieldPoly.count(in.n)) kFieldPoly[in.n] = in.f_low, degrees += cb::msg(degrees.empty() ? "" : ", ", in.n);
+    if (!kFieldPoly.count(n))
+      throw cb::ParameterError(cb::msg("--field-bits=", n, " must be a field degree of the catalog's ciphers (", degrees, ")"));
     auto log = [&](const std::string& s) {
       if (!quiet) std::cerr << "[bench_ops] " << s << std::endl;
     };

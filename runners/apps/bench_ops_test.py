@@ -44,7 +44,7 @@ REFUSED = [
     (["--m", 257, "--bits", 200, "--c", 0], "{tmp}/ops.json", "bench_ops: c=0: key switching needs at least 1 digit"),
     (["--m", 257, "--bits", 200, "--reps", 0], "{tmp}/ops.json", "bench_ops: --reps=0 must be at least 1"),
     (["--m", 257, "--bits", 200, "--field-bits", 12], "{tmp}/ops.json",
-     "bench_ops: --field-bits=12 must be 8, 16, 32 or 64"),
+     "bench_ops: --field-bits=12 must be a field degree of the catalog's ciphers (8, 16, 32, 64"),
     (["--m", 257, "--bits", 200, "--field-bits", 64], "{tmp}/ops.json",
      "bench_ops: m=257 has slots GF(2^16): GF(2^64) needs 64 | d"),
 ]
