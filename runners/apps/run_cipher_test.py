@@ -14,7 +14,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("CB_BUILD", REPO / "build"))
 BIN = BUILD / "bin" / "run_cipher"
-VECTORS = REPO / "runners" / "ciphers" / "reference" / "testdata"
+CIPHERS = REPO / "runners" / "ciphers"
 
 pytestmark = pytest.mark.skipif(not BIN.exists(), reason=f"{BIN} not built")
 
@@ -29,7 +29,9 @@ def run(tmp_path, *args):
 
 
 def vector(name, index=0):
-    return json.loads((VECTORS / name).read_text())["vectors"][index]
+    """A vector of an entry's file: aes128.json is aes128/vectors.json, Vision's are under vision/vectors/."""
+    path = CIPHERS / "aes128" / "vectors.json" if name == "aes128.json" else CIPHERS / "vision" / "vectors" / name
+    return json.loads(path.read_text())["vectors"][index]
 
 
 AES_C1 = vector("aes128.json")

@@ -45,8 +45,8 @@ from .cyclotomic import ring_facts
 from .errors import ParamError
 from .sageall import sage_all
 
-#: The Vision test vectors (runners/ciphers/reference/testdata), one file per instance.
-VISION_VECTORS = ROOT / "runners" / "ciphers" / "reference" / "testdata"
+#: The Vision test vectors (runners/ciphers/vision/vectors), one file per instance.
+VISION_VECTORS = ROOT / "runners" / "ciphers" / "vision" / "vectors"
 VISION_INSTANCES = ((8, 16), (16, 8), (32, 4), (64, 2))
 
 

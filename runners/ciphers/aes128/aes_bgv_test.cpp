@@ -39,7 +39,7 @@ template <class B, template <class> class Rep>
 std::vector<double> run_case(B& b, const Case& c) {
   AesCircuit<B, Rep> circ(b, c.rounds, c.decrypt, c.fused);
   b.require_automorphisms(circ.automorphisms());
-  const auto v = testing_vectors::load("aes128.json").at(0);
+  const auto v = testing_vectors::load("aes128/vectors.json").at(0);
   const aes128::Aes128 ref(block(v.key));
   const auto rk = ref.round_keys();
   circ.load_round_keys({rk.begin(), rk.end()});
@@ -106,7 +106,7 @@ TEST(AesBgvTightness, BoundWithinAFewBitsOfTheNoiseAfterOneRound) {
   BgvBackend b(p, 8, aes128::kModulusLow);
   AesCircuit<BgvBackend, PackedRep> circ(b, 1, false);
   b.require_automorphisms(circ.automorphisms());
-  const auto v = testing_vectors::load("aes128.json").at(0);
+  const auto v = testing_vectors::load("aes128/vectors.json").at(0);
   const auto rk = aes128::Aes128(block(v.key)).round_keys();
   circ.load_round_keys({rk.begin(), rk.end()});
   auto st = circ.encrypt_input({block(v.plaintext)});

@@ -41,7 +41,7 @@ void check_case(const Case& c) {
   ASSERT_EQ(circ.fused(), c.fused);
   b.require_automorphisms(circ.automorphisms());
   std::mt19937_64 rng(c.m * 16 + c.rounds);
-  for (const auto& v : testing_vectors::load("aes128.json")) {
+  for (const auto& v : testing_vectors::load("aes128/vectors.json")) {
     const aes128::Aes128 ref(block(v.key));
     const auto rk = ref.round_keys();
     circ.load_round_keys({rk.begin(), rk.end()});

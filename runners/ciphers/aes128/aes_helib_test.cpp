@@ -37,7 +37,7 @@ void check_case(const Case& c) {
   HelibBackend b(HelibParams{c.m, c.bits, 3, 120, 7}, 8, aes128::kModulusLow);
   AesCircuit<HelibBackend, Rep> circ(b, c.rounds, c.decrypt);
   b.require_automorphisms(circ.automorphisms());
-  const auto v = testing_vectors::load("aes128.json").at(0);
+  const auto v = testing_vectors::load("aes128/vectors.json").at(0);
   const aes128::Aes128 ref(block(v.key));
   const auto rk = ref.round_keys();
   circ.load_round_keys({rk.begin(), rk.end()});

@@ -6,7 +6,7 @@
 
 #include "ciphers/catalog/catalog.h"
 #include "ciphers/catalog/circuit.h"
-#include "ciphers/reference/aes128.h"
+#include "ciphers/aes128/aes128.h"
 
 namespace cb {
 

@@ -2,11 +2,11 @@
 // (CRYPTO 2012): bytes in GF(2^8) slots, SubBytes as the inversion x^254 followed by the
 // affine map A written as a linearized polynomial, ShiftRows and MixColumns as one linear
 // map of the 16 bytes (ShiftRows alone in round 10), the round keys expanded in the clear.
-// The clear reference is ciphers/reference/aes128.h.
+// The clear reference is ciphers/aes128/aes128.h.
 #include <memory>
 
 #include "ciphers/catalog/cipher_spec.h"
-#include "ciphers/reference/aes128.h"
+#include "ciphers/aes128/aes128.h"
 
 namespace cb {
 namespace {

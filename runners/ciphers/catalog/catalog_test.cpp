@@ -45,11 +45,15 @@ TEST_P(CatalogInstance, DescriptionMatchesReference) {
         const auto sk = inst->subkeys(key, R);
         const Elements ct = inst->encrypt(key, pt, R);
         ASSERT_EQ(evaluate_clear(F, enc, sk, pt), ct) << "R=" << R << (fused ? " fused" : "");
-        if (dec) EXPECT_EQ(evaluate_clear(F, compile_program(*inst, R, true, fused), sk, ct), pt) << "R=" << R;
+        if (dec) {
+          EXPECT_EQ(evaluate_clear(F, compile_program(*inst, R, true, fused), sk, ct), pt) << "R=" << R;
+        }
       }
     }
   }
-  if (!dec) EXPECT_THROW(compile_program(*inst, 1, true, false), ParameterError);
+  if (!dec) {
+    EXPECT_THROW(compile_program(*inst, 1, true, false), ParameterError);
+  }
 }
 
 TEST_P(CatalogInstance, StepNamesAreTheDeclaredOnes) {

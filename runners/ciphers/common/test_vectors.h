@@ -1,4 +1,4 @@
-// test_vectors.h (tests only): the AES and Vision vectors of reference/testdata as states.
+// test_vectors.h (tests only): an entry's vectors (runners/ciphers/<entry>/...) as states.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +22,9 @@ inline std::vector<uint64_t> elements(const nlohmann::json& j) {
   return v;
 }
 
-// file: "aes128.json" or "vision_gf2_<n>_m<m>.json" in CB_REFERENCE_TESTDATA.
+// file: relative to runners/ciphers (CB_CIPHERS_DIR), e.g. "aes128/vectors.json".
 inline std::vector<Vector> load(const std::string& file) {
-  const std::string path = std::string(CB_REFERENCE_TESTDATA) + "/" + file;
+  const std::string path = std::string(CB_CIPHERS_DIR) + "/" + file;
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);
   const auto j = nlohmann::json::parse(in);
@@ -42,7 +42,7 @@ inline std::vector<Vector> load(const std::string& file) {
 }
 
 inline std::string vision_file(long n, long m) {
-  return "vision_gf2_" + std::to_string(n) + "_m" + std::to_string(m) + ".json";
+  return "vision/vectors/vision_gf2_" + std::to_string(n) + "_m" + std::to_string(m) + ".json";
 }
 
 }  // namespace cb::testing_vectors

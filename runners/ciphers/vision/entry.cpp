@@ -4,11 +4,11 @@
 // each the inversion x^(2^n - 2), the affine map B^-1 (odd s) or B (even s), the MDS
 // product and the key addition k_s; round 1 first adds k_0. The key schedule (the same
 // steps on the key state) runs in the clear. The clear reference is
-// ciphers/reference/vision.h.
+// ciphers/vision/vision.h.
 #include <memory>
 
 #include "ciphers/catalog/cipher_spec.h"
-#include "ciphers/reference/vision.h"
+#include "ciphers/vision/vision.h"
 #include "engine/errors.h"
 
 namespace cb {

@@ -8,7 +8,7 @@
 
 #include "ciphers/catalog/catalog.h"
 #include "ciphers/catalog/circuit.h"
-#include "ciphers/reference/vision.h"
+#include "ciphers/vision/vision.h"
 
 namespace cb {
 

@@ -1,6 +1,6 @@
 // aes128.cpp: FIPS-197 AES-128 with the S-box computed from GF(2^8) inversion and the
 // affine map (see aes128.h for the derivations).
-#include "ciphers/reference/aes128.h"
+#include "ciphers/aes128/aes128.h"
 
 #include "ciphers/reference/field_linalg.h"
 #include "engine/algebra/subfield.h"

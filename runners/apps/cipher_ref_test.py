@@ -13,7 +13,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 HERE = pathlib.Path(__file__).resolve().parent
-REPO = HERE.parents[2]
+REPO = HERE.parents[1]
 BUILD = pathlib.Path(os.environ.get("CB_BUILD_DIR", REPO / "build"))
 BINARY = BUILD / "bin" / "cipher_ref"
 
@@ -51,7 +51,7 @@ def test_aes_against_cryptography(cipher_ref):
 
 
 def test_aes_vectors(cipher_ref):
-    d = json.loads((HERE / "testdata" / "aes128.json").read_text())
+    d = json.loads((REPO / "runners" / "ciphers" / "aes128" / "vectors.json").read_text())
     for v in d["vectors"]:
         ct = cipher_ref("--cipher", "aes128", "--key", v["key_bytes"], "--plaintext", v["plaintext_bytes"])
         assert ct == v["ciphertext_bytes"], v["name"]
@@ -65,7 +65,7 @@ def state_bytes(state, n):
 
 @pytest.mark.parametrize("n,m", [(8, 16), (16, 8), (32, 4), (64, 2)])
 def test_vision_vectors(cipher_ref, n, m):
-    d = json.loads((HERE / "testdata" / f"vision_gf2_{n}_m{m}.json").read_text())
+    d = json.loads((REPO / "runners" / "ciphers" / "vision" / "vectors" / f"vision_gf2_{n}_m{m}.json").read_text())
     for v in d["vectors"]:
         base = ["--cipher", "vision", "--field-bits", str(n), "--key", v["key_bytes"]]
         ct = cipher_ref(*base, "--state-size", str(m), "--plaintext", v["plaintext_bytes"])

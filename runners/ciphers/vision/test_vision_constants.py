@@ -17,7 +17,7 @@ INSTANCES = [pytest.param(n, m, id=f"GF(2^{n})^{m}") for n, m in vc.INSTANCES]
 
 
 def load_vectors(n, m):
-    return json.loads((HERE / "testdata" / f"vision_gf2_{n}_m{m}.json").read_text())
+    return json.loads((HERE / "vectors" / f"vision_gf2_{n}_m{m}.json").read_text())
 
 
 @pytest.fixture(scope="module")

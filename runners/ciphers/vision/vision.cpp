@@ -1,5 +1,5 @@
 // vision.cpp: the Vision block cipher (see vision.h) and its generated constants.
-#include "ciphers/reference/vision.h"
+#include "ciphers/vision/vision.h"
 
 #include "ciphers/reference/field_linalg.h"
 #include "engine/errors.h"
@@ -10,7 +10,7 @@ namespace {
 
 const std::vector<VisionParams>& instances() {
   static const std::vector<VisionParams> all = {
-#include "ciphers/reference/vision_params.inc"
+#include "ciphers/vision/vision_params.inc"
   };
   return all;
 }

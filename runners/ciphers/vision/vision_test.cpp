@@ -1,6 +1,6 @@
 // vision_test: the Vision reference against the vectors of the four instances (every
 // subkey, every round state, the round-1 step trace), reduced rounds, decryption.
-#include "ciphers/reference/vision.h"
+#include "ciphers/vision/vision.h"
 
 #include <gtest/gtest.h>
 
@@ -26,7 +26,7 @@ const Instance kInstances[] = {{8, 16}, {16, 8}, {32, 4}, {64, 2}};
 
 json load(const Instance& inst) {
   const std::string path =
-      std::string(CB_REFERENCE_TESTDATA) + "/vision_gf2_" + std::to_string(inst.n) + "_m" + std::to_string(inst.m) + ".json";
+      std::string(CB_CIPHERS_DIR) + "/vision/vectors/vision_gf2_" + std::to_string(inst.n) + "_m" + std::to_string(inst.m) + ".json";
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);
   return json::parse(in);

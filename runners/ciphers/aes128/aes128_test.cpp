@@ -1,6 +1,6 @@
 // aes128_test: the AES-128 reference against FIPS-197 vectors (every round state and
 // round key), and the derived S-box pieces against their definitions.
-#include "ciphers/reference/aes128.h"
+#include "ciphers/aes128/aes128.h"
 
 #include <gtest/gtest.h>
 
@@ -17,8 +17,8 @@ namespace {
 using nlohmann::json;
 
 json load_vectors() {
-  std::ifstream in(std::string(CB_REFERENCE_TESTDATA) + "/aes128.json");
-  if (!in) throw std::runtime_error("cannot open " CB_REFERENCE_TESTDATA "/aes128.json");
+  std::ifstream in(std::string(CB_CIPHERS_DIR) + "/aes128/vectors.json");
+  if (!in) throw std::runtime_error("cannot open " CB_CIPHERS_DIR "/aes128/vectors.json");
   return json::parse(in);
 }
 
