@@ -19,7 +19,7 @@ instances GF(2^n)^m with (n, m) in {(8, 16), (16, 8), (32, 4), (64, 2)}:
 Field elements are Python ints, bit i = coefficient of x^i. No Sage needed.
 
 Running `python vision_constants.py --out vision_params.inc` writes the C++ initializers
-that runners/ciphers/reference/vision.cpp includes; `--check FILE` exits non-zero when
+that runners/ciphers/vision/vision.cpp includes; `--check FILE` exits non-zero when
 FILE differs from what the generator produces.
 """
 
