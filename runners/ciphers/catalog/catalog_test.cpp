@@ -97,7 +97,7 @@ TEST_P(CatalogInstance, ClearCircuitMatchesReference) {
       }
       {
         ClearBackend b(m, c.spec.n, c.spec.f_low);
-        CipherHarness<ClearBackend, SlicedRep> h(b, *inst, R, decrypt, fused, 3, 5);
+        CipherHarness<ClearBackend, SlicedRep> h(b, *inst, R, decrypt, fused, std::min(3L, b.slot_count()), 5);
         h.load_keys();
         auto st = h.encrypt_inputs();
         Evaluator<ClearBackend> ev(b);

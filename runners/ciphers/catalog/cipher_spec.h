@@ -63,10 +63,10 @@ struct Step {
   // name). AES times its inversion and its affine map together as "subbytes"; fused, the
   // affine map joins the linear layer ("affine+shiftrows_mixcolumns") and the inversion
   // keeps its own name.
-  std::string group;
+  std::string group = {};
   // The name of the reversed step in decryption (empty: name). Vision's "affine1"
   // evaluates B^-1; its inverse evaluates B, which Vision calls "affine2".
-  std::string inverse_name;
+  std::string inverse_name = {};
 };
 using Round = std::vector<Step>;
 
