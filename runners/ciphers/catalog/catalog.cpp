@@ -9,11 +9,12 @@ namespace cb {
 // The entries: one line per cipher (each folder's entry.cpp defines its function).
 const CipherEntry& aes128_entry();
 const CipherEntry& vision_entry();
+const CipherEntry& mimc_entry();
 
 namespace {
 
 std::vector<const CipherEntry*> make_catalog() {
-  std::vector<const CipherEntry*> all = {&aes128_entry(), &vision_entry()};
+  std::vector<const CipherEntry*> all = {&aes128_entry(), &vision_entry(), &mimc_entry()};
   for (auto* e : all) check_entry(*e);
   for (size_t i = 0; i < all.size(); ++i)
     for (size_t j = 0; j < i; ++j) {
