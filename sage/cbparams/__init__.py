@@ -27,7 +27,7 @@ _API = {
     "ChainError": "errors", "EstimatorMissing": "errors", "ParamError": "errors",
     "RingError": "errors", "SecurityError": "errors",
     "locate_estimator": "estimator",
-    "INSTANCES": "planner", "plan": "planner",
+    "instances": "catalog", "plan": "planner",
     "load_cost_model": "cost_model", "predict_plan": "cost_model",
     "RunError": "runner", "ring_info": "runner", "run_cipher": "runner",
     "check_ring": "sagecheck", "check_vision_constants": "sagecheck",

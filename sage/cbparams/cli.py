@@ -285,7 +285,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_curve)
 
     p = sub.add_parser("plan", help="the engine's planned chain for a cipher on a ring")
-    p.add_argument("--cipher", required=True, help="aes, vision8, vision16, vision32, vision64")
+    p.add_argument("--cipher", required=True, help="an instance id of the catalog (aes, vision8, ..., mimc63) or a cipher name")
     p.add_argument("--m", type=int, required=True)
     p.add_argument("--rounds", type=int, help="default: the cipher's")
     p.add_argument("--c", type=int, default=3, help="key-switching digits (the least tried with --security-target)")

@@ -92,8 +92,10 @@ PAPER_CONFIG = ROOT / "config" / "paper.yaml"
 
 
 def instance_of(experiment: dict) -> str:
-    """The explorer's instance name of a pipeline experiment: aes, or vision<n>."""
-    return "aes" if experiment["cipher"] == "aes128" else f"vision{experiment['field_bits']}"
+    """The explorer's instance id of a pipeline experiment (cbparams.catalog.instance_of)."""
+    from . import catalog
+
+    return catalog.instance_of(experiment)
 
 
 def paper_configs(path: str | Path = PAPER_CONFIG) -> list[tuple[str, int, int, int, float]]:

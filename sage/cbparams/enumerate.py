@@ -3,8 +3,10 @@
 One row per (m, n) for every configured field degree n with n | d, d = ord_m(2): the ring
 facts of cbparams.cyclotomic plus how many cipher blocks one ciphertext holds. A cipher
 state of `state` elements of GF(2^n) takes `state` slots (GF(2^n) is a subfield of every
-slot GF(2^d) when n | d), so blocks = floor(ell / state): AES and Vision over GF(2^8)
-have 16 state elements, Vision over GF(2^16), GF(2^32), GF(2^64) have 8, 4, 2.
+slot GF(2^d) when n | d), so blocks = floor(ell / state), with `state` the smallest state
+size among the catalog's instances over GF(2^n) (cbparams.catalog: 16 for GF(2^8), AES and
+Vision; 8, 4, 2 for Vision over GF(2^16), GF(2^32), GF(2^64); 1 for MiMC over GF(2^63));
+the selection counts each instance's own blocks.
 
 Every fact comes from the engine (cbparams.cyclotomic asks build/bin/zmstar_info): the
 cheap part (factors, phi, d) for every odd m in one batch, the quotient structure only for
@@ -30,13 +32,15 @@ from pathlib import Path
 
 from concurrent.futures import ThreadPoolExecutor
 
-from . import batch
+from . import batch, catalog
 from .cyclotomic import RingFacts, basic_facts_many, limits, ring_facts_many
 from .errors import ParamError, RingError
 
-#: State size (field elements per block) for each slot-field degree n (128-bit states, docs/references.md §1;
-#: AES-128 is 16 bytes). Used for the `state` and `blocks` columns.
-STATE_SIZE = {8: 16, 16: 8, 32: 4, 64: 2}
+def state_size(n: int) -> int:
+    """Field elements per block for the `state` and `blocks` columns: the smallest state of
+    the catalog's instances over GF(2^n), or a 128-bit state (128 / n) when none has n."""
+    sizes = [i.s for i in catalog.instances().values() if i.n == n]
+    return min(sizes) if sizes else max(1, 128 // n)
 
 #: Bump when the cached structure changes: older caches are then ignored. 2: the engine's
 #: answers (gens, ords, twists, ghs16, slots_ok), None for a ring it refuses.
@@ -44,7 +48,7 @@ CACHE_VERSION = 2
 #: Rings per engine batch (the cache is saved after each).
 CHUNK = 2000
 
-COLUMNS = ["m", "factors", "phi", "d", "slots", "n", "state", "blocks", "aes_blocks",
+COLUMNS = ["m", "factors", "phi", "d", "slots", "n", "state", "blocks",
            "dims", "gens", "ords", "good_dims", "twists", "ghs16"]
 
 
@@ -59,11 +63,10 @@ def rows_for(r: RingFacts, degrees) -> list[dict]:
     for n in degrees:
         if r.d % n:
             continue
-        state = STATE_SIZE.get(n, max(1, 128 // n))
+        state = state_size(n)
         out.append({
             "m": r.m, "factors": format_factors(r.factors), "phi": r.phi, "d": r.d,
             "slots": r.ell, "n": n, "state": state, "blocks": r.ell // state,
-            "aes_blocks": r.ell // 16 if r.d % 8 == 0 else 0,
             "dims": len(r.gens),
             "gens": ";".join(map(str, r.gens)), "ords": ";".join(map(str, r.ords)),
             "good_dims": ";".join("1" if g else "0" for g in r.good),

@@ -47,7 +47,9 @@ from .sageall import sage_all
 
 #: The Vision test vectors (runners/ciphers/vision/vectors), one file per instance.
 VISION_VECTORS = ROOT / "runners" / "ciphers" / "vision" / "vectors"
-VISION_INSTANCES = ((8, 16), (16, 8), (32, 4), (64, 2))
+#: The instances (n, m) whose vectors the Vision entry ships.
+VISION_INSTANCES = tuple(sorted((int(p.stem.split("_")[2]), int(p.stem.split("_m")[1]))
+                                for p in VISION_VECTORS.glob("vision_gf2_*_m*.json")))
 
 
 class SageMissing(ParamError):

@@ -4,7 +4,7 @@ planned chain, c, key weight and security; and the security table.
 
 Steps, each a CLI sub-command over tidy files (the rules in workflow/rules/params.smk):
 
-candidates  Per instance (cbparams.planner.INSTANCES) and target: every ring of the sweep
+candidates  Per instance (cbparams.catalog.instances()) and target: every ring of the sweep
             whose slots hold the instance's field (n | d), that the engine runs (d <= 1024)
             and that holds min_blocks blocks, with a cheap estimate made before any plan:
             the chain interpolated (linear in log2 phi) between the engine's plans on two
@@ -44,7 +44,7 @@ from pathlib import Path
 
 import yaml
 
-from . import chains, cost_model, estimator, planner, runner, security
+from . import catalog, chains, cost_model, estimator, planner, runner, security
 from .config import ROOT, paper_configs, params_from_args
 from .cyclotomic import D_LIMIT, basic_facts
 from .errors import ParamError, SecurityError
@@ -110,7 +110,7 @@ def reference_rings(name: str) -> tuple[int, int]:
     """Two small rings the instance runs on (its field in the slots, a block, d <= 1024):
     the smallest odd m with phi >= 256 and the smallest with phi >= 4000. Plans there are
     quick (under seconds to tens of seconds) and anchor the candidates' estimates."""
-    inst = planner.INSTANCES[name]
+    inst = catalog.instances()[name]
     found = []
     for floor in (256, 4000):
         m = 3
@@ -173,7 +173,7 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
     (kept in ref_dir when given: see reference_plans)."""
     out = []
     for name in p["ciphers"]:
-        inst = planner.INSTANCES[planner.instance(name)]
+        inst = catalog.instances()[planner.instance(name)]
         rings = [r for r in cyc_rows if int(r["n"]) == inst.n and int(r["d"]) <= D_LIMIT
                  and int(r["slots"]) // inst.state >= p["min_blocks"]]
         if not rings:
@@ -481,7 +481,7 @@ def selected_yaml(rows: list[dict]) -> str:
             notes.append(f"#   {r['cipher']} at {r['security_target']} bits: none ({r['note']})")
             continue
         name = f"{r['cipher']}-sel{target_label(r['security_target'])}"
-        exps.append({"name": name, **planner.INSTANCES[r["cipher"]].fields, "rounds": int(r["rounds"]),
+        exps.append({"name": name, **catalog.instances()[r["cipher"]].fields, "rounds": int(r["rounds"]),
                      "c": int(r["c"]), "hwt": int(r["hwt"]),
                      "rings": [{"m": int(r["m"]), "bits": int(r["bits"]), "blocks": int(r["blocks"])}]})
         notes.append(f"#   {name}: m={r['m']} phi={r['phi']} blocks={r['blocks']} bits={r['bits']} c={r['c']} "

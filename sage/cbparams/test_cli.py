@@ -104,7 +104,7 @@ def test_plan_is_the_engines(capsys):
 @pytest.mark.parametrize("argv, text", [
     (["ring", "53262"], "m=53262 is even: the ring needs odd m"),
     (["plan", "--cipher", "vision32", "--m", "4369"], "m=4369 has d=16 (slots GF(2^16)): GF(2^32) needs 32 | d"),
-    (["plan", "--cipher", "des", "--m", "4369"], "cipher='des' is unknown"),
+    (["plan", "--cipher", "des", "--m", "4369"], "cipher='des' is not in the catalog"),
     (["sweep", "--m-min", "500", "--m-max", "100"], "m_min=500 exceeds m_max=100"),
     (["security", "--m", "4369"], "security --m needs --bits"),
 ])

@@ -18,7 +18,7 @@ def test_instances_and_arguments():
 def test_bad_requests():
     with pytest.raises(ChainError, match="rounds=0: plan at least one round"):
         planner.plan_args("aes", 4369, rounds=0)
-    with pytest.raises(ChainError, match="cipher='vision128' is unknown"):
+    with pytest.raises(ChainError, match="cipher='vision128' is not in the catalog"):
         planner.plan("vision128", 4369)
 
 

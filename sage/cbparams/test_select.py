@@ -126,7 +126,7 @@ def test_digits_raised_for_core_svp():
 
 def test_unknown_cipher(small_rows):
     p = load_params({"ciphers": ["des"]})
-    with pytest.raises(ParamError, match=r"cipher='des' is unknown"):
+    with pytest.raises(ParamError, match=r"cipher='des' is not in the catalog"):
         SEL.candidates(small_rows, p, {"coef": {}})
 
 

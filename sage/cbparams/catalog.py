@@ -1,0 +1,172 @@
+"""The cipher catalog, asked of the engine.
+
+The ciphers are entries of the C++ catalog (runners/ciphers/catalog/): each declares its
+instances (field degree n, state size s, rounds), packings, step names, description and
+citation. `run_cipher --list-ciphers --json F` writes it; this module reads it once per
+process and answers every question the explorer, the pipeline and the analysis have about
+ciphers, so no Python file keeps a list of them.
+
+An *instance* is named by its id ("aes", "vision8", "mimc63"). A pipeline experiment
+names its cipher (`cipher: vision`) and, for ciphers with several instances, picks one by
+`field_bits` (n) and/or `state_size` (s); with neither, the cipher's first instance (the
+rule run_cipher applies to --field-bits and --state-size).
+
+>>> instances()["vision16"].n, instances()["vision16"].s, instance_of({"cipher": "aes128"})
+(16, 8, 'aes')
+>>> instance_of({"cipher": "vision", "field_bits": 64}), display({"cipher": "vision", "field_bits": 64})
+('vision64', 'Vision GF(2^64)^2')
+>>> flags("vision8"), flags("aes")
+(['--cipher', 'vision', '--field-bits', 8, '--state-size', 16], ['--cipher', 'aes128'])
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from . import runner
+from .errors import ParamError
+
+
+class CatalogError(ParamError):
+    """A cipher or instance the catalog does not have (the message lists what it has)."""
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One instance of a catalog cipher (the fields of run_cipher --list-ciphers)."""
+
+    id: str              #: the explorer's and the pipeline's name ("aes", "vision8")
+    cipher: str          #: run_cipher --cipher
+    n: int               #: field degree: the ring needs n | d = ord_m(2)
+    s: int               #: field elements per block (slots one block takes, packed)
+    rounds: int          #: the cipher's full round count
+    label: str           #: "GF(2^8)^16"
+    display: str         #: "AES-128", "Vision GF(2^8)^16": what tables call it
+    packings: tuple      #: ("packed", <the sliced packing's name>)
+    steps: dict          #: {"separate": [...], "fused": [...]}: per-round step names
+    decrypt: bool        #: whether --decrypt is offered
+    field_polynomial: str
+    block_bits: int
+    key_bytes: int
+
+    @property
+    def state(self) -> int:
+        """Alias of s (the explorer's historical name)."""
+        return self.s
+
+    @property
+    def fields(self) -> dict:
+        """The pipeline's experiment fields that select this instance (config schema)."""
+        return {"cipher": self.cipher, "field_bits": self.n, "state_size": self.s, "packing": "packed"}
+
+
+@lru_cache(maxsize=None)
+def _load(path: str, mtime: float) -> dict:
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "catalog.json"
+        p = subprocess.run([path, "--list-ciphers", "--json", str(out)], capture_output=True, text=True, timeout=120)
+        if p.returncode != 0 or not out.exists():
+            raise runner.RunError(f"{path} --list-ciphers failed: {p.stderr.strip()}")
+        return json.loads(out.read_text())
+
+
+def catalog() -> dict:
+    """The catalog as run_cipher writes it ({"ciphers": [...]}); RunError when the engine is
+    not built (`make build`)."""
+    p = runner.find_executable("run_cipher")
+    return _load(str(p), p.stat().st_mtime)
+
+
+def ciphers() -> dict:
+    """{cipher name: its catalog record}, in the catalog's order."""
+    return {c["name"]: c for c in catalog()["ciphers"]}
+
+
+def instances() -> dict:
+    """{instance id: Instance}, in the catalog's order."""
+    out = {}
+    for c in catalog()["ciphers"]:
+        for i in c["instances"]:
+            out[i["id"]] = Instance(id=i["id"], cipher=c["name"], n=i["n"], s=i["s"], rounds=i["rounds"],
+                                    label=i["label"], display=i["display"], packings=tuple(c["packings"]),
+                                    steps=i["steps"], decrypt=i["decrypt"], field_polynomial=i["field_polynomial"],
+                                    block_bits=i["block_bits"], key_bytes=i["key_bytes"])
+    return out
+
+
+def instance(name: str) -> str:
+    """The instance id for an id or a cipher name (a cipher's first instance); CatalogError
+    listing both otherwise."""
+    insts = instances()
+    if name in insts:
+        return name
+    cs = ciphers()
+    if name in cs:
+        return cs[name]["instances"][0]["id"]
+    raise CatalogError(f"cipher={name!r} is not in the catalog: instances {sorted(insts)}, ciphers {sorted(cs)}")
+
+
+def instance_of(experiment: dict) -> str:
+    """The instance id of a pipeline experiment (cipher, optional field_bits/state_size)."""
+    name = experiment.get("cipher")
+    cs = ciphers()
+    if name not in cs:
+        raise CatalogError(f"cipher={name!r} is not in the catalog: use one of {', '.join(cs)} "
+                           "(build/bin/run_cipher --list-ciphers)")
+    n, s = experiment.get("field_bits"), experiment.get("state_size")
+    cands = cs[name]["instances"]
+    if n is None and s is None:
+        return cands[0]["id"]
+    for i in cands:
+        if (n is None or i["n"] == n) and (s is None or i["s"] == s):
+            return i["id"]
+    asked = " and ".join(f"{k}={v}" for k, v in (("field_bits", n), ("state_size", s)) if v is not None)
+    raise CatalogError(f"cipher={name} has no instance with {asked}: it has "
+                       f"{', '.join(i['label'] for i in cands)}")
+
+
+def display(experiment: dict) -> str:
+    """'AES-128', 'Vision GF(2^16)^8', 'MiMC GF(2^63)': the instance as tables name it."""
+    return instances()[instance_of(experiment)].display
+
+
+def flags(instance_id: str) -> list:
+    """run_cipher's flags selecting the instance (--field-bits and --state-size only for a
+    cipher with several instances)."""
+    i = instances()[instance(instance_id)]
+    if len(ciphers()[i.cipher]["instances"]) == 1:
+        return ["--cipher", i.cipher]
+    return ["--cipher", i.cipher, "--field-bits", i.n, "--state-size", i.s]
+
+
+def step_names(instance_id: str, linear: str = "separate") -> list[str]:
+    """The step names a run of the instance reports per round (per_round[].ops keys)."""
+    return list(instances()[instance(instance_id)].steps[linear])
+
+
+def all_step_names() -> list[str]:
+    """Every step name of every instance, fused and apart, in catalog order."""
+    out = []
+    for i in instances().values():
+        for linear in ("separate", "fused"):
+            for s in i.steps[linear]:
+                if s not in out:
+                    out.append(s)
+    return out
+
+
+def packing_names(cipher: str) -> tuple:
+    """The packings a cipher accepts, its own names ("packed", "byte-sliced" for AES)."""
+    cs = ciphers()
+    if cipher not in cs:
+        raise CatalogError(f"cipher={cipher!r} is not in the catalog: use one of {', '.join(cs)}")
+    return tuple(cs[cipher]["packings"])
+
+
+def field_degrees() -> list[int]:
+    """The distinct field degrees of the catalog's instances, increasing."""
+    return sorted({i.n for i in instances().values()})
