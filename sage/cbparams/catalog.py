@@ -74,10 +74,20 @@ def _load(path: str, mtime: float) -> dict:
         return json.loads(out.read_text())
 
 
+_AT: list = []  # a run_cipher chosen by use_run_cipher (the pipeline's build_dir)
+
+
+def use_run_cipher(path: str | Path) -> None:
+    """Ask this run_cipher from now on (the pipeline's <build_dir>/bin/run_cipher)."""
+    _AT[:] = [Path(path)]
+
+
 def catalog() -> dict:
     """The catalog as run_cipher writes it ({"ciphers": [...]}); RunError when the engine is
     not built (`make build`)."""
-    p = runner.find_executable("run_cipher")
+    p = _AT[0] if _AT else runner.find_executable("run_cipher")
+    if not p.exists():
+        raise runner.RunError(f"{p} is not built: run `make build` (the cipher catalog is the engine's)")
     return _load(str(p), p.stat().st_mtime)
 
 

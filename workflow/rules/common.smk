@@ -90,6 +90,36 @@ def _experiment_defaults():
 EXPERIMENT_DEFAULTS = _experiment_defaults()
 
 
+# The cipher catalog is the engine's (run_cipher --list-ciphers, read by cbparams.catalog):
+# ciphers, instances (field degree n, state size s, rounds) and packings are checked against
+# it. Before the first build there is no catalog to ask: the checks wait for it (the runs
+# themselves refuse what the engine does not have).
+sys.path.insert(0, os.path.join(workflow.basedir, "sage"))
+from cbparams import catalog as CATALOG  # noqa: E402
+
+CATALOG.use_run_cipher(RUN_CIPHER)
+HAVE_CATALOG = os.path.exists(RUN_CIPHER)
+if not HAVE_CATALOG:
+    logger.warning(f"{RUN_CIPHER} is not built yet: the experiments' ciphers are checked against the "
+                   "catalog once it is (make build)")
+
+
+def experiment_instance(exp, where):
+    """The catalog instance of an experiment (None before the first build); ConfigError for
+    a cipher, instance, packing or round count the catalog does not have."""
+    if not HAVE_CATALOG:
+        return None
+    try:
+        inst = CATALOG.instances()[CATALOG.instance_of(exp)]
+    except CATALOG.CatalogError as e:
+        raise ConfigError(f"{where}: {e}")
+    if exp["packing"] not in inst.packings:
+        raise ConfigError(f"{where}: packing={exp['packing']!r}: {inst.display} has {' or '.join(inst.packings)}")
+    if exp["rounds"] > inst.rounds:
+        raise ConfigError(f"{where}: rounds={exp['rounds']}: {inst.display} has 1..{inst.rounds}")
+    return inst
+
+
 def _expand_runs(cfg):
     """One record per job; raises ConfigError for what the schema cannot express."""
     runs, names = {}, set()
@@ -98,7 +128,8 @@ def _expand_runs(cfg):
         if exp["name"] in names:
             raise ConfigError(f"{where}: duplicate experiment name; names must be unique")
         names.add(exp["name"])
-        n = exp.get("field_bits", 8)
+        inst = experiment_instance(exp, where)
+        n = inst.n if inst else exp.get("field_bits", 1)
         for j, ring in enumerate(exp["rings"]):
             m = ring["m"]
             if m % 2 == 0:
@@ -119,6 +150,7 @@ def _expand_runs(cfg):
                     cipher=exp["cipher"],
                     field_bits=exp.get("field_bits"),
                     state_size=exp.get("state_size"),
+                    state=inst.s if inst else exp.get("state_size"),  # elements per block
                     packing=exp["packing"],
                     linear=exp.get("linear", EXPERIMENT_DEFAULTS["linear"]),
                     rounds=exp["rounds"],
@@ -182,8 +214,10 @@ def run_cipher_args(wildcards):
     """Command-line arguments of run_cipher for one run (all but --json)."""
     r = run_record(wildcards)
     args = ["--backend", {"engine": "bgv", "helib": "helib"}[r["backend"]], "--cipher", r["cipher"]]
-    if r["cipher"] == "vision":
-        args += ["--field-bits", r["field_bits"], "--state-size", r["state_size"]]
+    if r["field_bits"] is not None:
+        args += ["--field-bits", r["field_bits"]]
+    if r["state_size"] is not None:
+        args += ["--state-size", r["state_size"]]
     args += [
         "--rounds", r["rounds"], "--packing", r["packing"], "--linear", r["linear"],
         "--m", r["m"], "--bits", r["bits"], "--c", r["c"], "--hwt", r["hwt"], "--seed", r["seed"],
@@ -229,7 +263,7 @@ def run_runtime_min(wildcards):
     model = config["resources"]
     seconds = run_size(r) * r["rounds"] * model["seconds_per_round_per_mega_phi_bit"]
     if r["packing"] in ("byte-sliced", "sliced"):
-        seconds *= r["state_size"] or 16  # one ciphertext per state element
+        seconds *= r["state"] or 1  # one ciphertext per state element
     return max(model["min_runtime_min"], math.ceil(seconds / 60))
 
 
@@ -241,10 +275,6 @@ def run_path(kind, suffix):
 def run_files(kind, ext="json"):
     """<results_dir>/<kind>/<run id>.<ext> for every run of the config."""
     return [os.path.join(R, kind, f"{key}.{ext}") for key in RUNS]
-
-
-def has_vision():
-    return any(r["cipher"] == "vision" for r in RUNS.values())
 
 
 PARAMS_OUTPUTS = [

@@ -106,7 +106,7 @@ rule params_plan:
     benchmark:
         os.path.join(R, "benchmarks", "params", "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.tsv")
     wildcard_constraints:
-        cipher="aes|vision8|vision16|vision32|vision64",
+        cipher="[a-z][a-z0-9]*",  # an instance id of the catalog
         hwt=r"\d+",
         target=r"[0-9]+(p[0-9]+)?",
     conda:
@@ -252,7 +252,7 @@ rule params_pareto:
     log:
         os.path.join(R, "logs", "params", "pareto_{cipher}.log"),
     wildcard_constraints:
-        cipher="aes|vision8|vision16|vision32|vision64",
+        cipher="[a-z][a-z0-9]*",  # an instance id of the catalog
     conda:
         "../envs/python.yaml"
     params:
