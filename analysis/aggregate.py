@@ -16,6 +16,7 @@ import sys
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ciphers  # noqa: E402
 from records import BadRecord, load_record, run_id  # noqa: E402
 
 # Columns that identify a run; rounds.csv and ops.csv repeat them.
@@ -23,10 +24,8 @@ KEYS = ["name", "backend", "cipher", "instance", "field_bits", "state_size", "pa
 
 
 def instance_label(experiment):
-    """'AES-128' or 'Vision GF(2^16)^8': the cipher instance as the papers name it."""
-    if experiment["cipher"] == "aes128":
-        return "AES-128"
-    return f"Vision GF(2^{experiment['field_bits']})^{experiment['state_size']}"
+    """'AES-128' or 'Vision GF(2^16)^8': the cipher instance as the catalog names it."""
+    return ciphers.display(experiment)
 
 
 def record_rows(record):

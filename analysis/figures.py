@@ -24,18 +24,17 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+import ciphers  # noqa: E402
 import published  # noqa: E402
 import security_marks as sm  # noqa: E402
 import tables  # noqa: E402
 
-AES_OPS = ["subbytes", "shiftrows_mixcolumns", "addroundkey", "affine+shiftrows_mixcolumns"]  # the last: fused
-OP_COLORS = {
-    "subbytes": "#1f77b4", "shiftrows_mixcolumns": "#aec7e8", "addroundkey": "#c6dbef",
-    "affine+shiftrows_mixcolumns": "#6baed6",
-    "inversion": "#d62728", "affine1": "#ff7f0e", "matmul": "#2ca02c",
-    "keyadd": "#9467bd", "affine2": "#8c564b", "affine1+matmul": "#bcbd22", "affine2+matmul": "#e377c2",
-    "other": "#bbbbbb",
-}
+def op_colors():
+    """A colour per step name of the catalog (in catalog order), and grey for "other"."""
+    palette = plt.get_cmap("tab20").colors
+    out = {s: palette[i % len(palette)] for i, s in enumerate(ciphers.step_names())}
+    out["other"] = "#bbbbbb"
+    return out
 plt.rcParams.update({"font.size": 10, "axes.grid": True, "grid.alpha": 0.3, "figure.dpi": 110})
 
 
@@ -93,7 +92,8 @@ def plot_round_by_op(round_ops, rounds, png, pdf, table2=None):
               (axes[1], pd.Series(1.0, index=bars.index), "seconds per round (latency)", "latency")]
     for ax, divisor, ylabel, title in panels:
         bottoms = [0.0] * len(bars)
-        for op in AES_OPS + published.VISION_OPS + tables.FUSED_VISION_OPS + ["other"]:
+        colors = op_colors()
+        for op in list(colors):
             heights = []
             for i, row in bars.iterrows():
                 sel = round_ops
@@ -107,7 +107,7 @@ def plot_round_by_op(round_ops, rounds, png, pdf, table2=None):
             if any(h > 0 for h in heights):
                 label = "not in an operation" if op == "other" else op
                 for i, (h, b) in enumerate(zip(heights, bottoms)):
-                    style = sm.bar_style(bars.iloc[i], OP_COLORS[op])
+                    style = sm.bar_style(bars.iloc[i], colors[op])
                     style.setdefault("edgecolor", "white")
                     ax.bar(i, h, bottom=b, label=label if i == 0 else None, **style)
                 bottoms = [b + h for b, h in zip(bottoms, heights)]
@@ -139,7 +139,7 @@ def plot_round_curves(rounds, png, pdf, table2=None):
         row = (_with_security(row, table2) if table2 is not None else sm.mark_columns(row)).iloc[0]
         label = (f"{row['instance']} {row['packing']} (m={int(row['m'])}, {int(row['bits'])} b)\n"
                  f"  {sm.security_text(row)}")
-        style = "-" if row["cipher"] == "vision" else "--"
+        style = "-" if row["packing"] == "packed" else "--"
         ax_t.plot(group["round"], group["seconds"], style, marker="o", label=label)
         ax_c.plot(group["round"], group["capacity_bits"], style, marker="o", label=label)
         drawn.append(row)
@@ -169,7 +169,7 @@ def plot_vision_ops_vs_state(table1, png, pdf):
             rows = rows.sort_values(["m", "bits"]).groupby("state_size").tail(1).sort_values("state_size")
             style = "-" if packing == "packed" else ":"
             for op in published.VISION_OPS + ["one_round"]:
-                color = OP_COLORS.get(op, "black")
+                color = op_colors().get(op, "black")
                 ax.plot(rows["state_size"], rows[op], style, marker="o", color=color,
                         lw=2.5 if op == "one_round" else 1.5, label=f"{op} ({packing})")
         ax.set_xscale("log", base=2)

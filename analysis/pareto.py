@@ -13,6 +13,8 @@ a star and a cross is the cost model's error on that ring.
     python analysis/pareto.py --cipher aes --ranked R --selected S --png P --pdf Q RUN.json...
 """
 import argparse
+import os
+import sys
 import json
 import re
 
@@ -22,15 +24,24 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ciphers  # noqa: E402
+
 
 def instance_of(run: dict) -> str | None:
-    """The explorer's instance name of a run JSON (packed runs only): aes, vision<n>."""
+    """The explorer's instance id of a run JSON (packed runs only): run_cipher writes it
+    (instance_id); older runs name it by cipher and field (the catalog resolves them)."""
     if run.get("packing") != "packed":
         return None
-    if run.get("cipher") == "aes128":
-        return "aes"
-    mt = re.search(r"GF\(2\^(\d+)\)", str(run.get("instance", "")))
-    return f"vision{mt.group(1)}" if run.get("cipher") == "vision" and mt else None
+    if run.get("instance_id"):
+        return run["instance_id"]
+    mt = re.search(r"GF\(2\^(\d+)\)\^(\d+)", str(run.get("instance", "")))
+    exp = {"cipher": run.get("cipher"), "field_bits": int(mt.group(1)) if mt else None,
+           "state_size": int(mt.group(2)) if mt else None}
+    try:
+        return ciphers.instance(exp).id
+    except ciphers.catalog.CatalogError:
+        return None
 
 
 def measured(run_paths: list[str], cipher: str) -> pd.DataFrame:

@@ -27,6 +27,10 @@ COLUMNS = [
 ]
 
 
+#: The cipher the TFHE peer (runners/tfhe: tfhe_aes) evaluates, as the catalog names it.
+PEER_CIPHER = "aes128"
+
+
 def check_peer(raw, asked):
     """Raise PeerRejected unless `raw` is a correct tfhe_aes run of what `asked` says."""
     where = f"peer tfhe params={asked['params']} threads={asked['threads']} blocks={asked['blocks']}"
@@ -34,7 +38,7 @@ def check_peer(raw, asked):
         raise PeerRejected(f"{where}: correct={raw.get('correct')!r}: a block disagrees with the reference AES")
     if "timings" not in raw or "invalid_timings" in raw:
         raise PeerRejected(f"{where}: no valid timings in the result")
-    if raw.get("cipher") != "aes128" or raw.get("scheme") != "tfhe":
+    if raw.get("cipher") != PEER_CIPHER or raw.get("scheme") != "tfhe":
         raise PeerRejected(f"{where}: result is cipher={raw.get('cipher')!r} scheme={raw.get('scheme')!r}")
     got = {"params": raw.get("params", {}).get("name"), "threads": raw.get("threads"), "blocks": raw.get("blocks")}
     for key, value in got.items():

@@ -7,9 +7,13 @@ rings carries its figures (`paper:`). Measured on the authors' hardware, not our
 """
 
 import os
+import sys
 
 import pandas as pd
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ciphers  # noqa: E402
 
 SOURCE = "Toprakhisar, Mahzoun, Ashur: A Comparative Study of Vision and AES in FHE Setting (HElib), Tables 1-2"
 
@@ -35,10 +39,8 @@ PAPER_CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "c
 
 
 def instance_label(experiment):
-    """'AES-128' or 'Vision GF(2^16)^8' (as aggregate.instance_label)."""
-    if experiment["cipher"] == "aes128":
-        return "AES-128"
-    return f"Vision GF(2^{experiment['field_bits']})^{experiment['state_size']}"
+    """'AES-128' or 'Vision GF(2^16)^8' (as aggregate.instance_label: the catalog's name)."""
+    return ciphers.display(experiment)
 
 
 def paper_rows(experiments):
@@ -52,7 +54,7 @@ def paper_rows(experiments):
             if not p:
                 continue
             ours = ring["bits"] if isinstance(ring["bits"], list) else [ring["bits"]]
-            rows.append({"name": e["name"], "instance": instance_label(e), "packing": e["packing"],
+            rows.append({"name": e["name"], "instance": instance_label(e), "state": ciphers.label(e), "packing": e["packing"],
                          "linear": e.get("linear", "separate"), "rounds": e["rounds"], "m": ring["m"], "paper_bits": p["bits"],
                          "paper_security": p["security"], "paper_total_min": p["total_min"],
                          "config_bits": ours[-1]})
@@ -63,7 +65,7 @@ def table2(path=PAPER_CONFIG):
     """Total time for all rounds on the papers' rings (HElib, c = 3), read from config/paper.yaml."""
     with open(path) as f:
         cfg = yaml.safe_load(f)
-    rows = [(r["instance"], r["instance"].replace("AES-128", "GF(2^8)^16").split(" ")[-1], r["m"], r["paper_bits"],
+    rows = [(r["instance"], r["state"], r["m"], r["paper_bits"],
              r["paper_security"], r["rounds"], r["paper_total_min"]) for r in paper_rows(cfg["experiments"])]
     return pd.DataFrame(rows, columns=["instance", "state", "m", "bits", "security", "rounds", "total_min"])
 

@@ -1,9 +1,11 @@
 """The papers' two tables computed from our tidy CSV (aggregate.py's output).
 
-table1_vision_ops: seconds per operation in one round for each Vision instance (the
-    papers' Table 1): the mean over all rounds and repetitions of each operation's
-    seconds, and of the whole round. run_cipher reports an operation's seconds summed
-    over the round's two steps. Each row carries its run's security.
+table1_vision_ops: seconds per operation in one round for each instance of the papers'
+    Table 1 (the instances published.table1 has figures for: Vision's four): the mean over
+    all rounds and repetitions of each step's seconds, and of the whole round. The columns
+    are the instances' step names as the catalog lists them (the paper's columns first,
+    then the fused steps); run_cipher reports a step's seconds summed over the round.
+    Each row carries its run's security.
 table2_totals: per cipher instance, packing, ring and chain (the papers' Table 2): the
     ring, the chain, security, rounds, total minutes for all rounds (run_cipher's
     timings.total_s: evaluation of the rounds, without key generation and encryption),
@@ -26,6 +28,8 @@ import sys
 
 import pandas as pd
 
+import ciphers
+import published
 import security_marks
 from published import VISION_OPS
 
@@ -50,15 +54,15 @@ def coresvp_bits(n, log2_q, hwt):
     return explorer_security().coresvp_of_chain(n, log2_q, hwt)
 
 GROUP = ["instance", "backend", "field_bits", "state_size", "packing", "linear", "m", "bits"]
-# The steps of a run with --linear fused (affine map and matmul as one map): Table 1 has
-# them beside the paper's columns, empty for runs that timed the steps apart.
-FUSED_VISION_OPS = ["affine1+matmul", "affine2+matmul"]
-
-
 def state_label(row):
-    if row["cipher"] == "aes128":
-        return "GF(2^8)^16"
-    return f"GF(2^{int(row['field_bits'])})^{int(row['state_size'])}"
+    """'GF(2^8)^16': the instance's field and state (the catalog's label)."""
+    return ciphers.label(row)
+
+
+def step_columns(present):
+    """Table 1's step columns for the steps `present` (run_cipher's op names): the paper's
+    columns first, then the other steps of the catalog that some row has (the fused ones)."""
+    return VISION_OPS + [s for s in ciphers.step_names() if s in set(present) and s not in VISION_OPS]
 
 
 def _sort(df):
@@ -81,17 +85,18 @@ def run_security(runs):
 
 
 def table1_vision_ops(rounds, ops, runs=None):
-    """One row per Vision instance, packing, ring and chain, with its security when `runs`
-    (tidy/runs.csv) is given."""
-    rounds = rounds[rounds["cipher"] == "vision"]
-    ops = ops[ops["cipher"] == "vision"]
+    """One row per instance of the paper's Table 1, packing, ring and chain, with its security
+    when `runs` (tidy/runs.csv) is given."""
+    covered = set(published.table1()["instance"])
+    rounds = rounds[rounds["instance"].isin(covered)]
+    ops = ops[ops["instance"].isin(covered)]
     marks = SECURITY_COLUMNS + ["below_80_bits"] if runs is not None else []
-    columns = ["instance", "backend", "packing", "linear", "m", "bits", *marks, *VISION_OPS, *FUSED_VISION_OPS,
-               "one_round", "runs"]
+    steps = step_columns(ops["op"].unique())
+    columns = ["instance", "backend", "packing", "linear", "m", "bits", *marks, *steps, "one_round", "runs"]
     if rounds.empty:
         return pd.DataFrame(columns=columns)
     per_op = ops.groupby(GROUP + ["op"], dropna=False)["seconds"].mean().unstack("op")
-    per_op = per_op.reindex(columns=VISION_OPS + FUSED_VISION_OPS)
+    per_op = per_op.reindex(columns=steps)
     one_round = rounds.groupby(GROUP, dropna=False).agg(
         one_round=("seconds", "mean"), runs=("rep", "nunique")
     )
