@@ -10,11 +10,12 @@ namespace cb {
 const CipherEntry& aes128_entry();
 const CipherEntry& vision_entry();
 const CipherEntry& mimc_entry();
+const CipherEntry& chaghri_entry();
 
 namespace {
 
 std::vector<const CipherEntry*> make_catalog() {
-  std::vector<const CipherEntry*> all = {&aes128_entry(), &vision_entry(), &mimc_entry()};
+  std::vector<const CipherEntry*> all = {&aes128_entry(), &vision_entry(), &mimc_entry(), &chaghri_entry()};
   for (auto* e : all) check_entry(*e);
   for (size_t i = 0; i < all.size(); ++i)
     for (size_t j = 0; j < i; ++j) {
