@@ -34,8 +34,8 @@ struct CompiledOp {
   enum Kind { kPower, kFrobenius, kAffine, kLinear, kFused, kAddKey };
   Kind kind;
   std::string label;   // the timed step
-  PowerProgram power;  // kPower (its shift applied after it when not folded: shift_left)
-  long shift = 0;      // kPower: Frobenius power still to apply; kFrobenius: the power
+  PowerProgram power;  // kPower: the products; its trailing Frobenius is folded or a kFrobenius
+  long shift = 0;      // kFrobenius: the power j of X -> X^(2^j) (kPower: 0 once compiled)
   Linearized L;        // kAffine, kFused
   long map = -1;       // kLinear, kFused: index into CompiledProgram::maps
   bool affine_first = true;  // kFused
