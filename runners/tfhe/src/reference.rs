@@ -1,6 +1,6 @@
 //! The plaintext AES-128 every homomorphic block is checked against: RustCrypto's `aes`
 //! crate, itself tested here against the project's vectors (FIPS-197 Appendices B and
-//! C.1 and a random pair, runners/ciphers/reference/testdata/aes128.json, the file the C++
+//! C.1 and a random pair, runners/ciphers/aes128/vectors.json, the file the C++
 //! reference is tested on).
 
 use aes::cipher::{Array, BlockCipherEncrypt, KeyInit};
@@ -58,7 +58,7 @@ mod tests {
     fn project_vectors() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../ciphers/reference/testdata/aes128.json"
+            "/../ciphers/aes128/vectors.json"
         );
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
