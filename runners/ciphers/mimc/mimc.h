@@ -8,8 +8,9 @@
 //     E_k(x) = F_(r-1) o ... o F_0 (x) + k,      c_0 = 0,
 // r = ceil(n / log2 3) rounds (the paper's count for MiMC-n/n: 40 for n = 63, 20 for n = 31).
 // x -> x^3 is a permutation of GF(2^n) exactly when gcd(3, 2^n - 1) = 1, i.e. n odd; its
-// inverse is x -> x^s with s = 3^-1 mod 2^n - 1 = (2^(n+1) - 1) / 3 (binary 1010...1011,
-// about n/2 set bits), which is why MiMC is deep but cheap to encrypt and costly to decrypt
+// inverse is x -> x^s with s = 3^-1 mod 2^n - 1 = (2^(n+1) - 1) / 3 (n bits, binary
+// 1010...101: (n + 1) / 2 set bits, 0x5555555555555555 of weight 32 for n = 63, 0x55555555
+// of weight 16 for n = 31), which is why MiMC is deep but cheap to encrypt and costly to decrypt
 // under FHE. The R-round variant (R < r) is F_(R-1) o ... o F_0 (x) + k.
 // Instances: n = 63 with f = x^63 + x + 1, n = 31 with f = x^31 + x^3 + 1 (trinomials,
 // irreducible); the constants c_1..c_(r-1) come from SHAKE-256 (mimc_constants.py,
