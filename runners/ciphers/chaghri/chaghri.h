@@ -24,8 +24,9 @@
 // chaghri_sage.py). The key is three elements (k0, k1, k2); simpleCHAGHRI.cpp loads
 // {k0, k1, k1}, which we read as a typo. The schedule also computes K_17 = K_16 + RC_9;
 // the HElib program never adds it, and adding it after K_16 would add the public constant
-// RC_9 only, so the ciphertext is D_16. The HElib program's other departures (it updates
-// only the first state element, reuses one MDS row) are not followed.
+// RC_9 only, so the ciphertext is D_16. The HElib program's other departures (it adds the
+// subkeys to its first ciphertext only, its MDS layer uses row 2 of M twice and row 3
+// never, its c4 lost five bits to a typo) are not followed. README.md has the evidence.
 //
 // Security: the 8-round cipher was later attacked by coefficient grouping (Liu, Isobe, Meier
 // et al., EUROCRYPT 2023, about 2^38 work); it is measured here as published.
