@@ -33,9 +33,19 @@ if ! [[ "$JOBS" =~ ^[1-9][0-9]*$ ]]; then
 fi
 mkdir -p "$DEPS/src"
 
-# Checks that a checkout is at the pinned tag (or clones it), prints its path.
+# Checks that a checkout is at the pinned tag (or clones it), prints its path. A bare git
+# directory (a mirror) is cloned at the tag into .deps/src/<name> first, as `make estimator`
+# accepts one.
 checkout() {  # name given_src tag url
   local name=$1 src=$2 tag=$3 url=$4
+  if [ -n "$src" ] && [ "$(git -C "$src" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
+    local work=$DEPS/src/$name
+    if [ ! -d "$work/.git" ]; then
+      git clone --quiet --branch "$tag" "$src" "$work" >&2 ||
+        { echo "build-helib: $name mirror '$src' has no tag $tag" >&2; exit 1; }
+    fi
+    src=$work
+  fi
   if [ -z "$src" ]; then
     src=$DEPS/src/$name
     if [ ! -d "$src/.git" ]; then
@@ -54,8 +64,15 @@ checkout() {  # name given_src tag url
   echo "$src"
 }
 
-HELIB_SRC=$(checkout HElib "${HELIB_SRC:-}" "$HELIB_TAG" "$HELIB_URL")
 PREFIX=$DEPS/helib-$NTL_ROUTE
+# Built already at the pinned tag and no source named: nothing to fetch (make test-helib
+# after make helib needs neither HELIB_SRC again nor the network).
+if [ -z "${HELIB_SRC:-}" ] && [ -z "${FORCE:-}" ] && [ -f "$PREFIX/cipherbench-build.json" ] &&
+   grep -q "\"helib_tag\": \"$HELIB_TAG\"" "$PREFIX/cipherbench-build.json"; then
+  echo "build-helib: $PREFIX is already built at $HELIB_TAG (FORCE=1 rebuilds; HELIB_SRC=... checks the source)"
+  exit 0
+fi
+HELIB_SRC=$(checkout HElib "${HELIB_SRC:-}" "$HELIB_TAG" "$HELIB_URL")
 NTL_SECONDS=0
 CMAKE_NTL=()
 if [ "$NTL_ROUTE" = native ]; then
