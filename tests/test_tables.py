@@ -126,12 +126,14 @@ def test_table2_joins_security_estimates(tidy):
 def test_markdown_and_csv_written(tidy, tmp_path):
     runs, rounds, ops = tidy
     t2 = tables.table2_totals(runs)
-    tables.write_table(t2, tmp_path / "t.csv", tmp_path / "t.md", "Table 2")
+    tables.write_table(t2, tmp_path / "t.csv", tmp_path / "t.md", "Table 2", readable=tables.table2_readable(t2))
     md = (tmp_path / "t.md").read_text().splitlines()
     assert md[0] == "# Table 2"
-    assert md[2].startswith("| instance | backend | state | packing | linear | m |")
+    assert md[2] == "| " + " | ".join(tables.READABLE_COLUMNS) + " |"
+    assert len(tables.READABLE_COLUMNS) <= 12  # issue 21: a table people read
     assert len(md) == 2 + 2 + 3
-    assert "| Vision GF(2^64)^2 | engine | GF(2^64)^2 | packed | separate | 641 |" in md[-1]
+    assert md[-1].startswith("| Vision GF(2^64)^2 packed | m=641 (phi 640) | ")
+    assert "below 80 bits" in md[-1]
     back = pd.read_csv(tmp_path / "t.csv")
     assert back["total_min"].tolist() == pytest.approx(t2["total_min"].tolist())
 
