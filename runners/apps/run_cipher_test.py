@@ -100,6 +100,12 @@ def test_vision_13_rounds_gf64(tmp_path):
      "m=193 has 2 slots: Vision GF(2^16)^8 packed needs 8 per block"),
     (["--cipher", "vision", "--field-bits", 16, "--state-size", 4, "--m", 257],
      "vision has no instance with --field-bits 16 and --state-size 4: it has GF(2^8)^16"),
+    (["--cipher", "rijndael", "--m", 257], "--cipher rijndael: not in the catalog (aes128, vision, mimc, chaghri)"),
+    (["--cipher", "chaghri", "--field-bits", 8, "--m", 3577], "chaghri has no instance with --field-bits 8: it has GF(2^63)^3"),
+    (["--cipher", "mimc", "--m", 3577, "--decrypt"],
+     "mimc63: no cheap inverse for --decrypt: step cube: the inverse of x^3 in GF(2^63) is x^6148914691236517205, "
+     "31 products at depth 5 against 1 at depth 1"),
+    (["--cipher", "chaghri", "--m", 3577, "--packing", "bit-sliced"], "--packing: bit-sliced not in"),
     (["--cipher", "aes128", "--m", 771, "--blocks", 3],
      "--blocks 3: m=771 holds 2 blocks of AES-128 GF(2^8)^16 packed"),
     (["--cipher", "aes128", "--m", 257, "--rounds", 11],
@@ -309,3 +315,18 @@ def test_blocks_and_seed_are_reproducible(tmp_path):
     assert d1["ciphertext_hex"] == d2["ciphertext_hex"] and d1["key_fingerprint"] == d2["key_fingerprint"]
     proc3, d3 = run(tmp_path, *args[:-1], 43)
     assert d3["key_fingerprint"] != d1["key_fingerprint"]
+
+
+@pytest.mark.parametrize("cipher,field_bits,m", [("mimc", 31, 311), ("chaghri", 63, 2413)])
+def test_catalog_entries_run_and_report_their_steps(tmp_path, cipher, field_bits, m):
+    """Any entry of the catalog runs on BGV at its planned chain, every block correct, with
+    per-round times under the step names the catalog lists for it."""
+    proc, d = run(tmp_path, "--cipher", cipher, "--field-bits", field_bits, "--m", m, "--rounds", 2)
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] is True and d["wrong_blocks"] == 0 and d["cipher"] == cipher
+    out = tmp_path / "catalog.json"
+    subprocess.run([str(BIN), "--list-ciphers", "--json", str(out)], check=True)
+    inst = next(i for c in json.loads(out.read_text())["ciphers"] for i in c["instances"] if i["id"] == d["instance_id"])
+    assert inst["n"] == field_bits and d["rounds"] == 2 and d["rounds_spec"] == inst["rounds"]
+    assert set(d["per_round"][0]["ops"]) == set(inst["steps"]["separate"])
+    assert d["params"]["bits"] == d["plan"]["bits"]
