@@ -112,3 +112,8 @@ def test_unknown_cipher_and_instance_are_named():
         catalog.instance_of({"cipher": "des"})
     with pytest.raises(catalog.CatalogError, match=r"cipher=vision has no instance with field_bits=12: it has GF\(2\^8\)\^16"):
         catalog.instance_of({"cipher": "vision", "field_bits": 12})
+    # a cipher added to the catalog (not named by any Python file) is refused the same way
+    single = next(c for c in catalog.catalog()["ciphers"] if len(c["instances"]) == 1 and c["instances"][0]["n"] != 8)
+    with pytest.raises(catalog.CatalogError, match=rf"cipher={single['name']} has no instance with field_bits=8: "
+                                                   rf"it has {re.escape(single['instances'][0]['label'])}$"):
+        catalog.instance_of({"cipher": single["name"], "field_bits": 8})

@@ -12,7 +12,7 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
-SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml", "test_select.yaml", "helib.yaml"]
+SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml", "test_select.yaml", "helib.yaml", "new_ciphers.yaml"]
 
 
 def snakemake(*args, results_dir):

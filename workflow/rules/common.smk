@@ -262,7 +262,7 @@ def run_runtime_min(wildcards):
     r = run_record(wildcards)
     model = config["resources"]
     seconds = run_size(r) * r["rounds"] * model["seconds_per_round_per_mega_phi_bit"]
-    if r["packing"] in ("byte-sliced", "sliced"):
+    if r["packing"] != "packed":  # every catalog cipher's first packing; the others are sliced
         seconds *= r["state"] or 1  # one ciphertext per state element
     return max(model["min_runtime_min"], math.ceil(seconds / 60))
 
