@@ -117,3 +117,19 @@ def test_unknown_cipher_and_instance_are_named():
     with pytest.raises(catalog.CatalogError, match=rf"cipher={single['name']} has no instance with field_bits=8: "
                                                    rf"it has {re.escape(single['instances'][0]['label'])}$"):
         catalog.instance_of({"cipher": single["name"], "field_bits": 8})
+
+
+@needs_engine
+def test_the_papers_instances_as_the_catalog_names_them():
+    """The concrete answers the explorer and the pipeline rely on for the papers' ciphers."""
+    assert catalog.instance_of({"cipher": "aes128"}) == "aes"
+    assert (catalog.instances()["vision16"].n, catalog.instances()["vision16"].s) == (16, 8)
+    assert catalog.instance_of({"cipher": "vision", "field_bits": 64}) == "vision64"
+    assert catalog.display({"cipher": "vision", "field_bits": 64}) == "Vision GF(2^64)^2"
+    assert catalog.flags("vision8") == ["--cipher", "vision", "--field-bits", 8, "--state-size", 16]
+    assert catalog.flags("aes") == ["--cipher", "aes128"]
+    from cbparams import config, planner
+    assert config.paper_configs()[0] == ("aes", 53261, 820, 10, 136.256)
+    assert planner.plan_args("vision8", 4369, hwt=120, target=128) == [
+        "--cipher", "vision", "--field-bits", 8, "--state-size", 16, "--m", 4369, "--hwt", 120, "--seed", 1,
+        "--c", 3, "--security-target", 128]

@@ -44,7 +44,7 @@
 // chain, for more key switches; separate (the default) times them apart, as the paper's
 // Table 1.
 //
-// JSON: cipher, instance ("GF(2^8)^16"), instance_id ("vision8"), packing, linear, direction, rounds (rounds_spec: the
+// JSON: cipher, instance ("GF(2^8)^16"), instance_id (the catalog's id, e.g. vision8), packing, linear, direction, rounds (rounds_spec: the
 // cipher's own count), backend, threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
 // log2_q_ct, log2_p, security}, blocks, blocks_per_run_max, layout, automorphism_keys,
 // timings{setup_s (backend and circuit setup, key generation and round-key encryption

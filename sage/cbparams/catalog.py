@@ -6,17 +6,19 @@ citation. `run_cipher --list-ciphers --json F` writes it; this module reads it o
 process and answers every question the explorer, the pipeline and the analysis have about
 ciphers, so no Python file keeps a list of them.
 
-An *instance* is named by its id ("aes", "vision8", "mimc63"). A pipeline experiment
+An *instance* is named by its id (aes, vision8, mimc63, ...). A pipeline experiment
 names its cipher (`cipher: vision`) and, for ciphers with several instances, picks one by
 `field_bits` (n) and/or `state_size` (s); with neither, the cipher's first instance (the
 rule run_cipher applies to --field-bits and --state-size).
 
->>> instances()["vision16"].n, instances()["vision16"].s, instance_of({"cipher": "aes128"})
-(16, 8, 'aes')
->>> instance_of({"cipher": "vision", "field_bits": 64}), display({"cipher": "vision", "field_bits": 64})
-('vision64', 'Vision GF(2^64)^2')
->>> flags("vision8"), flags("aes")
-(['--cipher', 'vision', '--field-bits', 8, '--state-size', 16], ['--cipher', 'aes128'])
+Every instance is found again from its cipher and field (tests/test_catalog_names.py has
+the concrete ones):
+
+>>> all(instance_of({"cipher": i.cipher, "field_bits": i.n, "state_size": i.s}) == i.id
+...     for i in instances().values())
+True
+>>> all(flags(i.id)[:2] == ["--cipher", i.cipher] for i in instances().values())
+True
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ class CatalogError(ParamError):
 class Instance:
     """One instance of a catalog cipher (the fields of run_cipher --list-ciphers)."""
 
-    id: str              #: the explorer's and the pipeline's name ("aes", "vision8")
+    id: str              #: the explorer's and the pipeline's name (aes, vision8, ...)
     cipher: str          #: run_cipher --cipher
     n: int               #: field degree: the ring needs n | d = ord_m(2)
     s: int               #: field elements per block (slots one block takes, packed)

@@ -11,10 +11,9 @@ An instance is the explorer's name for a cipher and its field: an instance id of
 engine's cipher catalog (cbparams.catalog: run_cipher --list-ciphers), with run_cipher's
 flags, the slot-field degree n it needs (n | d) and the field elements per block.
 
->>> catalog.instances()["vision16"].n, catalog.instances()["vision16"].state, instance("aes128")
-(16, 8, 'aes')
->>> plan_args("vision8", 4369, hwt=120, target=128)
-['--cipher', 'vision', '--field-bits', 8, '--state-size', 16, '--m', 4369, '--hwt', 120, '--seed', 1, '--c', 3, '--security-target', 128]
+>>> first = next(iter(catalog.instances().values()))
+>>> plan_args(first.id, 4369, hwt=120, target=128)[-8:]
+['--hwt', 120, '--seed', 1, '--c', 3, '--security-target', 128]
 """
 from __future__ import annotations
 

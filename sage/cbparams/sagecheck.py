@@ -47,6 +47,8 @@ from .sageall import sage_all
 
 #: The Vision test vectors (runners/ciphers/vision/vectors), one file per instance.
 VISION_VECTORS = ROOT / "runners" / "ciphers" / "vision" / "vectors"
+#: The report's key for the Vision constants' checks (sagechecks.json).
+VISION_KEY = VISION_VECTORS.parent.name
 #: The instances (n, m) whose vectors the Vision entry ships.
 VISION_INSTANCES = tuple(sorted((int(p.stem.split("_")[2]), int(p.stem.split("_m")[1]))
                                 for p in VISION_VECTORS.glob("vision_gf2_*_m*.json")))
@@ -377,7 +379,7 @@ def main(argv=None) -> int:
         return 2
     ok = all(r["ok"] for r in reports) and all(c["ok"] for c in vision)
     doc = {"ok": ok, "seconds": round(time.time() - t0, 2), "sage_import_seconds": round(t_import, 2),
-           "rings": reports, "vision": vision,
+           "rings": reports, VISION_KEY: vision,
            "note": "" if rings else "no selected ring (every cipher/target unreachable)"}
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(doc, indent=1) + "\n")
