@@ -15,6 +15,7 @@ Latency is compared with latency and time per block with time per block (two pan
 Computing the rows (rows()) is separate from plotting (plot()).
 """
 
+import math
 import os
 
 import matplotlib
@@ -97,9 +98,30 @@ def rows(runs, peers):
     return pd.DataFrame(engine_rows(runs) + peer_rows(peers) + published_rows(), columns=COLUMNS)
 
 
+def _room_for_values(fig, axes, margin_px=4):
+    """Moves each (log-scale) axes' right limit so the value written after each bar ends
+    inside the axes; on the laid-out figure."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes:
+        box = ax.get_window_extent(renderer)
+        left, right = (math.log10(v) for v in ax.get_xlim())
+        need = right
+        for t in ax.texts:
+            x = t.get_position()[0]
+            if t.get_transform() is not ax.transData or not x > 0:
+                continue   # "not published" sits at the axes' left, in axes coordinates
+            after = t.get_window_extent(renderer).x1 - ax.transData.transform((x, 0))[0]
+            room = box.width - margin_px - after
+            if room > 0 and math.log10(x) > left:
+                need = max(need, left + (math.log10(x) - left) * box.width / room)
+        if need > right:
+            ax.set_xlim(right=10 ** need)
+
+
 def plot(df, png, pdf):
     df = df.iloc[::-1].reset_index(drop=True)  # first row at the top
-    fig, axes = plt.subplots(1, 2, figsize=(12, 1.0 + 0.55 * len(df)), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 1.4 + 0.55 * len(df)), sharey=True, layout="constrained")
     for ax, col, title in zip(axes, ["latency_s", "per_block_s"], ["latency (one result)", "time per block"]):
         for i, r in df.iterrows():
             if pd.isna(r[col]):
@@ -126,9 +148,10 @@ def plot(df, png, pdf):
     if df["below_80_bits"].astype(bool).any():
         handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="white", hatch=sm.HATCH, edgecolor=sm.EDGE))
         texts.append(f"{sm.MARK}: toy parameters, never comparable with the published figures")
-    fig.legend(handles, texts, loc="lower center", ncol=len(texts), fontsize=8)
+    # below the panels, two entries a row (one row of all is wider than the figure)
+    fig.legend(handles, texts, loc="outside lower center", ncol=min(2, len(texts)), fontsize=8)
     fig.suptitle("AES-128 across schemes", fontsize=11)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    _room_for_values(fig, axes)
     fig.savefig(png, dpi=150)
     fig.savefig(pdf)
     plt.close(fig)

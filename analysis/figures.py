@@ -16,7 +16,9 @@ security (HElib's formula, core-SVP); runs below 80 bits are hatched and labelle
 "below 80 bits" (analysis/security_marks.py), also beside the published figures.
 """
 
+import math
 import os
+import textwrap
 
 import matplotlib
 
@@ -48,9 +50,53 @@ def _label(row, with_ring=True):
     return text
 
 
+def _subplots(ncols, figsize, **kw):
+    """One row of panels, laid out by matplotlib's constrained layout (titles, labels, tick
+    labels and legends outside the axes all kept on the canvas, none over another)."""
+    return plt.subplots(1, ncols, figsize=figsize, layout="constrained", **kw)
+
+
+def _wrap(text, fig, fontsize, share=1.0):
+    """`text` wrapped to `share` of the figure's width (about 0.55 em a character)."""
+    chars = max(20, int(share * fig.get_figwidth() * 72 / (0.55 * fontsize)))
+    return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
+
+
+def _lines(security):
+    """A security text one figure a line ("0 bits (HElib), 12 (core-SVP): below 80 bits" in
+    three lines), narrow enough for a bar's or a group's width."""
+    return security.replace(": ", "\n").replace(", ", "\n")
+
+
+def _room_for_notes(fig, axes, margin_px=4):
+    """Raises each axes' top so that the annotations above its bars (the notes anchored at a
+    bar's top) end inside the axes, whatever their length; on the laid-out figure."""
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    for ax in axes:
+        notes = [a for a in ax.texts if isinstance(a, matplotlib.text.Annotation) and a.get_visible()]
+        if not notes:
+            continue
+        box = ax.get_window_extent(renderer)
+        log = ax.get_yscale() == "log"
+        f, inv = (math.log10, lambda v: 10 ** v) if log else (float, float)
+        bottom, top = (f(v) for v in ax.get_ylim())
+        need = top
+        for a in notes:
+            y = a.xy[1]
+            if log and y <= 0:
+                continue
+            anchor = ax.transData.transform((a.xy[0], y))[1]
+            above = a.get_window_extent(renderer).y1 - anchor   # the note's height above its anchor
+            room = box.height - margin_px - above
+            if room > 0 and f(y) > bottom:
+                need = max(need, bottom + (f(y) - bottom) * box.height / room)
+        if need > top:
+            ax.set_ylim(top=inv(need))
+
+
 def _save(fig, png, pdf, data=None):
     """PNG and PDF, and `data` (the DataFrame drawn) as <png without .png>.csv."""
-    fig.tight_layout()
     fig.savefig(png, dpi=150)
     fig.savefig(pdf)
     plt.close(fig)
@@ -66,15 +112,14 @@ def _with_security(df, table2):
     return sm.mark_columns(df.merge(sec, on=keys, how="left"))
 
 
-def _legend_mark(ax, rows, **kw):
-    """Adds "below 80 bits" to the legend when some drawn row is below."""
+def _legend(ax, rows, where=None, **kw):
+    """The legend of ax's handles, with "below 80 bits" when some drawn row is below, drawn on
+    `where` (ax, or the figure: a legend outside the panels, clear of their bars' labels)."""
+    handles, labels = ax.get_legend_handles_labels()
     if any(sm.is_below(r) for r in rows):
-        handles, labels = ax.get_legend_handles_labels()
         handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="white", hatch=sm.HATCH, edgecolor=sm.EDGE))
         labels.append(f"{sm.MARK} (toy ring: relative costs only)")
-        ax.legend(handles, labels, **kw)
-        return True
-    return False
+    return (where or ax).legend(handles, labels, **kw)
 
 
 def plot_round_by_op(round_ops, rounds, png, pdf, table2=None):
@@ -87,7 +132,7 @@ def plot_round_by_op(round_ops, rounds, png, pdf, table2=None):
     else:
         bars = sm.mark_columns(bars.assign(blocks=float("nan")))
     blocks = bars["blocks"].fillna(1).astype(float)
-    fig, axes = plt.subplots(1, 2, figsize=(3.5 + 3.0 * len(bars), 5.5))
+    fig, axes = _subplots(2, (4.5 + 3.0 * len(bars), 5.5))
     panels = [(axes[0], blocks, "seconds per block (one round / blocks)", "per block"),
               (axes[1], pd.Series(1.0, index=bars.index), "seconds per round (latency)", "latency")]
     for ax, divisor, ylabel, title in panels:
@@ -114,16 +159,17 @@ def plot_round_by_op(round_ops, rounds, png, pdf, table2=None):
         for i, row in bars.iterrows():
             total = row["seconds"] / divisor[i]
             nb = "" if pd.isna(row["blocks"]) else f"{int(row['blocks'])} block(s)\n"
-            ax.annotate(f"{total:.3g} s\n{nb}{sm.security_text(row, short=True)}", (i, total), ha="center",
-                        va="bottom", fontsize=7, color=sm.TEXT if row["below_80_bits"] else "black")
-        ax.margins(y=0.35)
+            ax.annotate(f"{total:.3g} s\n{nb}{_lines(sm.security_text(row, short=True))}", (i, total),
+                        ha="center", va="bottom", fontsize=7, color=sm.TEXT if row["below_80_bits"] else "black")
+        ax.margins(y=0.05)
+        ax.set_xlim(-0.7, len(bars) - 0.3)
         ax.set_xticks(range(len(bars)), [_label(r) for _, r in bars.iterrows()], fontsize=8)
         ax.set_ylabel(ylabel)
-        ax.set_title(f"{title}: one round, 128-bit state", fontsize=10)
-    axes[1].legend(fontsize=8, title="operation", bbox_to_anchor=(1.01, 1), loc="upper left")
-    _legend_mark(axes[1], bars.to_dict("records"), fontsize=8, title="operation", bbox_to_anchor=(1.01, 1),
-                 loc="upper left")
-    fig.suptitle("AES vs Vision: one round (per block beside latency)", fontsize=11)
+        ax.set_title(title, fontsize=10)
+    _legend(axes[1], bars.to_dict("records"), fontsize=8, title="operation", bbox_to_anchor=(1.01, 1),
+            loc="upper left")
+    fig.suptitle(_wrap("AES vs Vision: one round, 128-bit state (per block beside latency)", fig, 11), fontsize=11)
+    _room_for_notes(fig, axes)
     data = bars.assign(seconds_per_block=bars["seconds"] / blocks)
     _save(fig, png, pdf, data)
     return data
@@ -132,7 +178,7 @@ def plot_round_by_op(round_ops, rounds, png, pdf, table2=None):
 def plot_round_curves(rounds, png, pdf, table2=None):
     """Seconds per round and capacity left after each round; each line says its security."""
     curves = tables.round_curves(rounds)
-    fig, (ax_t, ax_c) = plt.subplots(1, 2, figsize=(12, 4.8))
+    fig, (ax_t, ax_c) = _subplots(2, (12, 4.8))
     drawn = []
     for _, group in curves.groupby(tables.GROUP, dropna=False):
         row = group.iloc[[0]]
@@ -158,7 +204,7 @@ def plot_round_curves(rounds, png, pdf, table2=None):
 def plot_vision_ops_vs_state(table1, png, pdf):
     """Seconds per round of each Vision operation against the state dimension; each state's
     tick says its ring and security."""
-    fig, ax = plt.subplots(figsize=(7.5, 5))
+    fig, ax = _subplots(1, (7.5, 5))
     data = pd.DataFrame()
     if table1.empty:
         ax.text(0.5, 0.5, "no Vision runs in this config", ha="center", va="center", transform=ax.transAxes)
@@ -201,8 +247,9 @@ def plot_ours_vs_published(table1, table2, png, pdf):
     pub1, pub2 = published.table1(), published.table2()
     table1 = sm.mark_columns(table1) if not table1.empty else table1.assign(below_80_bits=[])
     table2 = sm.mark_columns(table2)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(15, 6.5))
+    fig, (ax1, ax2) = _subplots(2, (15, 7))
     drawn = []
+    head_lines = 1
     # Left: Table 1, one round of each Vision instance, ours (first packed row) vs published.
     cols = published.VISION_OPS + ["one_round"]
     width = 0.38
@@ -221,21 +268,22 @@ def plot_ours_vs_published(table1, table2, png, pdf):
             o = ours.iloc[-1]
             ax1.bar([x + width / 2 for x in xs], [o[c] for c in cols], width,
                     label="ours (this machine, our rings)" if i == 0 else None, **sm.bar_style(o, "#1f77b4"))
-            head += f"\nours: m={int(o['m'])}, {sm.security_text(o, short=True)}"
+            head += f"\nours: m={int(o['m'])}\n{_lines(sm.security_text(o, short=True))}"
             drawn.append({"panel": "table1", "origin": "ours", "instance": p["instance"], "m": o["m"],
                           "bits": o["bits"], "value": o["one_round"], "security": sm.security_text(o),
                           "below_80_bits": bool(o["below_80_bits"])})
-        ax1.text(x0 + (len(cols) - 1) / 2, 1.02, head, ha="center", va="bottom",
-                 transform=ax1.get_xaxis_transform(), fontsize=7,
-                 color=sm.TEXT if not ours.empty and ours.iloc[-1]["below_80_bits"] else "black")
+        # the instance's head above its bars, one fact a line (four heads side by side)
+        ax1.annotate(head, (x0 + (len(cols) - 1) / 2, 1), xycoords=ax1.get_xaxis_transform(), xytext=(0, 4),
+                     textcoords="offset points", ha="center", va="bottom", fontsize=7,
+                     color=sm.TEXT if not ours.empty and ours.iloc[-1]["below_80_bits"] else "black")
+        head_lines = max(head_lines, head.count("\n") + 1)
     ticks = [i * (len(cols) + 1) + j for i in range(len(pub1)) for j in range(len(cols))]
     ax1.set_xticks(ticks, [c.replace("_", " ") for _ in range(len(pub1)) for c in cols], rotation=90, fontsize=7)
     ax1.set_yscale("log")
-    ax1.set_ylim(top=ax1.get_ylim()[1] * 30)
+    ax1.set_ylim(top=ax1.get_ylim()[1] * 3)
     ax1.set_ylabel("seconds (per round)")
-    ax1.set_title("Table 1: Vision operations in one round", pad=30)
-    ax1.legend(fontsize=7, loc="upper left")
-    _legend_mark(ax1, table1.to_dict("records"), fontsize=7, loc="upper left")
+    ax1.set_title("Table 1: Vision operations in one round", pad=10 + 1.2 * 7 * head_lines)  # above the heads
+    _legend(ax1, table1.to_dict("records"), where=fig, fontsize=7, loc="outside lower left")
     # Right: Table 2, total minutes for all rounds.
     labels, pub_vals, our_rows = [], [], []
     for _, p in pub2.iterrows():
@@ -260,20 +308,20 @@ def plot_ours_vs_published(table1, table2, png, pdf):
     ax2.set_yscale("log")
     values = [o["total_min"] for _, o in ran] + pub_vals
     low = min(values) / 3
-    ax2.set_ylim(bottom=low, top=max(values) * 60)
+    ax2.set_ylim(bottom=low, top=max(values) * 3)
     for x, o in zip(xs, our_rows):
         if o is None:
             ax2.annotate("not run", (x + width / 2, low), ha="center", va="bottom", fontsize=7)
             continue
-        note = f"m={int(o['m'])}\n{int(o['bits'])} b, {int(o['rounds'])} r\n{sm.security_text(o).replace(': ', chr(10))}"
+        note = f"m={int(o['m'])}\n{int(o['bits'])} b, {int(o['rounds'])} r\n{_lines(sm.security_text(o))}"
         ax2.annotate(note, (x + width / 2, o["total_min"]), ha="center", va="bottom", fontsize=6,
                      color=sm.TEXT if o["below_80_bits"] else "black")
     ax2.set_xticks(xs, labels, fontsize=7)
     ax2.set_ylabel("minutes, all rounds")
     ax2.set_title("Table 2: total time")
-    ax2.legend(fontsize=7, loc="upper left")
-    _legend_mark(ax2, [o for _, o in ran], fontsize=7, loc="upper left")
+    _legend(ax2, [o for _, o in ran], where=fig, fontsize=7, loc="outside lower right")
     fig.suptitle("Ours beside the published numbers (" + published.SOURCE.split(":")[0] + ", HElib)", fontsize=10)
+    _room_for_notes(fig, [ax2])
     data = pd.DataFrame(drawn)
     _save(fig, png, pdf, data)
     return data
@@ -295,7 +343,7 @@ def plot_engine_vs_helib(table2, png, pdf):
     t2["per_round_s"] = t2["total_min"] * 60 / t2["rounds"]
     t2 = sm.mark_columns(t2)
     drawn = []
-    fig, axes = plt.subplots(1, 3, figsize=(4 + 2.2 * len(groups) * 1.5, 5))
+    fig, axes = _subplots(3, (4 + 2.2 * len(groups) * 1.5, 5.5))
     width = 0.8 / max(1, len(backends))
     for ax, (col, ylabel) in zip(axes, metrics):
         for j, backend in enumerate(backends):
@@ -320,13 +368,12 @@ def plot_engine_vs_helib(table2, png, pdf):
                 ax.annotate(note, (x, y), ha="center", va="bottom", fontsize=6, rotation=90)
         ax.set_xticks(range(len(groups)), [_label(g) for _, g in groups.iterrows()], fontsize=7)
         ax.set_ylabel(ylabel)
-        ax.set_ylim(top=ax.get_ylim()[1] * 1.25)
-    axes[0].legend(fontsize=8, loc="upper left")
-    _legend_mark(axes[0], t2.to_dict("records"), fontsize=8, loc="upper left")
+    _legend(axes[0], t2.to_dict("records"), where=fig, fontsize=8, loc="outside lower center", ncol=3)
     title = "Engine and HElib 2.3.0 on the same circuits, rings and chain bits (one thread)"
     if "helib" not in backends:
         title += " - no HElib runs in this config (backends: [engine, helib])"
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(_wrap(title, fig, 10), fontsize=10)
+    _room_for_notes(fig, axes)
     data = pd.DataFrame(drawn)
     _save(fig, png, pdf, data)
     return data
