@@ -12,7 +12,8 @@
 // need: the set HElib's benchmark generates. For the cost model (sage/cbparams/cost_model.py)
 // it also times automorph_many (the Frobenius maps j = 1..min(d-1, 8) hoisted from one
 // input; "automorph_many_count" of them) and, on the engine, a modulus switch dropping
-// the top prime of a fresh ciphertext ("mod_switch"), and reports in "op_primes" at how
+// the top prime of a fresh ciphertext ("mod_switch") and an add of a fresh ciphertext and
+// one a prime lower ("add_mixed": the level decision of such adds), and reports in "op_primes" at how
 // many primes each operation's result lives ("fresh": the inputs').
 //
 // Bad input is refused before any work, with a message naming the value and exit status 1:
@@ -271,6 +272,18 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
         timed("mod_switch", [&] { be.mod_switch_to(x, ca.level() - 1); });
         check("modulus switch", be.decrypt(x), a);
         op_primes["mod_switch"] = x.level();
+      }
+      if (ca.level() > 1) {
+        // An add of two ciphertexts at different prime sets (one a prime lower): the
+        // engine decides the sum's primes (Levels::sum_set) and switches both there; the
+        // cost model's add_decide. "add_mixed_to": the sum's primes.
+        auto y = cb_;
+        be.mod_switch_to(y, cb_.level() - 1);
+        x = ca;
+        timed("add_mixed", [&] { be.add(x, y); });
+        check("add at different prime sets", be.decrypt(x), want_add);
+        op_primes["add_mixed"] = ca.level();
+        op_primes["add_mixed_to"] = x.level();
       }
     }
   }

@@ -136,6 +136,7 @@ void PlanBackend::add(Ctxt& a, const Ctxt& b) const {
   if (a.primes == b.primes) {
     a.noise += b.noise;
   } else {
+    count("add_decide", std::max(a.primes.size(), b.primes.size()));
     const PrimeSet target = impl_->levels->sum_set(a.primes, a.noise, b.primes, b.noise);
     Ctxt bb = b;
     switch_to(a, target);

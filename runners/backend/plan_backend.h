@@ -70,8 +70,11 @@ class PlanBackend {
   // (sage/cbparams/cost_model.py). op is the engine's step: mul (square included, with its
   // relinearization), mul_plain, add, add_plain, automorph (one key switch),
   // automorph_hoisted (each k of automorph_many: digits shared), mod_switch (dropped =
-  // primes dropped, 0 when it only adds ladder primes back). primes: the prime set's size
-  // where the step ran (a mod switch: the target's).
+  // primes dropped, 0 when it only adds ladder primes back), add_decide (an add of two
+  // ciphertexts at different prime sets: its level decision, Levels::sum_set, over the
+  // switch targets of the operands' primes; counted beside the add). primes: the prime
+  // set's size where the step ran (a mod switch: the target's; add_decide: the larger
+  // operand's).
   struct OpCount {
     std::string op;
     long primes = 0;

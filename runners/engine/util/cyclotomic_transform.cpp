@@ -38,6 +38,14 @@ double CyclotomicTransform::bluestein_cost(long m) {
   return double(n) * (std::log2(double(n)) - 1) + double(n) + 2.0 * double(m) + double(phi);
 }
 
+double CyclotomicTransform::cost(long m, uint64_t q) {
+  return choose(m, is_fast(q)) == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : bluestein_cost(m);
+}
+
+double CyclotomicTransform::cost(long m) {
+  return choose(m, kIfmaCompiled) == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : bluestein_cost(m);
+}
+
 CyclotomicTransform::Algorithm CyclotomicTransform::choose(long m, bool fast) {
   if (fast && PrimeFactorTransform::applies(m) &&
       PrimeFactorTransform::cost(m) < kPrimeFactorShare * bluestein_cost(m))

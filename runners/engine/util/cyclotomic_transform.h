@@ -71,6 +71,13 @@ class CyclotomicTransform {
   static const char* name(Algorithm a);
   // Operation count of Bluestein's transform (the unit of PrimeFactorTransform::cost()).
   static double bluestein_cost(long m);
+  // Operation count of the transform automatic builds for m and the prime q (the unit of
+  // bluestein_cost): what one forward or inverse transform of one limb costs, the cost
+  // model's transform size (sage/cbparams/cost_model.py, through chain_info).
+  static double cost(long m, uint64_t q);
+  // The same for the primes a chain usually has (below kMaxIfmaModulus): no prime needed,
+  // for the explorer's estimates over thousands of rings.
+  static double cost(long m);
   // Below this share of Bluestein's count, the prime-factor algorithm is chosen.
   static constexpr double kPrimeFactorShare = 0.9;
 
