@@ -50,6 +50,7 @@ class Chain:
     log2_max_digit: float    #: log2 of the largest digit's product
     primes: tuple[int, ...] = ()  #: the L + K primes
     S: int = 0               #: small ladder primes (the first S of the L)
+    transform_ops: float = 0.0  #: one limb's transform, operations (mean over the primes; the cost model's size)
     description: str = ""    #: how the engine built it, in one line
 
     @property
@@ -85,8 +86,29 @@ def build_chains(requests, ks_margin_bits: int = KS_MARGIN_BITS, refused: str = 
         chains.append(Chain(m=j["m"], bits=j["bits"], c=j["c"], L=j["L"], b_ct=j["b_ct"],
                             digits=tuple(j["digits"]), K=j["K"], b_sp=j["b_sp"], log2_q_ct=j["log2_q_ct"],
                             log2_q_sp=j["log2_p"], log2_max_digit=j["log2_max_digit"],
-                            primes=tuple(j["primes"]), S=j["S"], description=j["chain"]))
+                            primes=tuple(j["primes"]), S=j["S"], transform_ops=float(j["transform_ops"]),
+                            description=j["chain"]))
     return chains
+
+
+def transform_ops(ms) -> dict:
+    """{m: one limb's transform in operations} for many rings at once (chain_info's "m
+    transform": the algorithm the engine takes for a chain's usual primes), without
+    building chains."""
+    ms = sorted({int(m) for m in ms})
+    if not ms:
+        return {}
+    if not CHAIN_INFO.exists():
+        raise ChainError(f"{CHAIN_INFO} does not exist: build it first (make build)")
+    out = subprocess.run([str(CHAIN_INFO)], input="".join(f"{m} transform\n" for m in ms), capture_output=True,
+                         text=True, check=True, timeout=600).stdout.splitlines()
+    res = {}
+    for m, line in zip(ms, out):
+        j = json.loads(line)
+        if "error" in j:
+            raise ChainError(f"m={m}: {j['error']}")
+        res[m] = float(j["transform_ops"])
+    return res
 
 
 def build_chain(m: int, bits: int, c: int = 3, ks_margin_bits: int = KS_MARGIN_BITS) -> Chain:

@@ -2,39 +2,57 @@
 predicted time: its operation counts (from the engine's planner) times the model.
 
 The engine's double-CRT arithmetic costs, per operation on a ciphertext over l primes of
-a ring of dimension n = phi(m) (runners/engine/bgv/evaluator.cpp):
+a ring of dimension n = phi(m) (runners/engine/bgv/evaluator.cpp), with T the operation
+count of one limb's transform as the engine does it for this ring and prime (Bluestein's
+or the prime-factor algorithm: CyclotomicTransform::cost, asked of chain_info):
 
 * add, add_plain, mul_plain: pointwise over the limbs, ~ n l;
 * mul (tensor, then relinearization) and automorph (permutation, then key switching):
   the key switch takes the l limbs to coefficients, raises each of its c digits (those
-  of the chain's c holding one of its primes: digits_at) to the
-  l + K primes (K special primes), multiplies by the key and divides by P, so about
-  l + (c + 2)(l + K) number-theoretic transforms of size ~n and ~ c (l + K) pointwise
-  products; modelled as a n l + b n (l + (c + 2)(l + K));
+  of the chain's c holding one of its primes: digits_at) to the l + K primes (K special
+  primes), multiplies by the key and divides by P: about l + (c + 2)(l + K) transforms
+  (T each) and ~ c (l + K) pointwise products (n each);
+* mul also decides its result's level (Levels::product_set): every switch target, the
+  subsets of the S small primes times the l - S + 1 prefixes of the others, built (~ l
+  each) and priced on the noise bound at each of the n roots: ~ 2^S (l - S + 1)(n + l);
+* add_decide, the same decision for an add of two ciphertexts at different prime sets
+  (Levels::sum_set, counted beside the add): ~ 2^S (l - S + 1)(n + l), fitted on
+  bench_ops' add_mixed (an add of a fresh ciphertext and one a prime lower) less the
+  mod switch and the add it also does;
 * automorph_hoisted (each automorphism of automorph_many: the digits are shared), the
-  key product and division by P: a n c (l + K) + b n (l + K);
-* mod_switch to l primes dropping r: the dropped limbs to coefficients and the
-  correction back into the l kept ones, ~ n (l + r) transforms; adding ladder primes
-  back only scales limbs, ~ n l.
+  key product and division by P: ~ n c (l + K) + T (l + K);
+* mod_switch to l primes dropping r: ~ T (l + r) (the dropped limbs to coefficients and
+  the correction back).
 Each operation also has a fixed cost per call (its first coefficient).
 
-The coefficients (a, b per operation) are non-negative least squares on relative error
-over bench_ops runs (`calibrate`: process CPU time, one thread, every result checked by
-decryption) on a few rings, chains and digit counts. A circuit's counts come from
-`run_cipher --plan` ("plan.op_counts": op, primes, dropped, count, the rounds' operations
-at the run's chain) and K from `chain_info`: the engine answers for both.
+Operations timed one at a time on fresh ciphertexts are not operations inside a circuit
+(caches, allocation, the memory traffic between them): after the per-operation fit, the
+model runs REFERENCE_CIRCUITS (two rounds of AES and of Vision GF(2^16)^8 at m=4369, at
+their planned chains, decryption checked) at each thread count and keeps the ratio of
+their measured to their predicted time, `circuit_factor`, by which every prediction is
+multiplied. The configs' runs it is checked against are other rings and other rounds.
+
+The coefficients are non-negative least squares on relative error over bench_ops runs
+(`calibrate`: wall time, every result checked by decryption) on a few rings, chains and
+digit counts, once per thread count (model["fits"]["<threads>"]): threads are measured,
+not modelled, so a prediction is for a thread count the model was calibrated at. A
+circuit's counts come from `run_cipher --plan` ("plan.op_counts": op, primes, dropped,
+count, the rounds' operations at the run's chain) and K, S, T from `chain_info`: the
+engine answers for all of them.
 
 Sub-commands (python -m cbparams.cost_model ...):
-  calibrate  runs bench_ops on the calibration set, writes one JSON per run and the fit
+  calibrate  runs bench_ops on the calibration set at each thread count, writes one JSON
+             per run and the fit
   refit      the fit again on a model's own timings (after the features changed)
   predict    predicted seconds for plan or run JSONs
-  check      prediction against run_cipher runs (their total_s, wall, and total_cpu_s,
-             process CPU: the fair figure for one thread on a shared machine)
+  check      prediction against run_cipher runs (their total_s, wall, at the threads each
+             ran with); --max-error P exits 1 when a run's error passes P percent
 
->>> feats = features("mul", n=4096, l=15, c=3, K=5, dropped=0)
->>> [round(f / 1e6, 3) for f in feats]
-[0.0, 0.061, 0.471]
->>> round(predict_counts({"coef": {"add": [0.0, 1e-9]}}, [{"op": "add", "primes": 2, "dropped": 0, "count": 10}], n=100, c=3, K=2), 12)
+>>> r = Ring(n=4096, T=60000.0, S=3, K=5)
+>>> [round(f / 1e6, 3) for f in features("mul", r, l=15, c=3)]
+[0.0, 0.061, 6.9, 0.246, 0.426, 0.002]
+>>> one = {"fits": {"1": {"add": [0.0, 1e-9]}}}
+>>> round(predict_counts(one, [{"op": "add", "primes": 2, "dropped": 0, "count": 10}], Ring(100, 1.0, 0, 2), c=3), 12)
 2e-06
 """
 from __future__ import annotations
@@ -48,15 +66,16 @@ import platform
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from . import chains, runner
 from .errors import ParamError
 
 #: Bumped whenever features() changes: a model fitted on other features is refused.
-FEATURES_VERSION = 2
+FEATURES_VERSION = 3
 
 #: Operations of the model, as the planner names them (runners/backend/plan_backend.h).
-OPS = ["add", "add_plain", "mul_plain", "mul", "automorph", "automorph_hoisted", "mod_switch"]
+OPS = ["add", "add_plain", "mul_plain", "mul", "automorph", "automorph_hoisted", "mod_switch", "add_decide"]
 
 #: bench_ops timing -> the planner operation it calibrates (add_plain and mul_plain share
 #: the pointwise fits of add and mul_const: bench_ops times add and mul_const).
@@ -64,12 +83,22 @@ BENCH_OP = {"add": "add", "mul_const": "mul_plain", "mul_relin": "mul", "frobeni
             "automorph_many": "automorph_hoisted", "mod_switch": "mod_switch"}
 SHARED = {"add_plain": "add"}
 
+#: Circuits whose measured time against the per-operation prediction gives the model's
+#: circuit_factor (run_cipher arguments; a ring no config's run uses).
+REFERENCE_CIRCUITS = [
+    ["--cipher", "aes128", "--m", 4369, "--rounds", 2],
+    ["--cipher", "vision", "--field-bits", 16, "--state-size", 8, "--m", 4369, "--rounds", 2],
+]
+
 #: The default calibration set: rings holding GF(2^8) slots from phi 256 to 43200 (the
-#: AES range), chains of 300 to 1000 bits, c = 2, 3, 6 (Snakemake runs it once per build:
-#: about a minute of CPU).
+#: AES range) and m=641 (GF(2^64) slots; Bluestein there does twice 257's work per
+#: coefficient), chains of 300 to 2500 bits (the level decision grows with the primes),
+#: c = 2, 3, 6. Snakemake runs it once per build and thread count (about a minute each).
 DEFAULT_CALIBRATION = [
     {"m": 257, "bits": 500, "c": 3},
     {"m": 257, "bits": 1000, "c": 6},
+    {"m": 257, "bits": 2000, "c": 3},
+    {"m": 641, "bits": 2500, "c": 3},
     {"m": 4369, "bits": 300, "c": 3},
     {"m": 4369, "bits": 1000, "c": 3},
     {"m": 4369, "bits": 1000, "c": 6},
@@ -79,39 +108,64 @@ DEFAULT_CALIBRATION = [
 ]
 
 
-def features(op: str, n: int, l: int, c: int, K: int, dropped: int = 0) -> list[float]:
-    """The model's variables for one operation (see the module doc); the first, 1, is a
-    fixed cost per call (noise bookkeeping, allocation: what dominates on tiny rings).
-    Transforms are counted at n per limb, without the log2 n factor: over the rings
-    calibrated (log2 n from 8 to 15.4) that predicted the AES runs better (BENCHMARKS.md,
-    "Cost model") and the fit of the operations about as well."""
+class Ring(NamedTuple):
+    """What an operation's cost depends on besides its primes and digits: n = phi(m), T
+    (one limb's transform, in operations: chain_info's transform_ops), S small primes, K
+    special primes."""
+    n: int
+    T: float
+    S: int
+    K: int
+
+
+def ring_of(chain, n: int) -> Ring:
+    """The Ring of an engine chain (cbparams.chains.Chain) on a ring of dimension n."""
+    if not chain.transform_ops:
+        raise ParamError(f"the chain of m={chain.m} has no transform_ops: rebuild chain_info (make build)")
+    return Ring(n=int(n), T=float(chain.transform_ops), S=int(chain.S), K=int(chain.K))
+
+
+def features(op: str, r: Ring, l: int, c: int, dropped: int = 0) -> list[float]:
+    """The model's variables for one operation on l primes with c digits (see the module
+    doc); the first, 1, is a fixed cost per call (allocation, bookkeeping: what dominates
+    on tiny rings)."""
+    n, T, S, K = r
     if op in ("add", "add_plain", "mul_plain"):
         return [1.0, n * l]
     if op in ("mul", "automorph"):
-        return [1.0, n * l, n * (l + (c + 2) * (l + K))]
+        f = [1.0, n * l, T * (l + (c + 2) * (l + K)), n * c * (l + K)]
+        targets = 2.0 ** S * max(l - S + 1, 1)
+        return f + [targets * n, targets * l] if op == "mul" else f
+    if op == "add_decide":
+        targets = 2.0 ** S * max(l - S + 1, 1)
+        return [targets * n, targets * l]
     if op == "automorph_hoisted":
-        return [1.0, n * c * (l + K), n * (l + K)]
+        return [1.0, n * c * (l + K), T * (l + K)]
     if op == "mod_switch":
-        return [1.0, n * (l + dropped) if dropped else n * l]
+        return [1.0, T * (l + dropped) if dropped else n * l]
     raise ParamError(f"op={op!r} is not an operation of the cost model: use one of {OPS}")
 
 
-def bench_rows(doc: dict) -> list[dict]:
-    """Observations (op, n, l, c, K, dropped, seconds) from one bench_ops JSON."""
+def bench_rows(doc: dict, ring: Ring) -> list[dict]:
+    """Observations (op, ring, l, c, dropped, seconds: wall) from one bench_ops JSON."""
     if "op_primes" not in doc:
         raise ParamError("a bench_ops JSON without op_primes: rebuild bench_ops (make build)")
-    n, c, K = int(doc["phi"]), int(doc["c"]), int(doc["primes"]["special"])
+    c = int(doc["c"])
     rows = []
     for name, op in BENCH_OP.items():
-        if name not in doc["cpu_ms"]:
+        if f"{name}_ms" not in doc:
             continue
-        sec = doc["cpu_ms"][name] / 1e3
+        sec = doc[f"{name}_ms"] / 1e3
         l = int(doc["op_primes"].get(name, doc["op_primes"]["fresh"]))
         dropped = 1 if op == "mod_switch" else 0
         if op == "automorph_hoisted":
             sec /= int(doc["automorph_many_count"])
-        rows.append({"op": op, "m": doc["m"], "n": n, "l": l, "c": c, "K": K, "dropped": dropped,
-                     "seconds": sec})
+        rows.append({"op": op, "m": doc["m"], "ring": list(ring), "l": l, "c": c, "dropped": dropped,
+                     "threads": int(doc["threads"]), "seconds": sec})
+    if "add_mixed_ms" in doc:
+        l, to = int(doc["op_primes"]["add_mixed"]), int(doc["op_primes"]["add_mixed_to"])
+        rows.append({"op": "add_mixed", "m": doc["m"], "ring": list(ring), "l": l, "to": to, "c": c,
+                     "dropped": l - to, "threads": int(doc["threads"]), "seconds": doc["add_mixed_ms"] / 1e3})
     return rows
 
 
@@ -122,21 +176,42 @@ def fit(rows: list[dict]) -> dict:
 
     coef = {}
     for op in OPS:
+        if op == "add_decide":
+            continue
         src = SHARED.get(op, op)
         obs = [r for r in rows if r["op"] == src]
         if not obs:
             raise ParamError(f"no bench_ops timing for {src}: the calibration set must time it")
-        A = np.array([features(op, r["n"], r["l"], r["c"], r["K"], r["dropped"]) for r in obs])
+        A = np.array([features(op, Ring(*r["ring"]), r["l"], r["c"], r["dropped"]) for r in obs])
         y = np.array([r["seconds"] for r in obs])
         w = 1.0 / y
         x, _ = nnls(A * w[:, None], y * w)
         coef[op] = [float(v) for v in x]
+    # add_decide: what an add_mixed took beyond its mod switch and add (module doc)
+    mixed = [r for r in rows if r["op"] == "add_mixed"]
+    if not mixed:
+        raise ParamError("no bench_ops timing for add_mixed: rebuild bench_ops (make build)")
+    A = np.array([features("add_decide", Ring(*r["ring"]), r["l"], r["c"]) for r in mixed])
+    y = np.array([max(r["seconds"] - op_seconds(coef, "mod_switch", Ring(*r["ring"]), r["to"], r["c"], r["dropped"])
+                      - op_seconds(coef, "add", Ring(*r["ring"]), r["to"], r["c"]), 0.05 * r["seconds"])
+                  for r in mixed])
+    x, _ = nnls(A / y[:, None], np.ones(len(y)))
+    coef["add_decide"] = [float(v) for v in x]
     return coef
 
 
-def op_seconds(model: dict, op: str, n: int, l: int, c: int, K: int, dropped: int = 0) -> float:
-    """Predicted seconds of one operation."""
-    return sum(a * f for a, f in zip(model["coef"][op], features(op, n, l, c, K, dropped)))
+def coefficients(model: dict, threads: int = 1) -> dict:
+    """The model's fit for a thread count; ParamError naming the counts it has otherwise."""
+    fits = model.get("fits") or {}
+    if str(int(threads)) not in fits:
+        raise ParamError(f"threads={threads}: the cost model was calibrated at {sorted(fits, key=int)} threads; "
+                         f"calibrate it at {threads} too (cost_model calibrate --threads ...)")
+    return fits[str(int(threads))]
+
+
+def op_seconds(coef: dict, op: str, r: Ring, l: int, c: int, dropped: int = 0) -> float:
+    """Predicted seconds of one operation (coef: one thread count's fit)."""
+    return sum(a * f for a, f in zip(coef[op], features(op, r, l, c, dropped)))
 
 
 def digits_at(digits, l: int) -> int:
@@ -155,18 +230,22 @@ def digits_at(digits, l: int) -> int:
     return max(count, 1)
 
 
-def predict_counts(model: dict, counts: list[dict], n: int, c: int, K: int, digits=None) -> float:
-    """Predicted seconds of a list of plan.op_counts entries (digits: the chain's primes
-    per digit, for the digits each key switch really has; None: c everywhere)."""
-    return sum(o["count"] * op_seconds(model, o["op"], n, o["primes"],
-                                       digits_at(digits, o["primes"]) if digits else c, K, o.get("dropped", 0))
-               for o in counts)
+def predict_counts(model: dict, counts: list[dict], ring: Ring, c: int, digits=None, threads: int = 1) -> float:
+    """Predicted seconds of a list of plan.op_counts entries at a thread count (digits: the
+    chain's primes per digit, for the digits each key switch really has; None: c), times
+    the model's circuit_factor at that count (module doc; 1 where it has none)."""
+    coef = coefficients(model, threads)
+    factor = float((model.get("circuit_factor") or {}).get(str(int(threads)), 1.0))
+    return factor * sum(o["count"] * op_seconds(coef, o["op"], ring, o["primes"],
+                                                digits_at(digits, o["primes"]) if digits else c, o.get("dropped", 0))
+                        for o in counts)
 
 
-def predict_plan(model: dict, doc: dict, chain=None) -> dict:
+def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None) -> dict:
     """Predicted seconds of the rounds for a run_cipher JSON with a plan (--plan or a run):
-    {seconds, by_op seconds, counts_bits, K}; `chain` is the engine's chain the operations
-    ran on (cbparams.chains, asked when None). Threads are not modelled (one thread)."""
+    {seconds, by_op seconds, counts_bits, K, threads}; `chain` is the engine's chain the
+    operations ran on (cbparams.chains, asked when None); threads: the run's own count
+    (doc["threads"]) when None, else 1."""
     plan = doc.get("plan") or {}
     if "op_counts" not in plan:
         raise ParamError("the run_cipher JSON has no plan.op_counts: rebuild run_cipher (make build) and plan again")
@@ -175,36 +254,70 @@ def predict_plan(model: dict, doc: dict, chain=None) -> dict:
     bits = int(plan.get("op_counts_bits") or plan["bits"])
     if chain is None:
         chain = chains.build_chain(m, bits, c)
+    threads = int(threads or doc.get("threads") or 1)
+    ring = ring_of(chain, n)
     by_op: dict[str, float] = {}
     for o in plan["op_counts"]:
-        by_op[o["op"]] = by_op.get(o["op"], 0.0) + predict_counts(model, [o], n, c, chain.K, chain.digits)
-    return {"seconds": sum(by_op.values()), "by_op": by_op, "counts_bits": bits, "K": chain.K}
+        by_op[o["op"]] = by_op.get(o["op"], 0.0) + predict_counts(model, [o], ring, c, chain.digits, threads)
+    return {"seconds": sum(by_op.values()), "by_op": by_op, "counts_bits": bits, "K": chain.K, "threads": threads}
 
 
-def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print) -> dict:
-    """Runs bench_ops (one thread, seeded) on each calibration entry, fits, returns the model."""
+def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, threads=(1,),
+              circuits=tuple(REFERENCE_CIRCUITS)) -> dict:
+    """Runs bench_ops (seeded) on each calibration entry at each thread count, fits one
+    model per thread count, then the circuit_factor on `circuits`; returns the model."""
     out_dir.mkdir(parents=True, exist_ok=True)
     rows, runs = [], []
-    env = dict(os.environ, OMP_NUM_THREADS="1")
     exe = runner.find_executable("bench_ops")
-    for e in calibration:
-        path = out_dir / f"bench_m{e['m']}_bits{e['bits']}_c{e['c']}.json"
-        cmd = [str(exe), "--m", str(e["m"]), "--bits", str(e["bits"]), "--c", str(e["c"]),
-               "--reps", str(reps), "--seed", "1", "--quiet", "--json", str(path)]
-        res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
-        if res.returncode != 0:
-            raise runner.RunError(f"{' '.join(cmd)} exited with {res.returncode}: {res.stderr.strip()[-400:]}")
-        doc = json.loads(path.read_text())
-        log(f"bench_ops m={e['m']} bits={e['bits']} c={e['c']}: mul {doc['cpu_ms']['mul_relin']:.1f} ms CPU "
-            f"at {doc['op_primes']['mul_relin']} primes, K={doc['primes']['special']}")
-        rows += bench_rows(doc)
-        runs.append(str(path))
-    coef = fit(rows)
-    for r in rows:
-        r["predicted"] = op_seconds({"coef": coef}, r["op"], r["n"], r["l"], r["c"], r["K"], r["dropped"])
-    return {"coef": coef, "features_version": FEATURES_VERSION, "observations": rows, "bench_runs": runs, "threads": 1, "time": "process CPU (bench_ops cpu_ms)",
-            "host": platform.node(), "cpu": _cpu_name(),
-            "bench_ops": str(exe), "bench_ops_mtime": exe.stat().st_mtime}
+    threads = sorted({int(t) for t in threads})
+    if not threads or threads[0] < 1:
+        raise ParamError(f"threads={threads}: calibrate at one thread or more")
+    rings = chains.build_chains([(e["m"], e["bits"], e["c"]) for e in calibration])
+    for t in threads:
+        env = dict(os.environ, OMP_NUM_THREADS=str(t))
+        for e, ch in zip(calibration, rings):
+            path = out_dir / f"bench_m{e['m']}_bits{e['bits']}_c{e['c']}_t{t}.json"
+            cmd = [str(exe), "--m", str(e["m"]), "--bits", str(e["bits"]), "--c", str(e["c"]),
+                   "--reps", str(reps), "--seed", "1", "--quiet", "--json", str(path)]
+            res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
+            if res.returncode != 0:
+                raise runner.RunError(f"{' '.join(cmd)} exited with {res.returncode}: {res.stderr.strip()[-400:]}")
+            doc = json.loads(path.read_text())
+            log(f"bench_ops m={e['m']} bits={e['bits']} c={e['c']} threads={t}: mul {doc['mul_relin_ms']:.1f} ms "
+                f"at {doc['op_primes']['mul_relin']} primes, K={doc['primes']['special']}")
+            rows += bench_rows(doc, ring_of(ch, int(doc["phi"])))
+            runs.append(str(path))
+    model = {"features_version": FEATURES_VERSION, "observations": rows, "bench_runs": runs,
+             "threads": threads, "time": "wall (bench_ops <op>_ms)", "host": platform.node(), "cpu": _cpu_name(),
+             "bench_ops": str(exe), "bench_ops_mtime": exe.stat().st_mtime}
+    model = _fitted(model)
+    model["circuit_factor"], model["circuit_runs"] = {}, []
+    for t in threads:
+        measured = predicted = 0.0
+        for args in circuits:
+            doc = runner.run_json("run_cipher", [*args, "--seed", 1, "--threads", t], timeout=1800)
+            pred = predict_plan(dict(model, circuit_factor={}), doc, threads=t)["seconds"]
+            measured += float(doc["timings"]["total_s"])
+            predicted += pred
+            model["circuit_runs"].append({"args": [str(a) for a in args], "threads": t, "measured_s": doc["timings"]["total_s"],
+                                          "predicted_s": pred})
+        model["circuit_factor"][str(t)] = measured / predicted if predicted > 0 else 1.0
+        log(f"reference circuits at {t} threads: measured {measured:.3f} s, per-operation prediction "
+            f"{predicted:.3f} s: circuit_factor {model['circuit_factor'][str(t)]:.3f}")
+    return model
+
+
+def _fitted(model: dict) -> dict:
+    fits = {}
+    for t in sorted({r["threads"] for r in model["observations"]}):
+        fits[str(t)] = fit([r for r in model["observations"] if r["threads"] == t])
+    for r in model["observations"]:
+        f, ring = fits[str(r["threads"])], Ring(*r["ring"])
+        r["predicted"] = (op_seconds(f, "add_decide", ring, r["l"], r["c"])
+                          + op_seconds(f, "mod_switch", ring, r["to"], r["c"], r["dropped"])
+                          + op_seconds(f, "add", ring, r["to"], r["c"]) if r["op"] == "add_mixed"
+                          else op_seconds(f, r["op"], ring, r["l"], r["c"], r["dropped"]))
+    return dict(model, fits=fits, features_version=FEATURES_VERSION)
 
 
 def _cpu_name() -> str:
@@ -227,24 +340,23 @@ def load_model(path: str | Path) -> dict:
                          f"`python -m cbparams.cost_model calibrate --out {path}`") from None
     if model.get("features_version") != FEATURES_VERSION:
         raise ParamError(f"cost model {path} was fitted on features version {model.get('features_version')}, "
-                         f"this code has {FEATURES_VERSION}: `python -m cbparams.cost_model refit --model {path}`")
+                         f"this code has {FEATURES_VERSION}: calibrate it again "
+                         f"(`python -m cbparams.cost_model calibrate --out {path}`)")
     return model
 
 
 def refit(model: dict) -> dict:
-    """The model fitted again on its own observations (after features() changed)."""
-    coef = fit(model["observations"])
-    for r in model["observations"]:
-        r["predicted"] = op_seconds({"coef": coef}, r["op"], r["n"], r["l"], r["c"], r["K"], r["dropped"])
-    return dict(model, coef=coef, features_version=FEATURES_VERSION)
+    """The model fitted again on its own observations (after the fit changed)."""
+    return _fitted(model)
 
 
 CHECK_COLUMNS = ["run", "cipher", "instance", "m", "phi", "bits", "c", "threads", "blocks", "measured_s",
-                 "measured_cpu_s", "predicted_s", "error_pct", "error_cpu_pct"]
+                 "measured_cpu_s", "predicted_s", "error_pct"]
 
 
 def check_runs(model: dict, paths: list[str]) -> list[dict]:
-    """Prediction against run_cipher runs whose blocks all decrypted correctly."""
+    """Prediction (at each run's thread count) against run_cipher runs whose blocks all
+    decrypted correctly; error_pct against the rounds' wall time (total_s)."""
     docs = []
     for path in paths:
         doc = json.loads(Path(path).read_text())
@@ -260,11 +372,10 @@ def check_runs(model: dict, paths: list[str]) -> list[dict]:
         cpu = doc["timings"].get("total_cpu_s")
         p = doc["params"]
         out.append({"run": path, "cipher": doc["cipher"], "instance": doc.get("instance", ""),
-                    "m": p["m"], "phi": p["phi"], "bits": p["bits"], "c": p["c"], "threads": doc.get("threads"),
+                    "m": p["m"], "phi": p["phi"], "bits": p["bits"], "c": p["c"], "threads": pred["threads"],
                     "blocks": doc["blocks"], "measured_s": round(meas, 3), "predicted_s": round(pred["seconds"], 3),
                     "error_pct": round(100 * (pred["seconds"] - meas) / meas, 1),
-                    "measured_cpu_s": round(cpu, 3) if cpu is not None else "",
-                    "error_cpu_pct": round(100 * (pred["seconds"] - cpu) / cpu, 1) if cpu else ""})
+                    "measured_cpu_s": round(cpu, 3) if cpu is not None else ""})
     return out
 
 
@@ -276,14 +387,17 @@ def main(argv=None) -> int:
     c.add_argument("--bench-dir", help="where bench_ops JSONs go (default: beside --out)")
     c.add_argument("--calibration", help="JSON list of {m, bits, c} (default: the module's set)")
     c.add_argument("--reps", type=int, default=3)
+    c.add_argument("--threads", default="1", help="thread counts to calibrate at, comma-separated (default 1)")
     rf = sub.add_parser("refit", help="fit a model again on its own bench_ops timings")
     rf.add_argument("--model", required=True)
     pr = sub.add_parser("predict", help="predicted seconds of plan or run JSONs")
     pr.add_argument("--model", required=True)
+    pr.add_argument("--threads", type=int, help="default: each JSON's own, else 1")
     pr.add_argument("json", nargs="+")
     ch = sub.add_parser("check", help="prediction error on run_cipher runs")
     ch.add_argument("--model", required=True)
     ch.add_argument("--out", help="CSV of the comparison")
+    ch.add_argument("--max-error", type=float, help="exit 1 when a run's |error| passes this many percent")
     ch.add_argument("runs", nargs="+", help="run JSONs or globs")
     a = ap.parse_args(argv)
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
@@ -294,9 +408,13 @@ def main(argv=None) -> int:
                                                 for e in cal):
                 raise ParamError(f"--calibration {a.calibration}: give a JSON list of {{m, bits, c}} "
                                  f"(empty: the default set)")
+            try:
+                threads = [int(t) for t in str(a.threads).split(",") if t.strip()]
+            except ValueError:
+                raise ParamError(f"--threads {a.threads}: give thread counts, comma-separated (e.g. 1,2)") from None
             cal = cal or DEFAULT_CALIBRATION
             out = Path(a.out)
-            model = calibrate(Path(a.bench_dir) if a.bench_dir else out.parent / "bench", cal, a.reps, log)
+            model = calibrate(Path(a.bench_dir) if a.bench_dir else out.parent / "bench", cal, a.reps, log, threads)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(model, indent=1))
             worst = max(abs(r["predicted"] / r["seconds"] - 1) for r in model["observations"])
@@ -308,8 +426,8 @@ def main(argv=None) -> int:
         elif a.step == "predict":
             model = load_model(a.model)
             for path in a.json:
-                r = predict_plan(model, json.loads(Path(path).read_text()))
-                print(f"{path}: {r['seconds']:.2f} s predicted (one thread; "
+                r = predict_plan(model, json.loads(Path(path).read_text()), threads=a.threads)
+                print(f"{path}: {r['seconds']:.2f} s predicted ({r['threads']} threads; "
                       + ", ".join(f"{k} {v:.2f}" for k, v in sorted(r["by_op"].items())) + ")")
         else:
             model = load_model(a.model)
@@ -320,14 +438,17 @@ def main(argv=None) -> int:
                     w = csv.DictWriter(f, fieldnames=CHECK_COLUMNS)
                     w.writeheader()
                     w.writerows(rows)
-            print("| run | m | bits | c | threads | blocks | measured s (wall) | measured s (CPU) | predicted s "
-                  "| error vs wall | error vs CPU |")
-            print("|---|---|---|---|---|---|---|---|---|---|---|")
+            print("| run | m | bits | c | threads | blocks | measured s (wall) | predicted s | error |")
+            print("|---|---|---|---|---|---|---|---|---|")
             for r in rows:
-                cpu_err = f"{r['error_cpu_pct']:+.1f}%" if r["error_cpu_pct"] != "" else "n/a"
                 print(f"| {r['cipher']} {r['instance']} | {r['m']} | {r['bits']} | {r['c']} | {r['threads']} | "
-                      f"{r['blocks']} | {r['measured_s']} | {r['measured_cpu_s'] or 'n/a'} | {r['predicted_s']} | "
-                      f"{r['error_pct']:+.1f}% | {cpu_err} |")
+                      f"{r['blocks']} | {r['measured_s']} | {r['predicted_s']} | {r['error_pct']:+.1f}% |")
+            worst = max((abs(r["error_pct"]) for r in rows), default=0.0)
+            print(f"\nworst error {worst:.1f}% over {len(rows)} runs"
+                  + (f" (bound {a.max_error:g}%)" if a.max_error is not None else ""))
+            if a.max_error is not None and worst > a.max_error:
+                log(f"error: the cost model's worst error {worst:.1f}% passes --max-error {a.max_error:g}%")
+                return 1
     except ParamError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -1,6 +1,7 @@
 # cost.smk: the cost model (sage/cbparams/cost_model.py): bench_ops on a few rings, one
-# thread, every result checked by decryption, and a fit of time per operation in phi(m),
-# primes and digits c; then its prediction against the runs this pipeline made.
+# thread and at the config's threads, every result checked by decryption, and a fit of
+# time per operation in phi(m), the transform's size, primes and digits c; then its
+# prediction against the runs this pipeline made, at the threads each ran with.
 #
 # The binaries are inputs when they exist (make run builds them before Snakemake starts),
 # so rebuilding bench_ops reruns the calibration, and rebuilding run_cipher the plans
@@ -23,14 +24,16 @@ rule cost_model:
         bench_dir=os.path.join(COST_DIR, "bench"),
         calibration=json.dumps(PARAMS_SETTINGS["cost_calibration"], sort_keys=True),
         reps=PARAMS_SETTINGS["cost_reps"],
+        threads=",".join(str(t) for t in sorted({1, config["threads"]})),
+    threads: config["threads"]
     shell:
-        "OMP_NUM_THREADS=1 CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.cost_model calibrate"
+        "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.cost_model calibrate"
         " --out {output.model:q} --bench-dir {params.bench_dir:q} --calibration {params.calibration:q}"
-        " --reps {params.reps} > {log:q} 2>&1"
+        " --reps {params.reps} --threads {params.threads} > {log:q} 2>&1"
 
 
-# The model's prediction against every run of this config (one-thread runs compared on
-# their process CPU time too): the table BENCHMARKS.md quotes.
+# The model's prediction against every run of this config, at the threads each ran with,
+# on the rounds' wall time: the table BENCHMARKS.md quotes.
 rule cost_check:
     input:
         model=COST_MODEL,
