@@ -23,6 +23,7 @@ import argparse
 import csv
 import json
 import sys
+from pathlib import Path
 
 from .errors import ParamError
 
@@ -86,10 +87,10 @@ def _selection(a, p):
     built = runner.find_executable("run_cipher").stat().st_mtime
     for r in cand:
         if r["plan"]:
-            path = sel.plan_path(a.plans_dir, r["cipher"], r["m"], r["hwt"], r["security_target"])
+            path = sel.plan_path(a.plans_dir, r["cipher"], r["m"], r["hwt"], r["security_target"], r["packing"])
             if not path.exists() or path.stat().st_mtime < built:
-                sel.plan_one(r["cipher"], r["m"], r["hwt"], r["security_target"], p, path)
-    ranked = sel.rank(cand, a.plans_dir, model, p, log)
+                sel.plan_one(r["cipher"], r["m"], r["hwt"], r["security_target"], p, path, r["packing"])
+    ranked = sel.rank(cand, a.plans_dir, model, p, log, Path(a.plans_dir).parent / "measured")
     return ranked, sel.select(ranked, p, log)
 
 

@@ -24,7 +24,7 @@ from .security import coresvp_bits, helib_security
 
 def security_curve(m: int, bits_list, hwt: int = 120, c: int = 3, estimator: bool | None = None,
                    attacks=("usvp",), estimator_path: str = "", timeout_s: float = 600,
-                   cache_dir: str = "results/params/estimator-cache") -> list[dict]:
+                   cache_dir: str = ".cache/estimator") -> list[dict]:
     """One row per capacity in bits_list (see the module doc)."""
     _, phi, _ = basic_facts(m)
     where = None

@@ -126,7 +126,7 @@ def cache_key(n: int, log2_q: float, hwt: int, attack: str, sigma: float, commit
 
 
 def estimate(n: int, log2_q: float, hwt: int, attack: str, where: Located,
-             timeout_s: float = 900, cache_dir: str | Path = "results/params/estimator-cache",
+             timeout_s: float = 900, cache_dir: str | Path = ".cache/estimator",
              sigma: float = 3.2) -> dict:
     """One estimate, from the cache or a subprocess. Returns a dict with `status`
     (ok / timeout / error / skipped), `log2_rop` (None unless ok), `beta`, `seconds`, `note`.

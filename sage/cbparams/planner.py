@@ -30,10 +30,23 @@ def instance(cipher: str) -> str:
         raise ChainError(str(e)) from None
 
 
+def packing_flag(cipher: str, packing: str = "packed") -> list:
+    """run_cipher's --packing for the explorer's packing names: packed, or sliced (the
+    cipher's own name for it, e.g. AES's byte-sliced); ChainError for another."""
+    names = catalog.instances()[instance(cipher)].packings
+    if packing == "packed":
+        return []
+    if packing != "sliced" or len(names) < 2:
+        raise ChainError(f"packing={packing!r}: the explorer compares packed and sliced ({cipher} has "
+                         f"{', '.join(names)})")
+    return ["--packing", names[1]]
+
+
 def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,
-              seed: int = 1, rounds: int | None = None) -> list:
+              seed: int = 1, rounds: int | None = None, packing: str = "packed") -> list:
     """run_cipher's arguments (without --plan/--json) for a plan of `cipher` on ring m."""
-    args = [*catalog.flags(instance(cipher)), "--m", m, "--hwt", hwt, "--seed", seed, "--c", c]
+    args = [*catalog.flags(instance(cipher)), *packing_flag(cipher, packing), "--m", m, "--hwt", hwt,
+            "--seed", seed, "--c", c]
     if rounds is not None:
         if rounds < 1:
             raise ChainError(f"rounds={rounds}: plan at least one round")
@@ -44,9 +57,9 @@ def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | N
 
 
 def plan(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,
-         seed: int = 1, rounds: int | None = None, timeout: float = 1800) -> dict:
+         seed: int = 1, rounds: int | None = None, timeout: float = 1800, packing: str = "packed") -> dict:
     """run_cipher --plan's JSON (params, rounds, plan{bits, op_counts, ...}); RunError when
     the engine refuses (e.g. no c reaches the target on this ring). The seed is the run's:
     the planner sees the run's own secret key, so the run accepts the planned chain."""
-    return runner.run_json("run_cipher", [*plan_args(cipher, m, hwt, c, target, seed, rounds), "--plan"],
+    return runner.run_json("run_cipher", [*plan_args(cipher, m, hwt, c, target, seed, rounds, packing), "--plan"],
                            timeout=timeout)

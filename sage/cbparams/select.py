@@ -44,7 +44,7 @@ from pathlib import Path
 
 import yaml
 
-from . import catalog, chains, cost_model, estimator, planner, runner, security
+from . import catalog, chains, cost_model, estimator, measure, planner, runner, security
 from .config import ROOT, paper_configs, params_from_args
 from .cyclotomic import D_LIMIT, basic_facts
 from .errors import ParamError, SecurityError
@@ -54,15 +54,16 @@ from .errors import ParamError, SecurityError
 #: Read from config/paper.yaml, the one place the paper's figures are kept as data.
 PAPER_CONFIGS = paper_configs()
 
-CANDIDATE_COLUMNS = ["cipher", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "hwt", "c",
+CANDIDATE_COLUMNS = ["cipher", "packing", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "hwt", "c",
                      "est_bits", "est_log2_q", "est_helib_bits", "est_coresvp_bits", "est_security", "est_latency_s",
                      "est_block_s", "plan"]
-RANKED_COLUMNS = ["cipher", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
+RANKED_COLUMNS = ["cipher", "packing", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
                   "status", "bits", "c", "hwt", "L", "K", "log2_q_ct", "log2_q", "helib_bits", "engine_security",
                   "helib_dense_bits", "coresvp_bits", "est_usvp", "est_dual", "est_hybrid", "est_full",
                   "est_best", "est_best_attack", "estimator_source", "predicted_latency_s", "predicted_block_s",
-                  "meets_target", "rank_latency", "rank_block", "plan_seconds", "plan_file", "note"]
-SELECTED_COLUMNS = RANKED_COLUMNS + ["objective", "security_mode", "security_source"]
+                  "meets_target", "rank_latency", "rank_block", "rank_balanced", *measure.COLUMNS, "dominated_by", "plan_seconds",
+                  "plan_file", "note"]
+SELECTED_COLUMNS = RANKED_COLUMNS + ["objective", "selected_by", "security_mode", "security_source"]
 
 
 #: The most key-switching digits the estimates try (the engine tries up to 16; each digit
@@ -100,8 +101,14 @@ def target_label(t: float) -> str:
     return f"{float(t):g}".replace(".", "p")
 
 
-def plan_path(plans_dir: str | Path, cipher: str, m: int, hwt: int, target: float) -> Path:
-    return Path(plans_dir) / cipher / f"m{int(m)}_hwt{int(hwt)}_t{target_label(target)}.json"
+def plan_path(plans_dir: str | Path, cipher: str, m: int, hwt: int, target: float, packing: str = "packed") -> Path:
+    return Path(plans_dir) / cipher / f"m{int(m)}_hwt{int(hwt)}_t{target_label(target)}_{packing}.json"
+
+
+def blocks_of(slots: int, state: int, packing: str) -> int:
+    """Blocks one run holds: packed, slots // state (a block's state in one ciphertext);
+    sliced, slots (one ciphertext per state element, a block per slot)."""
+    return int(slots) if packing == "sliced" else int(slots) // int(state)
 
 
 # ----------------------------------------------------------------------- candidates
@@ -145,11 +152,13 @@ def reference_plans(name: str, p: dict, log=print, cache_dir: str | Path | None 
     return out
 
 
-def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int) -> dict:
+def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int, T: float | None = None,
+             threads: int = 1) -> dict:
     """The chain, security and latency a ring would get, from the reference plans:
     bits linear in log2 phi through the two plans, log2 P ~ bits / c + 20 (the largest
     digit plus the engine's margin), the second plan's operations with their prime counts
-    scaled by bits / its bits (K likewise)."""
+    scaled by bits / its bits (K likewise), priced on this ring's transform size T and
+    small primes S (ring: the engine's chain here, chains.Chain; None asks for it)."""
     (a, b) = refs
     pa, pb = a["params"], b["params"]
     xa, xb = math.log2(pa["phi"]), math.log2(pb["phi"])
@@ -161,7 +170,10 @@ def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int) 
     ch = b["_chain"]
     K = max(1, round(ch.K * scale))
     digits = [max(1, round(x * scale)) for x in ch.digits]
-    latency = cost_model.predict_counts(model, counts, n=phi, c=c, K=K, digits=digits)
+    if T is None:
+        T = chains.transform_ops([m])[m]
+    r = cost_model.Ring(n=phi, T=T, S=ch.S, K=K)
+    latency = cost_model.predict_counts(model, counts, r, c=c, digits=digits, threads=threads)
     return {"est_bits": round(bits), "est_log2_q": round(log2_q, 1),
             "est_helib_bits": round(security.helib_security(m, log2_q, hwt, phi), 2),
             "est_coresvp_bits": round(_coresvp(phi, round(log2_q, 1), hwt), 1),
@@ -174,26 +186,33 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
     out = []
     for name in p["ciphers"]:
         inst = catalog.instances()[planner.instance(name)]
+        # rings the engine runs (d <= D_LIMIT), whose dimension holds the key's weight, with
+        # min_blocks blocks in some packing
         rings = [r for r in cyc_rows if int(r["n"]) == inst.n and int(r["d"]) <= D_LIMIT
-                 and int(r["slots"]) // inst.state >= p["min_blocks"]]
+                 and int(r["phi"]) >= p["hwt"]
+                 and max(blocks_of(r["slots"], inst.state, k) for k in p["packings"]) >= p["min_blocks"]]
         if not rings:
             log(f"warning: {name}: no ring of the sweep has n={inst.n} | d, d <= {D_LIMIT} and "
                 f"{p['min_blocks']}+ blocks; raise params.m_max or add {inst.n} to params.field_degrees")
             continue
         refs = reference_plans(name, p, log, ref_dir)
         refs[1]["_chain"] = chains.build_chain(refs[1]["params"]["m"], refs[1]["plan"]["bits"], p["c"])
-        for t in targets(p):
+        # each ring's transform size (the engine's, no chain built); S as the reference's
+        T_of = chains.transform_ops(int(r["m"]) for r in rings)
+        for t, packing in ((t, k) for t in targets(p) for k in p["packings"]):
             rows = []
             for r in rings:
                 m, phi = int(r["m"]), int(r["phi"])
-                blocks = int(r["slots"]) // inst.state
-                row = {"cipher": name, "security_target": t, "m": m, "phi": phi, "d": int(r["d"]),
-                       "slots": int(r["slots"]), "n": inst.n, "state": inst.state, "blocks": blocks,
-                       "hwt": p["hwt"]}
+                blocks = blocks_of(r["slots"], inst.state, packing)
+                if blocks < p["min_blocks"]:
+                    continue
+                row = {"cipher": name, "packing": packing, "security_target": t, "m": m, "phi": phi,
+                       "d": int(r["d"]), "slots": int(r["slots"]), "n": inst.n, "state": inst.state,
+                       "blocks": blocks, "hwt": p["hwt"]}
                 # as run_cipher --security-target does: the fewest digits c from params.c up
                 # whose (estimated) chain reaches the target; more digits, smaller P
                 for c in range(p["c"], MAX_C + 1):
-                    row.update(c=c, **estimate(refs, model, m, phi, c, p["hwt"]))
+                    row.update(c=c, **estimate(refs, model, m, phi, c, p["hwt"], T_of[m], p["threads"]))
                     row["est_security"] = min(row[f"est_{k}_bits"] for k in p["target_models"])
                     if row["est_security"] >= t:
                         break
@@ -208,13 +227,13 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
                         chosen.add(r["m"])
             for r in rows:
                 r["plan"] = int(r["m"] in chosen)
-            log(f"{name} at {t:g} bits: {len(rows)} of {len(rings)} rings estimated within "
+            log(f"{name} {packing} at {t:g} bits: {len(rows)} of {len(rings)} rings estimated within "
                 f"{p['slack_bits']:g} bits of the target; planning m = {sorted(chosen)}")
             out += rows
     return out
 
 
-def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | Path) -> dict:
+def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | Path, packing: str = "packed") -> dict:
     """run_cipher --plan with the target (the plan's JSON), or a 'refused' record.
 
     The engine picks c by HElib's formula alone; when params.target_models has core-SVP
@@ -222,16 +241,16 @@ def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | P
     (the same bits: c barely moves the noise) reaches it by both are found from the
     engine's chains, and the ring planned again at that c ("coresvp_c" says so)."""
     try:
-        doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"])
+        doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"], packing=packing)
         doc["status"] = "ok"
         c = _c_for_coresvp(doc, target, p)
         if c is not None:
             first = doc["params"]["c"]
-            doc = planner.plan(cipher, m, hwt, c, target, p["seed"])
+            doc = planner.plan(cipher, m, hwt, c, target, p["seed"], packing=packing)
             doc["status"] = "ok"
             doc["coresvp_c"] = f"c={first} reached {target:g} bits by HElib's formula only; c={c} by core-SVP too"
     except runner.RunError as e:
-        doc = {"status": "refused", "cipher": cipher, "m": m, "hwt": hwt, "security_target": target,
+        doc = {"status": "refused", "cipher": cipher, "packing": packing, "m": m, "hwt": hwt, "security_target": target,
                "message": str(e).splitlines()[-1]}
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(json.dumps(doc, indent=1) + "\n")
@@ -321,11 +340,12 @@ def _assign_ranks(out: list[dict], p: dict) -> None:
     for r in out:
         r.pop("rank_latency", None)
         r.pop("rank_block", None)
+        r.pop("rank_balanced", None)
     for name in {r["cipher"] for r in out}:
         for t in targets(p):
             good = [r for r in out if r["cipher"] == name and r["security_target"] == t and r.get("meets_target")]
-            for key, col in (("predicted_latency_s", "rank_latency"), ("predicted_block_s", "rank_block")):
-                for i, r in enumerate(sorted(good, key=lambda r: (r[key], r["m"])), 1):
+            for obj, col in (("latency", "rank_latency"), ("block", "rank_block"), ("balanced", "rank_balanced")):
+                for i, r in enumerate(sorted(good, key=lambda r: (_objective(r, obj, "predicted"), r["m"])), 1):
                     r[col] = i
 
 
@@ -334,7 +354,8 @@ def _below_note(row: dict, t: float) -> str:
             f"{float(row['est_best']):.1f} bits")
 
 
-def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log=print) -> list[dict]:
+def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log=print,
+         measured_dir: str | Path | None = None) -> list[dict]:
     """ranked.csv rows: every planned candidate with its plan, prediction and security.
 
     With the lattice estimator there (params.estimator, mode not off), every planned ring
@@ -342,11 +363,16 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
     whose cheapest attack is under the target does not meet it (a note says so). With
     params.estimator.hybrid and a sparse key, the primal hybrid (minutes a ring, cached)
     then runs on the first ring by params.objective, and on the next while the first falls
-    under the target by it, so the selected ring has been checked by the hybrid too."""
+    under the target by it, so the selected ring has been checked by the hybrid too.
+
+    With measured_dir and params.measure_candidates, the first measure_candidates rings by
+    each ranking (per instance and target, over the packings) that meet the target are
+    run for params.measure_rounds rounds (cbparams.measure): their measured_* columns, and
+    dominated_by where another measured ring beats one on both latency and time per block."""
     planned = [r for r in cand_rows if int(r["plan"])]
     docs = []
     for r in planned:
-        path = plan_path(plans_dir, r["cipher"], r["m"], r["hwt"], float(r["security_target"]))
+        path = plan_path(plans_dir, r["cipher"], r["m"], r["hwt"], float(r["security_target"]), r["packing"])
         docs.append((r, path, json.loads(path.read_text())))
     ok = [(r, path, d) for r, path, d in docs if d["status"] == "ok"]
     chs = chains.build_chains([(d["params"]["m"], d["plan"]["bits"], d["params"]["c"]) for _, _, d in ok])
@@ -361,7 +387,8 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
     out = []
     for r, path, d in docs:
         t = float(r["security_target"])
-        row = {"cipher": r["cipher"], **{k: int(r[k]) for k in ("m", "phi", "d", "slots", "n", "state", "blocks", "hwt")}}
+        row = {"cipher": r["cipher"], "packing": r["packing"],
+               **{k: int(r[k]) for k in ("m", "phi", "d", "slots", "n", "state", "blocks", "hwt")}}
         row.update(security_target=t, plan_file=str(path), status=d["status"])
         if d["status"] != "ok":
             row["note"] = d["message"]
@@ -370,7 +397,7 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
         pa, pl, ch = d["params"], d["plan"], ch_of[id(d)]
         phi, m, hwt = int(pa["phi"]), int(pa["m"]), int(pa["hwt"])
         log2_q = float(pa["log2_q"])
-        pred = cost_model.predict_plan(model, d, chain=ch)
+        pred = cost_model.predict_plan(model, d, chain=ch, threads=p["threads"])
         row.update(rounds=d["rounds"], bits=pl["bits"], c=pa["c"], L=ch.L, K=ch.K,
                    log2_q_ct=round(pa["log2_q_ct"], 3), log2_q=round(log2_q, 3),
                    helib_bits=round(security.helib_security(m, log2_q, hwt, phi), 3),
@@ -396,7 +423,7 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
         out.append(row)
     _assign_ranks(out, p)
     if where is not None and where.available and est["hybrid"]:
-        col = {"latency": "rank_latency", "block": "rank_block"}[p["objective"]]
+        col = {"latency": "rank_latency", "block": "rank_block", "balanced": "rank_balanced"}[p["objective"]]
         for name in {r["cipher"] for r in out}:
             for t in targets(p):
                 while True:
@@ -414,8 +441,34 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
                         row["meets_target"] = 0
                         _add_note(row, _below_note(row, t))
                         _assign_ranks(out, p)
-    out.sort(key=lambda r: (r["cipher"], r["security_target"], r.get("rank_latency") or 10**9, r["m"]))
+    if measured_dir is not None and p["measure_candidates"] > 0:
+        plan_of = {str(path): d for _, path, d in docs}
+        _measure_top(out, plan_of, model, p, measured_dir, log)
+    out.sort(key=lambda r: (r["cipher"], r["security_target"], r.get("rank_latency") or 10**9, r["m"], r["packing"]))
     return out
+
+
+def _measure_top(out: list[dict], plan_of: dict, model: dict, p: dict, measured_dir, log=print) -> None:
+    """measured_* and dominated_by columns (see rank)."""
+    k = p["measure_candidates"]
+    for name in {r["cipher"] for r in out}:
+        for t in targets(p):
+            rows = [r for r in out if r["cipher"] == name and r["security_target"] == t and r.get("meets_target")]
+            todo = [r for r in rows if min(r.get(c, 10**9) for c in ("rank_latency", "rank_block", "rank_balanced")) <= k]
+            for r in sorted(todo, key=lambda r: (r["rank_latency"], r["m"])):
+                try:
+                    r.update(measure.measure(r, plan_of[r["plan_file"]], model, p, measured_dir))
+                except runner.RunError as e:
+                    _add_note(r, f"measuring run failed: {str(e).splitlines()[-1]}")
+                    continue
+                log(f"{name} {r['packing']} m={r['m']} at {t:g}: measured {r['measured_latency_s']} s "
+                    f"({r['measured_block_s']} s per block; {r['measured_rounds']} rounds took "
+                    f"{r['measured_rounds_s']} s at {r['measured_threads']} threads), predicted "
+                    f"{r['predicted_latency_s']} s")
+            for r in todo:
+                by = measure.dominated(r, todo)
+                if by is not None:
+                    r["dominated_by"] = f"m={by['m']} {by['packing']}"
 
 
 MODEL_NAMES = {"helib": "HElib's formula", "coresvp": "core-SVP"}
@@ -440,17 +493,37 @@ def security_of(row: dict, p: dict) -> dict:
                                + ("not run (" + est[6:] + ")" if est.startswith("none: ") else est)}
 
 
+#: What each params.objective minimizes, in words (selected.csv's selected_by).
+OBJECTIVES = {"latency": "latency", "block": "time per block", "balanced": "latency x time per block"}
+
+
+def _objective(row: dict, objective: str, kind: str) -> float:
+    """The objective's value of a row, from its measured or predicted times."""
+    lat, blk = _num(row[f"{kind}_latency_s"]), _num(row[f"{kind}_block_s"])
+    return {"latency": lat, "block": blk, "balanced": lat * blk}[objective]
+
+
 def select(ranked: list[dict], p: dict, log=print) -> list[dict]:
-    """Per instance and target, the first ring by params.objective; when none reaches the
-    target, params.strict decides: SecurityError, or a row with status "unreachable"."""
-    col = {"latency": "rank_latency", "block": "rank_block"}[p["objective"]]
+    """Per instance and target, the ring (and packing) first by params.objective: by
+    measured time among the measured rings that reach the target and no other measured
+    ring dominates, else (none measured) by predicted time; selected_by says which. When
+    none reaches the target, params.strict decides: SecurityError, or a row with status
+    "unreachable"."""
+    col = {"latency": "rank_latency", "block": "rank_block", "balanced": "rank_balanced"}[p["objective"]]
     out = []
     for name in p["ciphers"]:
         for t in targets(p):
             rows = [r for r in ranked if r["cipher"] == name and float(r["security_target"]) == t]
-            best = [r for r in rows if str(r.get(col, "")) == "1"]
+            measured = [r for r in rows if str(r.get("meets_target", "")) in ("1", "True")
+                        and _num(r.get("measured_latency_s")) is not None and not r.get("dominated_by")]
+            best = sorted(measured, key=lambda r: (_objective(r, p["objective"], "measured"), int(r["m"])))[:1]
+            how = (f"measured: the least {OBJECTIVES[p['objective']]} among {len(measured)} measured rings that "
+                   f"reach the target and no other measured ring beats on both latency and time per block")
+            if not best:
+                best = [r for r in rows if str(r.get(col, "")) == "1"]
+                how = f"predicted: the first by {col} (no ring measured)"
             if best:
-                row = dict(best[0], objective=p["objective"], status="ok")
+                row = dict(best[0], objective=p["objective"], status="ok", selected_by=how)
                 row.update(security_of(row, p))
                 out.append(row)
                 continue
@@ -480,15 +553,20 @@ def selected_yaml(rows: list[dict]) -> str:
         if r.get("status", "ok") != "ok":
             notes.append(f"#   {r['cipher']} at {r['security_target']} bits: none ({r['note']})")
             continue
-        name = f"{r['cipher']}-sel{target_label(r['security_target'])}"
-        exps.append({"name": name, **catalog.instances()[r["cipher"]].fields, "rounds": int(r["rounds"]),
+        inst = catalog.instances()[r["cipher"]]
+        packing = r.get("packing") or "packed"
+        name = f"{r['cipher']}-sel{target_label(r['security_target'])}" + ("-sliced" if packing == "sliced" else "")
+        fields = dict(inst.fields, packing=inst.packings[1] if packing == "sliced" else inst.packings[0])
+        exps.append({"name": name, **fields, "rounds": int(r["rounds"]),
                      "c": int(r["c"]), "hwt": int(r["hwt"]),
                      "rings": [{"m": int(r["m"]), "bits": int(r["bits"]), "blocks": int(r["blocks"])}]})
         notes.append(f"#   {name}: m={r['m']} phi={r['phi']} blocks={r['blocks']} bits={r['bits']} c={r['c']} "
                      f"hwt={r['hwt']}: HElib's formula {float(r['helib_bits']):.1f}, core-SVP "
                      f"{float(r['coresvp_bits']):.1f} bits ({r['security_source']}); predicted "
-                     f"{float(r['predicted_latency_s']):.1f} s, {float(r['predicted_block_s']):.2f} s per block "
-                     f"(one thread; {r['objective']} first)")
+                     f"{float(r['predicted_latency_s']):.1f} s, {float(r['predicted_block_s']):.2f} s per block"
+                     + (f", measured {float(r['measured_latency_s']):.1f} s, {float(r['measured_block_s']):.3f} s "
+                        f"per block" if _num(r.get("measured_latency_s")) is not None else "")
+                     + f" ({packing}; {r['objective']} first, {(r.get('selected_by') or '').split(':')[0]})")
     head = ("# Generated by `python -m cbparams.select select` (sage/cbparams/select.py): per cipher\n"
             "# instance and target the ring the explorer runs, chains planned by the engine\n"
             "# (run_cipher --plan), times predicted by the cost model (results/cost/model.json).\n"
@@ -622,6 +700,8 @@ def main(argv=None) -> int:
     ap.add_argument("--hwt", type=int, help="plan: the key weight")
     ap.add_argument("--target", type=float, help="plan: the security target")
     ap.add_argument("--out", help="plan: the plan JSON")
+    ap.add_argument("--packing", default="packed", choices=["packed", "sliced"], help="plan: the packing")
+    ap.add_argument("--measured-dir", help="select: where the measuring runs go (none: no measurement)")
     a = ap.parse_args(argv)
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     try:
@@ -634,12 +714,13 @@ def main(argv=None) -> int:
             missing = [f for f in ("cipher", "m", "hwt", "target", "out") if getattr(a, f) is None]
             if missing:
                 raise ParamError(f"plan needs --{' --'.join(missing)}")
-            doc = plan_one(a.cipher, a.m, a.hwt, a.target, p, a.out)
+            doc = plan_one(a.cipher, a.m, a.hwt, a.target, p, a.out, a.packing)
             log(f"{a.cipher} m={a.m} target {a.target:g}: " + (
                 f"{doc['plan']['bits']} bits, c={doc['params']['c']}, security {doc['params']['security']:.1f}"
                 if doc["status"] == "ok" else f"refused: {doc['message']}"))
         elif a.step == "select":
-            ranked = rank(read_csv(a.candidates), a.plans_dir, cost_model.load_model(a.cost_model), p, log)
+            ranked = rank(read_csv(a.candidates), a.plans_dir, cost_model.load_model(a.cost_model), p, log,
+                          a.measured_dir)
             write_csv(ranked, a.ranked, RANKED_COLUMNS)
             rows = select(ranked, p, log)
             write_csv(rows, a.selected, SELECTED_COLUMNS)

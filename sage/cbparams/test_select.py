@@ -38,16 +38,63 @@ def model(tmp_path_factory):
                         log=lambda s: None)
 
 
-def _selection(rows, p, model, plans):
+def _selection(rows, p, model, plans, measured=None):
     cand = SEL.candidates(rows, p, model, log=lambda s: None)
     for r in cand:
         if r["plan"]:
             SEL.plan_one(r["cipher"], r["m"], r["hwt"], r["security_target"], p,
-                         SEL.plan_path(plans, r["cipher"], r["m"], r["hwt"], r["security_target"]))
+                         SEL.plan_path(plans, r["cipher"], r["m"], r["hwt"], r["security_target"], r["packing"]),
+                         r["packing"])
     # as the pipeline reads them back: CSV strings
     cand = [{k: str(v) for k, v in r.items()} for r in cand]
-    ranked = SEL.rank(cand, plans, model, p, log=lambda s: None)
+    ranked = SEL.rank(cand, plans, model, p, log=lambda s: None, measured_dir=measured)
     return cand, ranked
+
+
+def _measured(m, packing, latency, block, rank_latency, rank_block):
+    return {"cipher": "aes", "packing": packing, "security_target": 128.0, "m": m, "meets_target": 1,
+            "status": "ok", "rank_latency": rank_latency, "rank_block": rank_block,
+            "measured_latency_s": latency, "measured_block_s": block}
+
+
+def test_selection_never_takes_a_dominated_ring():
+    """The issue's case: the model ranks m=49955 (3 blocks) first by latency, but m=53261
+    (120 blocks) measures as fast and 40 times cheaper per block: the dominated ring is
+    marked and not selected, whatever the objective; per block, a sliced packing can win."""
+    rows = [_measured(49955, "packed", 9.7, 3.23, 1, 3), _measured(53261, "packed", 9.6, 0.08, 2, 2),
+            _measured(53261, "sliced", 86.0, 0.045, 3, 1)]
+    for r in rows:
+        by = __import__("cbparams.measure", fromlist=["dominated"]).dominated(r, rows)
+        r["dominated_by"] = f"m={by['m']} {by['packing']}" if by else ""
+    assert [r["dominated_by"] for r in rows] == ["m=53261 packed", "", ""]
+    p = load_params({"ciphers": ["aes"], "security_target": 128})
+    sel = SEL.select(rows, p)[0]
+    assert (sel["m"], sel["packing"]) == (53261, "packed") and sel["selected_by"].startswith("measured")
+    sel = SEL.select(rows, dict(p, objective="block"))[0]
+    assert (sel["m"], sel["packing"]) == (53261, "sliced")
+    bal = SEL.select(rows, dict(p, objective="balanced"))[0]   # 9.6 x 0.08 < 86 x 0.045
+    assert (bal["m"], bal["packing"]) == (53261, "packed") and "latency x time per block" in bal["selected_by"]
+    exp = yaml.safe_load(SEL.selected_yaml([dict(sel, phi=43200, bits=684, c=3, hwt=120, rounds=10, blocks=1920,
+                                                 helib_bits=136.1, coresvp_bits=131.0, predicted_latency_s=80.0,
+                                                 predicted_block_s=0.04, security_source="HElib")]))
+    assert exp["experiments"][0]["packing"] == "byte-sliced" and exp["experiments"][0]["name"] == "aes-sel128-sliced"
+
+
+@needs_engine
+def test_selection_measures_its_best_candidates(small_rows, model, tmp_path):
+    """With measure_candidates, the first rings by each ranking are run (decryption checked
+    by run_cipher) and carry measured times; the selection says it chose by them; packed
+    and sliced compete."""
+    p = load_params(dict(SMALL, packings=["packed", "sliced"], measure_candidates=1, measure_rounds=1))
+    _, ranked = _selection(small_rows, p, model, tmp_path / "plans", tmp_path / "measured")
+    measured = [r for r in ranked if r.get("measured_latency_s") not in (None, "")]
+    assert measured and {r["packing"] for r in ranked} == {"packed", "sliced"}
+    for r in measured:
+        doc = json.loads(Path(r["measured_file"]).read_text())
+        assert doc["correct"] and doc["rounds"] == 1 and doc["params"]["bits"] == r["bits"]
+        assert r["measured_block_s"] == pytest.approx(r["measured_latency_s"] / r["blocks"], rel=1e-2)
+    sel = SEL.select(ranked, p)[0]
+    assert sel["selected_by"].startswith("measured") and not sel.get("dominated_by")
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,9 @@ from snakemake.settings.types import DeploymentMethod
 
 PARAMS_DIR = os.path.join(R, "params")
 # The planner plans with the runs' seed (the config's `seed`), so each run accepts its plan.
-PARAMS_JSON = json.dumps(dict(config.get("params") or {}, seed=config["seed"]), sort_keys=True)
+# The selection predicts and measures at the config's threads.
+PARAMS_JSON = json.dumps(dict(config.get("params") or {}, seed=config["seed"], threads=config["threads"]),
+                         sort_keys=True)
 _CONDA = DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
 PARAMS_PY = "PYTHONPATH=sage python" if _CONDA else sys.executable
 if not _CONDA:
@@ -100,15 +102,16 @@ rule params_plan:
     input:
         binary_inputs(RUN_CIPHER, CHAIN_INFO),
     output:
-        os.path.join(PARAMS_DIR, "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.json"),
+        os.path.join(PARAMS_DIR, "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}_{packing}.json"),
     log:
-        os.path.join(R, "logs", "params", "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.log"),
+        os.path.join(R, "logs", "params", "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}_{packing}.log"),
     benchmark:
-        os.path.join(R, "benchmarks", "params", "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}.tsv")
+        os.path.join(R, "benchmarks", "params", "plans", "{cipher}", "m{m}_hwt{hwt}_t{target}_{packing}.tsv")
     wildcard_constraints:
         cipher="[a-z][a-z0-9]*",  # an instance id of the catalog
         hwt=r"\d+",
         target=r"[0-9]+(p[0-9]+)?",
+        packing="packed|sliced",
     conda:
         "../envs/python.yaml"
     params:
@@ -119,18 +122,21 @@ rule params_plan:
     shell:
         "OMP_NUM_THREADS=1 CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.select plan"
         " --params-json {params.cfg:q} --cipher {wildcards.cipher} --m {wildcards.m} --hwt {wildcards.hwt}"
-        " --target {params.target} --out {output:q} > {log:q} 2>&1"
+        " --target {params.target} --packing {wildcards.packing} --out {output:q} > {log:q} 2>&1"
 
 
-# The planned rings ranked by predicted latency and time per block (ranked.csv); per
-# instance and target the first by params.objective (selected.csv, and selected.yaml: the
-# experiments a config with run_selected runs). A target no ring reaches gets a row
-# saying why; the warning is shown here too.
+# The planned rings ranked by predicted latency and time per block (ranked.csv); the first
+# few by each run for a round or two at the config's threads (params.measure_candidates,
+# measured/: cbparams.measure); per instance and target the first by params.objective
+# among the measured rings no other measured ring dominates (selected.csv, and
+# selected.yaml: the experiments a config with run_selected runs). A target no ring
+# reaches gets a row saying why; the warning is shown here too.
 rule params_select:
     input:
         candidates=os.path.join(PARAMS_DIR, "candidates.csv"),
         plans=planned_files,
         model=COST_MODEL,
+        bins=binary_inputs(RUN_CIPHER, CHAIN_INFO),
     output:
         ranked=os.path.join(PARAMS_DIR, "ranked.csv"),
         csv=os.path.join(PARAMS_DIR, "selected.csv"),
@@ -146,9 +152,12 @@ rule params_select:
         cfg=PARAMS_JSON,
         build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
         plans_dir=os.path.join(PARAMS_DIR, "plans"),
+        measured_dir=os.path.join(PARAMS_DIR, "measured"),
+    threads: config["threads"]
     shell:
         "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.select select --params-json {params.cfg:q}"
         " --candidates {input.candidates:q} --plans-dir {params.plans_dir:q} --cost-model {input.model:q}"
+        " --measured-dir {params.measured_dir:q}"
         " --ranked {output.ranked:q} --selected {output.csv:q} --selected-yaml {output.yaml:q} > {log:q} 2>&1;"
         " grep '^warning:' {log:q} >&2 || true"
 
