@@ -35,10 +35,13 @@ def record_rows(record):
     key["instance"] = instance_label(e)
     key["backend"] = e.get("backend", "engine")  # records from before the backends axis: the engine
     key["linear"] = e.get("linear", "separate")  # records from before the linear axis: apart
+    key["bits"] = p["bits"]  # the chain it ran at: a ring without bits ran at the plan's
+
     per_round = record["per_round"]
     run = dict(key)
     run.update(
         rounds=record["rounds"],
+        chain_from="plan" if e.get("bits") == "plan" else "config",
         blocks=record["blocks"],
         phi=p["phi"],
         d=p["d"],

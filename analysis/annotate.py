@@ -37,9 +37,13 @@ def check_run(raw, experiment):
     if raw.get("cipher") != experiment["cipher"]:
         raise RunRejected(f"{where}: result is for cipher={raw.get('cipher')!r}, expected {experiment['cipher']!r}")
     params = raw.get("params", {})
+    # a ring without bits runs at the engine's plan: its chain must be the plan's
+    want = {"m": experiment["m"], "bits": (raw.get("plan") or {}).get("bits") if experiment["bits"] == "plan"
+            else experiment["bits"]}
     for key in ("m", "bits"):
-        if params.get(key) != experiment[key]:
-            raise RunRejected(f"{where}: result has params.{key}={params.get(key)!r}, expected {experiment[key]}")
+        if params.get(key) != want[key]:
+            raise RunRejected(f"{where}: result has params.{key}={params.get(key)!r}, expected {want[key]}"
+                              + (" (the plan's)" if experiment["bits"] == "plan" else ""))
     if raw.get("rounds") != experiment["rounds"]:
         raise RunRejected(f"{where}: result has rounds={raw.get('rounds')!r}, expected {experiment['rounds']}")
     want = RUNNER_BACKEND[experiment.get("backend", "engine")]

@@ -53,7 +53,8 @@ def paper_rows(experiments):
             p = ring.get("paper")
             if not p:
                 continue
-            ours = ring["bits"] if isinstance(ring["bits"], list) else [ring["bits"]]
+            ours = ring.get("bits", "plan")
+            ours = ours if isinstance(ours, list) else [ours]
             rows.append({"name": e["name"], "instance": instance_label(e), "state": ciphers.label(e), "packing": e["packing"],
                          "linear": e.get("linear", "separate"), "rounds": e["rounds"], "m": ring["m"], "paper_bits": p["bits"],
                          "paper_security": p["security"], "paper_total_min": p["total_min"],

@@ -79,7 +79,9 @@ def check_record(record, path, expected=None):
         if not isinstance(r, dict) or not _number(r.get("seconds")) or not _number(r.get("capacity_bits")):
             raise BadRecord(f"{path}: per_round[{i}] lacks seconds or capacity_bits")
     params = record["params"]
-    if not isinstance(params, dict) or params.get("m") != e.get("m") or params.get("bits") != e.get("bits"):
+    # a ring without bits ran at the engine's plan ("plan"): its chain is the plan's
+    bits = (record.get("plan") or {}).get("bits") if e.get("bits") == "plan" else e.get("bits")
+    if not isinstance(params, dict) or params.get("m") != e.get("m") or params.get("bits") != bits:
         raise BadRecord(f"{path}: params (m, bits) differ from the experiment's")
     for section, keys in (("timings", ("total_s",)), ("benchmark", ("wall_s", "max_rss_mb"))):
         for k in keys:

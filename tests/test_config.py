@@ -33,7 +33,7 @@ def test_shipped_config_dry_runs(name, tmp_path):
     with open(os.path.join(ROOT, "config", name)) as f:
         cfg = yaml.safe_load(f)
     jobs = sum(
-        len(ring["bits"]) if isinstance(ring["bits"], list) else 1
+        len(ring["bits"]) if isinstance(ring.get("bits"), list) else 1
         for e in cfg["experiments"] for ring in e["rings"]
     ) * cfg["repetitions"] * len(cfg.get("backends", ["engine"]))
     if jobs:
@@ -51,7 +51,7 @@ def test_default_config_is_used_without_configfile(tmp_path):
         cfg = yaml.safe_load(f)
     for e in cfg["experiments"]:
         ring = e["rings"][0]
-        assert f"{e['name']}/engine/m{ring['m']}_bits{ring['bits']}_rep0" in result.stdout
+        assert f"{e['name']}/engine/m{ring['m']}_bits{ring.get('bits', 'plan')}_rep0" in result.stdout
 
 
 def test_helib_backend_builds_helib_first_and_keys_runs_by_backend(tmp_path):

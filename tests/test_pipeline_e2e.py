@@ -77,6 +77,10 @@ def test_every_experiment_ran_correctly_with_provenance(pipeline):
         raw = os.path.join(results, "raw", r["experiment"]["name"], r["experiment"]["backend"],
                            f"m{r['experiment']['m']}_bits{r['experiment']['bits']}_rep0.json")
         assert os.path.exists(raw)
+    # a ring without bits runs at the engine's plan, and its files say so
+    planned = [r for r in recs if r["experiment"]["name"] == "vision64"]
+    assert planned and planned[0]["experiment"]["bits"] == "plan"
+    assert planned[0]["params"]["bits"] == planned[0]["plan"]["bits"]
 
 
 def test_tables_hold_the_runs_numbers(pipeline):

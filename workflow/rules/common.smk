@@ -26,6 +26,12 @@ HELIB_ROUTE = config.get("helib_ntl_route", "debian")
 HELIB_BUILD_DIR = os.path.join(workflow.basedir, f"build-helib-{HELIB_ROUTE}")
 HELIB_STAMP = os.path.join(R, "build", f"helib-{HELIB_ROUTE}.done")
 RUN_ID = "{name}/{backend}/m{m}_bits{bits}_rep{rep}"
+# A ring without bits runs at the engine's planned chain: its files say bitsplan.
+PLAN = "plan"
+# What resources assume for a planned chain before it is known (the catalog's ciphers
+# plan 500 to 3000 bits; a one-thread run below threads_from_mega_phi_bits either way on
+# the small rings configs leave to the planner).
+PLAN_BITS_GUESS = 2000
 
 RUNNERS_DIR = os.path.join(workflow.basedir, "runners")
 
@@ -53,7 +59,7 @@ wildcard_constraints:
     name="[a-z0-9][a-z0-9-]*",
     backend="engine|helib",
     m=r"\d+",
-    bits=r"\d+",
+    bits=r"\d+|plan",
     rep=r"\d+",
 
 
@@ -140,7 +146,11 @@ def _expand_runs(cfg):
                     f"{where}.rings[{j}]: m={m} has slots GF(2^{d}) (d = ord_m(2) = {d}), "
                     f"which do not contain GF(2^{n}): the field degree {n} must divide d"
                 )
-            bits_list = ring["bits"] if isinstance(ring["bits"], list) else [ring["bits"]]
+            bits_list = ring.get("bits", PLAN)
+            bits_list = bits_list if isinstance(bits_list, list) else [bits_list]
+            if PLAN in bits_list and "helib" in cfg.get("backends", ["engine"]):
+                raise ConfigError(f"{where}.rings[{j}]: m={m} has no bits: the HElib backend has no planner, "
+                                  f"give the chain's bits")
             for bits, backend, rep in itertools.product(
                 bits_list, cfg.get("backends", ["engine"]), range(cfg["repetitions"])
             ):
@@ -220,7 +230,8 @@ def run_cipher_args(wildcards):
         args += ["--state-size", r["state_size"]]
     args += [
         "--rounds", r["rounds"], "--packing", r["packing"], "--linear", r["linear"],
-        "--m", r["m"], "--bits", r["bits"], "--c", r["c"], "--hwt", r["hwt"], "--seed", r["seed"],
+        "--m", r["m"], *([] if r["bits"] == PLAN else ["--bits", r["bits"]]),
+        "--c", r["c"], "--hwt", r["hwt"], "--seed", r["seed"],
     ]
     if r["blocks"] is not None:
         args += ["--blocks", r["blocks"]]
@@ -240,8 +251,9 @@ def run_build_stamp(wildcards):
 
 
 def run_size(r):
-    """phi(m) x chain bits, in units of 10^6: what memory and time scale with."""
-    return r["phi"] * r["bits"] / 1e6
+    """phi(m) x chain bits, in units of 10^6: what memory and time scale with (a planned
+    chain, unknown before its run, counts as PLAN_BITS_GUESS bits)."""
+    return r["phi"] * (PLAN_BITS_GUESS if r["bits"] == PLAN else r["bits"]) / 1e6
 
 
 def run_mem_mb(wildcards):
@@ -326,7 +338,8 @@ def planned_files(wildcards):
     with open(checkpoints.params_candidates.get().output[0], newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["plan"] == "1"]
     label = lambda t: f"{float(t):g}".replace(".", "p")  # noqa: E731  (cbparams.select.target_label)
-    return [os.path.join(PARAMS_DIR, "plans", r["cipher"], f"m{r['m']}_hwt{r['hwt']}_t{label(r['security_target'])}.json")
+    return [os.path.join(PARAMS_DIR, "plans", r["cipher"],
+                         f"m{r['m']}_hwt{r['hwt']}_t{label(r['security_target'])}_{r['packing']}.json")
             for r in rows]
 
 
