@@ -92,7 +92,8 @@ def test_tables_hold_the_runs_numbers(pipeline):
     for r in recs:
         e = r["experiment"]
         linear = e.get("linear", "separate")
-        row = t2[(t2["m"] == e["m"]) & (t2["bits"] == e["bits"]) & (t2["packing"] == e["packing"])
+        bits = r["params"]["bits"]  # the chain it ran at (an experiment without bits runs at its plan)
+        row = t2[(t2["m"] == e["m"]) & (t2["bits"] == bits) & (t2["packing"] == e["packing"])
                  & (t2["linear"] == linear)
                  & (t2["instance"].str.startswith("AES" if e["cipher"] == "aes128" else "Vision"))]
         if e["cipher"] == "vision":

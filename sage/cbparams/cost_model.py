@@ -27,8 +27,8 @@ Each operation also has a fixed cost per call (its first coefficient).
 
 Operations timed one at a time on fresh ciphertexts are not operations inside a circuit
 (caches, allocation, the memory traffic between them): after the per-operation fit, the
-model runs REFERENCE_CIRCUITS (two rounds of AES and of Vision GF(2^16)^8 at m=4369, at
-their planned chains, decryption checked) at each thread count and keeps the ratio of
+model runs the reference circuits (params.cost_reference; by default two rounds of AES and
+of Vision GF(2^16)^8 at m=4369, at their planned chains, decryption checked) at each thread count and keeps the ratio of
 their measured to their predicted time, `circuit_factor`, by which every prediction is
 multiplied. The configs' runs it is checked against are other rings and other rounds.
 
@@ -68,7 +68,8 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from . import chains, runner
+from . import catalog, chains, runner
+from .config import load_params
 from .errors import ParamError
 
 #: Bumped whenever features() changes: a model fitted on other features is refused.
@@ -83,12 +84,11 @@ BENCH_OP = {"add": "add", "mul_const": "mul_plain", "mul_relin": "mul", "frobeni
             "automorph_many": "automorph_hoisted", "mod_switch": "mod_switch"}
 SHARED = {"add_plain": "add"}
 
-#: Circuits whose measured time against the per-operation prediction gives the model's
-#: circuit_factor (run_cipher arguments; a ring no config's run uses).
-REFERENCE_CIRCUITS = [
-    ["--cipher", "aes128", "--m", 4369, "--rounds", 2],
-    ["--cipher", "vision", "--field-bits", 16, "--state-size", 8, "--m", 4369, "--rounds", 2],
-]
+def reference_args(reference: list[dict]) -> list[list]:
+    """run_cipher arguments of the reference circuits (params.cost_reference: catalog
+    instances with m and rounds; the default is in config/schema/params.schema.yaml)."""
+    return [[*catalog.flags(catalog.instance_of(r)), "--m", r["m"], "--rounds", r["rounds"]] for r in reference]
+
 
 #: The default calibration set: rings holding GF(2^8) slots from phi 256 to 43200 (the
 #: AES range) and m=641 (GF(2^64) slots; Bluestein there does twice 257's work per
@@ -263,9 +263,12 @@ def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None)
 
 
 def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, threads=(1,),
-              circuits=tuple(REFERENCE_CIRCUITS)) -> dict:
+              circuits=None) -> dict:
     """Runs bench_ops (seeded) on each calibration entry at each thread count, fits one
-    model per thread count, then the circuit_factor on `circuits`; returns the model."""
+    model per thread count, then the circuit_factor on `circuits` (run_cipher arguments;
+    None: the params schema's cost_reference); returns the model."""
+    if circuits is None:
+        circuits = reference_args(load_params({})["cost_reference"])
     out_dir.mkdir(parents=True, exist_ok=True)
     rows, runs = [], []
     exe = runner.find_executable("bench_ops")
@@ -388,6 +391,7 @@ def main(argv=None) -> int:
     c.add_argument("--calibration", help="JSON list of {m, bits, c} (default: the module's set)")
     c.add_argument("--reps", type=int, default=3)
     c.add_argument("--threads", default="1", help="thread counts to calibrate at, comma-separated (default 1)")
+    c.add_argument("--reference", help="JSON list of params.cost_reference entries (default: the schema's)")
     rf = sub.add_parser("refit", help="fit a model again on its own bench_ops timings")
     rf.add_argument("--model", required=True)
     pr = sub.add_parser("predict", help="predicted seconds of plan or run JSONs")
@@ -414,7 +418,14 @@ def main(argv=None) -> int:
                 raise ParamError(f"--threads {a.threads}: give thread counts, comma-separated (e.g. 1,2)") from None
             cal = cal or DEFAULT_CALIBRATION
             out = Path(a.out)
-            model = calibrate(Path(a.bench_dir) if a.bench_dir else out.parent / "bench", cal, a.reps, log, threads)
+            try:
+                ref = json.loads(a.reference) if a.reference else None
+            except ValueError:
+                raise ParamError(f"--reference {a.reference}: give a JSON list of {{cipher, m, rounds}} "
+                                 "(field_bits, state_size for a cipher with several instances)") from None
+            ref = load_params({} if ref is None else {"cost_reference": ref})["cost_reference"]
+            model = calibrate(Path(a.bench_dir) if a.bench_dir else out.parent / "bench", cal, a.reps, log, threads,
+                              reference_args(ref))
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(model, indent=1))
             worst = max(abs(r["predicted"] / r["seconds"] - 1) for r in model["observations"])

@@ -54,6 +54,8 @@ def test_candidates_skip_rings_the_engine_cannot_run():
 
     rows = sweep(119000, 121000, [8], workers=1)
     assert any(r["d"] > D_LIMIT for r in rows)
-    free = {"coef": {op: [0.0] * len(cost_model.features(op, 1, 1, 1, 1, 1)) for op in cost_model.OPS}}
+    one = cost_model.Ring(n=1, T=1, S=1, K=1)
+    free = {"features_version": cost_model.FEATURES_VERSION,
+            "fits": {"1": {op: [0.0] * len(cost_model.features(op, one, 1, 1)) for op in cost_model.OPS}}}
     cand = candidates(rows, load_params({"ciphers": ["aes"], "security_target": 0}), free, log=lambda s: None)
     assert cand and all(r["d"] <= D_LIMIT for r in cand)

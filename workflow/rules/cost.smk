@@ -24,12 +24,13 @@ rule cost_model:
         bench_dir=os.path.join(COST_DIR, "bench"),
         calibration=json.dumps(PARAMS_SETTINGS["cost_calibration"], sort_keys=True),
         reps=PARAMS_SETTINGS["cost_reps"],
+        reference=json.dumps(PARAMS_SETTINGS["cost_reference"], sort_keys=True),
         threads=",".join(str(t) for t in sorted({1, config["threads"]})),
     threads: config["threads"]
     shell:
         "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.cost_model calibrate"
         " --out {output.model:q} --bench-dir {params.bench_dir:q} --calibration {params.calibration:q}"
-        " --reps {params.reps} --threads {params.threads} > {log:q} 2>&1"
+        " --reps {params.reps} --threads {params.threads} --reference {params.reference:q} > {log:q} 2>&1"
 
 
 # The model's prediction against every run of this config, at the threads each ran with,
