@@ -23,8 +23,11 @@ double log2_max_product(const RootBound& A, double al, const RootBound& B, doubl
   const double fa = std::exp2(al - ma), fb = std::exp2(be - mb);
   const double ga = ra ? std::exp2(rho - ma) : 0, gb = rb ? std::exp2(rho - mb) : 0;
   const auto &a = A.normalized(), &b = B.normalized(), &r = R.normalized();
-  double best = 0;
-  for (size_t u = 0; u < a.size(); ++u) best = std::max(best, (fa * a[u] + ga * r[u]) * (fb * b[u] + gb * r[u]));
+  const double *pa = a.data(), *pb = b.data(), *pr = r.data();
+  const size_t n = a.size();
+  double best = 0;  // a max is exact in any order: the vector loop gives the scalar loop's value
+#pragma omp simd reduction(max : best)
+  for (size_t u = 0; u < n; ++u) best = std::max(best, (fa * pa[u] + ga * pr[u]) * (fb * pb[u] + gb * pr[u]));
   return ma + mb + std::log2(best);
 }
 
@@ -35,8 +38,16 @@ double log2_max_sum(const RootBound& A, double al, const RootBound& B, double be
   if (k) mx = std::max(mx, rho);
   const double fa = std::exp2(al - mx), fb = std::exp2(be - mx), g = k ? k * std::exp2(rho - mx) : 0;
   const auto &a = A.normalized(), &b = B.normalized(), &r = R.normalized();
+  const double *pa = a.data(), *pb = b.data(), *pr = r.data();
+  const size_t n = a.size();
   double best = 0;
-  for (size_t u = 0; u < a.size(); ++u) best = std::max(best, fa * a[u] + fb * b[u] + (k ? g * r[u] : 0));
+  if (k) {
+#pragma omp simd reduction(max : best)
+    for (size_t u = 0; u < n; ++u) best = std::max(best, fa * pa[u] + fb * pb[u] + g * pr[u]);
+  } else {
+#pragma omp simd reduction(max : best)
+    for (size_t u = 0; u < n; ++u) best = std::max(best, fa * pa[u] + fb * pb[u]);
+  }
   return mx + std::log2(best);
 }
 }  // namespace
