@@ -55,6 +55,10 @@ def record_rows(record):
         layout=record.get("layout"),
         blocks_per_run_max=record.get("blocks_per_run_max"),
         **{k: record["timings"][k] for k in ("setup_s", "keygen_s", "encrypt_input_s", "total_s")},
+        # the chain planner's share of the process (~0 from the plan cache) and the whole
+        # process (planning, setup, rounds, checks); records before these have neither
+        plan_s=record["timings"].get("plan_s"),
+        process_s=record["timings"].get("process_s"),
         rounds_s=sum(r["seconds"] for r in per_round),
         final_capacity_bits=per_round[-1]["capacity_bits"] if per_round else None,
         wall_s=record["benchmark"]["wall_s"],

@@ -50,7 +50,8 @@
 // timings{setup_s (backend and circuit setup, key generation and round-key encryption
 // included), keygen_s, encrypt_keys_s, encrypt_input_s, total_s (all rounds), total_cpu_s
 // (the rounds' process CPU time, all threads),
-// decrypt_s, wall_s}, per_round[{round, seconds, capacity_bits, ops{step: seconds},
+// decrypt_s, wall_s (from the backend's construction), plan_s (the chain planner's share
+// before it, ~0 from the plan cache), process_s (the whole process)}, per_round[{round, seconds, capacity_bits, ops{step: seconds},
 // counts{mul, mul_plain, add, add_plain, automorph}}], ops (counts over the run),
 // fresh_capacity_bits,
 // plaintext_hex, input_hex, ciphertext_hex (the output block 0), expected_hex,
@@ -77,6 +78,7 @@
 #include "apps/memory_json.h"
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
+#include "backend/plan_cache.h"
 #include "backend/clear_backend.h"
 #ifdef CB_HAVE_HELIB
 #include "backend/helib_backend.h"
@@ -98,6 +100,7 @@ using json = nlohmann::json;
 struct Options {
   std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
   std::string linear = "separate";  // the affine maps evaluated apart, or fused with the linear layer
+  std::string plan_cache;           // directory of plans kept between runs (empty: none; backend/plan_cache.h)
   long n = 0, s = 0, rounds = -1, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
   double security_target = 0, max_memory_gb = 0;
   uint64_t seed = 1;
@@ -205,6 +208,9 @@ double process_cpu_seconds() {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
+// The plans of this process: looked up and stored by plan_circuit (--plan-cache).
+std::optional<PlanCache> plan_cache;
+
 json plan_json(const ChainPlan& p, double seconds) {
   json ops = json::array();
   for (const auto& c : p.op_counts)
@@ -225,10 +231,24 @@ json plan_json(const ChainPlan& p, double seconds) {
           {"choice", p.choice},
           {"op_counts", ops},
           {"op_counts_bits", p.op_counts_bits},
-          {"seconds", seconds}};
+          {"seconds", seconds},
+          // hits: plans this process read from the cache (0: it planned; seconds is then the
+          // planning's own time), misses: plans it computed and stored
+          {"cache", plan_cache ? json{{"dir", plan_cache->dir()}, {"hits", plan_cache->hits()},
+                                      {"misses", plan_cache->misses()}}
+                               : json(nullptr)}};
 }
 
-// The planned chain for the run's circuit, ring, digits, key weight and seed.
+// Everything a plan depends on (backend/plan_cache.h), as the cache's key.
+std::string plan_key(const Options& o, const Instance& in) {
+  return msg("plan 1|", PlanCache::engine_identity(), "|instance=", in.spec->id, "|packing=", o.packing,
+             "|linear=", o.linear, "|rounds=", in.rounds, "|direction=", o.decrypt ? "decrypt" : "encrypt",
+             "|blocks=", o.blocks, "|key=", o.key_hex, "|plaintext=", o.pt_hex, "|m=", o.m, "|c=", o.c,
+             "|hwt=", o.hwt, "|seed=", o.seed);
+}
+
+// The planned chain for the run's circuit, ring, digits, key weight and seed (from the
+// plan cache when it has it).
 template <template <class> class Rep>
 ChainPlan plan_circuit(const Options& o, const Instance& in) {
   PlanParams pp;
@@ -247,18 +267,27 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
       throw Error("chain planner: the circuit's clear evaluation differs from the reference");
     return r;
   };
-  const long hint = 150 * in.rounds + 100;
-  ChainPlan p = plan_chain(b, run, hint);
-  p.keys = long(h.autos.size()) + 1;  // the automorphisms' and the relinearization key
-  // The operations the run will do: plan_chain's last run is at the planned chain; a
-  // longer --bits runs the circuit once more at that chain (more primes per operation).
-  p.op_counts_bits = p.bits;
+  const std::string key = plan_key(o, in);
+  std::optional<ChainPlan> cached = plan_cache ? plan_cache->load(key) : std::nullopt;
+  ChainPlan p;
+  if (cached) {
+    p = std::move(*cached);
+  } else {
+    const long hint = 150 * in.rounds + 100;
+    p = plan_chain(b, run, hint);
+    p.keys = long(h.autos.size()) + 1;  // the automorphisms' and the relinearization key
+    // The operations the run will do: plan_chain's last run is at the planned chain.
+    p.op_counts_bits = p.bits;
+    p.op_counts = b.op_counts();
+    if (plan_cache) plan_cache->store(key, p);
+  }
+  // A longer --bits runs the circuit once more at that chain (more primes per operation).
   if (o.bits > p.bits) {
     b.set_bits(o.bits);
     run(b);
     p.op_counts_bits = o.bits;
+    p.op_counts = b.op_counts();
   }
-  p.op_counts = b.op_counts();
   return p;
 }
 
@@ -275,7 +304,10 @@ ChainPlan plan_for(const Options& o, const Instance& in) {
 // digits win, then the shorter chain, then the lighter key. Weights tried: 120, 150, 200,
 // 300 (the table's points; a dense key needs a much longer chain, BENCHMARKS.md), each
 // planned once, the c search being arithmetic on that chain; the choice is re-planned
-// (c shifts the chain by a few bits) and its security checked again.
+// (c shifts the chain by a few bits) and its security checked again. A heavier key is not
+// planned when it cannot win: its noise bounds grow with |s|, so its chain is at least the
+// lightest key's, and where even that chain does not reach the target by the formula at
+// this weight, or needs at least the best digits found, the weight loses.
 ChainPlan choose_for_target(Options& o, const Instance& in) {
   const long phi = ZmStar(o.m).phi();
   const std::vector<long> weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
@@ -286,26 +318,43 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
   std::optional<Cand> best;
   std::string tried;
   double most = 0;
-  for (long w : weights) {
-    Options ow = o;
-    ow.hwt = w;
-    const ChainPlan p = plan_for(ow, in);
-    std::string line;
-    for (long c = o.c; c <= std::min<long>(p.bits / 20, 16); ++c) {
+  long lightest_bits = 0;  // the first (lightest) weight's planned chain
+  // The fewest digits from --c up at which a chain of `bits` reaches the target with key
+  // weight w by HElib's formula (0: none up to 16), and the security at each c tried.
+  auto digits_for = [&](long bits, long w, std::string* line) -> long {
+    for (long c = o.c; c <= std::min<long>(bits / 20, 16); ++c) {
       double sec;
       try {
-        const bgv::Chain ch(bgv::ChainParams{o.m, p.bits, c});
+        const bgv::Chain ch(bgv::ChainParams{o.m, bits, c});
         sec = bgv::helib_security(o.m, phi, ch.log2_Q() + ch.log2_P(), w);
       } catch (const ParameterError&) {
         break;  // more digits than primes
       }
-      line += msg(line.empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
-      most = std::max(most, sec);
-      if (sec >= o.security_target) {
-        const Cand cand{w, c, p.bits, sec};
-        if (!best || std::tie(cand.c, cand.bits, cand.hwt) < std::tie(best->c, best->bits, best->hwt)) best = cand;
-        break;
+      if (line) {  // a planned chain (not a bound)
+        *line += msg(line->empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
+        most = std::max(most, sec);
       }
+      if (sec >= o.security_target) return c;
+    }
+    return 0;
+  };
+  for (long w : weights) {
+    if (lightest_bits) {
+      const long c_at_best = digits_for(lightest_bits, w, nullptr);
+      if (c_at_best == 0 || (best && c_at_best >= best->c)) {
+        tried += msg("; hwt=", w, ": not planned (at the lightest key's ", lightest_bits, " bits ",
+                     c_at_best ? msg("it would need c=", c_at_best) : std::string("it stays below the target"), ")");
+        continue;
+      }
+    }
+    Options ow = o;
+    ow.hwt = w;
+    const ChainPlan p = plan_for(ow, in);
+    if (!lightest_bits) lightest_bits = p.bits;
+    std::string line;
+    if (const long c = digits_for(p.bits, w, &line)) {
+      const Cand cand{w, c, p.bits, 0};
+      if (!best || std::tie(cand.c, cand.bits, cand.hwt) < std::tie(best->c, best->bits, best->hwt)) best = cand;
     }
     tried += msg(tried.empty() ? "" : "; ", "hwt=", w, ", ", p.bits, " bits: ", line);
   }
@@ -493,6 +542,7 @@ double available_memory_bytes() {
 std::string memory_note;
 
 int run(const Options& o_in) {
+  const Stopwatch process;  // the whole run: checks, planning, setup, rounds, output
   Options o = o_in;
   if (o.list_ciphers) {
     std::ofstream f(o.json_path);
@@ -540,8 +590,9 @@ int run(const Options& o_in) {
     Stopwatch pw;
     plan = o.security_target > 0 ? choose_for_target(o, in) : plan_for(o, in);
     plan_s = pw.seconds();
-    std::fprintf(stderr, "run_cipher: planned chain %ld bits (%.1f bits per round, security %.1f) in %.1f s\n",
-                 plan->bits, plan->bits_per_round, plan->info.security, plan_s);
+    std::fprintf(stderr, "run_cipher: planned chain %ld bits (%.1f bits per round, security %.1f) in %.1f s%s\n",
+                 plan->bits, plan->bits_per_round, plan->info.security, plan_s,
+                 plan_cache && plan_cache->misses() == 0 ? " (from the plan cache)" : "");
     if (o.plan) {
       json out;
       out["cipher"] = in.entry->name;
@@ -607,6 +658,11 @@ int run(const Options& o_in) {
     out["memory"] = memory_json(b, p);
     out["transforms"] = b.context().transform_algorithms();  // primes per transform algorithm
   }
+  // wall_s counts from the backend's construction; the process also planned before it
+  // (plan_s: milliseconds when the plan came from the cache, 0 without one) and checked its inputs.
+  json& timings = ok ? out["timings"] : out["invalid_timings"]["timings"];
+  timings["plan_s"] = plan_s;
+  timings["process_s"] = process.seconds();
   std::ofstream f(o.json_path);
   if (!f) throw Error(msg("--json ", o.json_path, ": cannot open for writing"));
   f << out.dump(2) << "\n";
@@ -656,6 +712,9 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--force", o.force, "run even when the chain is below the planned one");
   app.add_flag("--plan", o.plan, "plan the chain (BGV) and write it to --json without running");
+  auto* cache_opt = app.add_option("--plan-cache", o.plan_cache,
+                                   "directory of plans kept between runs, keyed by everything a plan depends on "
+                                   "(default: $CB_PLAN_CACHE; '' for none)");
   app.add_option("--max-memory-gb", o.max_memory_gb,
                  "refuse a run whose keys alone exceed this many GB (default: the memory available)")
       ->check(CLI::PositiveNumber);
@@ -672,6 +731,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     o.hwt_given = hwt_opt->count() > 0;
+    if (!cache_opt->count())
+      if (const char* env = std::getenv("CB_PLAN_CACHE")) o.plan_cache = env;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return e.get_exit_code() == 0 ? 0 : 1;
@@ -682,6 +743,7 @@ int main(int argc, char** argv) {
   }
   if (o.threads > 0) omp_set_num_threads(int(o.threads));
   try {
+    if (!o.plan_cache.empty() && o.backend == "bgv") cb::plan_cache.emplace(o.plan_cache);
     return cb::run(o);
   } catch (const std::bad_alloc&) {
     std::cerr << "run_cipher: out of memory"

@@ -200,9 +200,50 @@ def test_plan_then_run_at_the_plan(tmp_path):
     assert d["correct"] and d["params"] == plan["params"]
     assert [r["capacity_bits"] for r in d["per_round"]] == pytest.approx(plan["plan"]["round_capacity_bits"], abs=1e-6)
     assert "round 3/3 done" in proc.stderr
+    t = d["timings"]  # the whole process is counted: planning before the backend's wall_s
+    assert t["plan_s"] > 0 and t["process_s"] >= t["plan_s"] + t["wall_s"] >= t["total_s"]
     (tmp_path / "short").mkdir()
     proc, d = run(tmp_path / "short", "--cipher", "aes128", "--m", 771, "--rounds", 3, "--bits", bits - 1)
     assert proc.returncode == 1 and d is None and f"need {bits} bits" in proc.stderr
+
+
+def test_plan_cache_answers_the_same_plan_and_only_it(tmp_path):
+    """--plan-cache keeps a plan on disk: the same circuit, ring, digits, key weight and seed
+    read it back (equal in every field, no planning), a run at that chain too; another seed
+    or digit count plans anew; a damaged file is a miss and is rewritten; a directory that
+    cannot be written is refused before any work."""
+    cache = tmp_path / "plans"
+    base = ["--cipher", "aes128", "--m", 771, "--rounds", 2, "--plan-cache", cache]
+    plans = []
+    for i in range(2):
+        (tmp_path / str(i)).mkdir()
+        proc, d = run(tmp_path / str(i), *base, "--plan")
+        assert proc.returncode == 0, proc.stderr
+        plans.append(d)
+    first, second = (d["plan"] for d in plans)
+    assert first["cache"] == {"dir": str(cache), "hits": 0, "misses": 1}
+    assert second["cache"] == {"dir": str(cache), "hits": 1, "misses": 0}
+    assert "from the plan cache" in proc.stderr
+    strip = lambda p: {k: v for k, v in p.items() if k not in ("seconds", "cache")}  # noqa: E731
+    assert strip(first) == strip(second) and plans[0]["params"] == plans[1]["params"]
+    files = list(cache.glob("*.json"))
+    assert len(files) == 1 and "aes" in json.loads(files[0].read_text())["key"]
+    proc, d = run(tmp_path, *base, "--bits", first["bits"])
+    assert proc.returncode == 0 and d["correct"], proc.stderr
+    assert d["plan"]["cache"]["hits"] == 1 and d["plan"]["cache"]["misses"] == 0
+    assert [r["capacity_bits"] for r in d["per_round"]] == pytest.approx(first["round_capacity_bits"], abs=1e-6)
+    for other in (["--seed", 2], ["--c", 4]):
+        proc, d = run(tmp_path, *base, *other, "--plan")
+        assert proc.returncode == 0 and d["plan"]["cache"]["misses"] == 1, proc.stderr
+    assert len(list(cache.glob("*.json"))) == 3
+    files[0].write_text("{ not json")
+    proc, d = run(tmp_path, *base, "--plan")
+    assert proc.returncode == 0 and d["plan"]["cache"]["misses"] == 1 and strip(d["plan"]) == strip(first)
+    json.loads(files[0].read_text())  # rewritten
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    proc, d = run(tmp_path / "0", "--cipher", "aes128", "--m", 771, "--plan", "--plan-cache", blocker / "x")
+    assert proc.returncode == 1 and "--plan-cache" in proc.stderr and "writable directory" in proc.stderr
 
 
 def test_measure_noise_reports_bound_beside_the_exact_noise(tmp_path):
@@ -223,15 +264,17 @@ def test_measure_noise_reports_bound_beside_the_exact_noise(tmp_path):
 
 
 def test_security_target_chooses_digits_and_key_weight(tmp_path):
-    """--security-target: every key weight of HElib's table (120..300) is planned and the
-    fewest digits, then the shortest chain, then the lightest key wins; a given --hwt is
-    kept; an unreachable target is refused with what each weight reaches."""
+    """--security-target: every key weight of HElib's table (120..300) is planned, or said
+    why it cannot win (its chain is at least the lightest key's), and the fewest digits,
+    then the shortest chain, then the lightest key wins; a given --hwt is kept; an
+    unreachable target is refused with what each weight reaches."""
     proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--security-target", "60",
                            "--plan", "--json", str(tmp_path / "a.json")], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     d = json.loads((tmp_path / "a.json").read_text())
     assert (d["params"]["c"], d["params"]["hwt"]) == (3, 120) and d["params"]["security"] >= 60
-    assert all(f"hwt={w}," in d["plan"]["choice"] for w in (120, 150, 200, 300))
+    assert "hwt=120," in d["plan"]["choice"]  # planned: the c=3 it reaches cannot be beaten on digits
+    assert all(f"hwt={w}: not planned (at the lightest key's" in d["plan"]["choice"] for w in (150, 200, 300))
     proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--security-target", "60",
                            "--hwt", "150", "--plan", "--json", str(tmp_path / "b.json")],
                           capture_output=True, text=True, timeout=300)

@@ -14,6 +14,9 @@
 # locally and the job's own Snakemake under SLURM (each re-reads this file).
 
 os.environ.update(CB_PIPELINE_PID=str(os.getpid()))
+# Every run_cipher of the pipeline (plans, measuring runs, runs, the cost model's reference
+# circuits) shares one plan cache (config plan_cache; '' for none).
+os.environ.update(CB_PLAN_CACHE=os.path.join(workflow.basedir, config["plan_cache"]) if config["plan_cache"] else "")
 
 # Damaged results set aside before planning, and the count of runs done / to do.
 include: "records.smk"
