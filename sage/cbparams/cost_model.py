@@ -84,6 +84,11 @@ BENCH_OP = {"add": "add", "mul_const": "mul_plain", "mul_relin": "mul", "frobeni
             "automorph_many": "automorph_hoisted", "mod_switch": "mod_switch"}
 SHARED = {"add_plain": "add"}
 
+#: The circuit factors a quiet machine gives (BENCHMARKS.md, "Cost model and selection"):
+#: outside, calibrate warns and the model carries the warning.
+CIRCUIT_FACTOR_SANE = (0.5, 2.0)
+
+
 def reference_args(reference: list[dict]) -> list[list]:
     """run_cipher arguments of the reference circuits (params.cost_reference: catalog
     instances with m and rounds; the default is in config/schema/params.schema.yaml)."""
@@ -307,6 +312,16 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, 
         model["circuit_factor"][str(t)] = measured / predicted if predicted > 0 else 1.0
         log(f"reference circuits at {t} threads: measured {measured:.3f} s, per-operation prediction "
             f"{predicted:.3f} s: circuit_factor {model['circuit_factor'][str(t)]:.3f}")
+        f = model["circuit_factor"][str(t)]
+        if not CIRCUIT_FACTOR_SANE[0] <= f <= CIRCUIT_FACTOR_SANE[1]:
+            # On a quiet machine circuits run at 0.9 to 1.3 times their operations' sum; far
+            # from it, the calibration's timings are not this machine's (OpenMP threads
+            # waiting for cores that other jobs hold slow a circuit's many small parallel
+            # regions far more than bench_ops' repeated ones).
+            w = (f"circuit_factor {f:.2f} at {t} threads is outside {CIRCUIT_FACTOR_SANE}: was the machine busy? "
+                 "predictions at this thread count are suspect; calibrate again on a quiet machine")
+            model.setdefault("warnings", []).append(w)
+            log(f"WARNING: {w}")
     return model
 
 
@@ -457,6 +472,8 @@ def main(argv=None) -> int:
             worst = max((abs(r["error_pct"]) for r in rows), default=0.0)
             print(f"\nworst error {worst:.1f}% over {len(rows)} runs"
                   + (f" (bound {a.max_error:g}%)" if a.max_error is not None else ""))
+            for w in model.get("warnings", []):
+                print(f"\nWARNING (calibration): {w}")
             if a.max_error is not None and worst > a.max_error:
                 log(f"error: the cost model's worst error {worst:.1f}% passes --max-error {a.max_error:g}%")
                 return 1
