@@ -68,7 +68,7 @@ void check_entry(const CipherEntry& e) {
       if (!ok) throw ParameterError(msg(where, ": ", what));
     };
     bad(!in.id.empty(), "id is missing");
-    bad(in.n >= 2 && in.n <= 64, msg("n=", in.n, ": the field degree must be 2..64"));
+    bad(in.n >= 1 && in.n <= 64, msg("n=", in.n, ": the field degree must be 1..64 (1: a Boolean cipher)"));
     bad(in.f_low != 0 && (in.n == 64 || (in.f_low >> in.n) == 0), msg("f_low=0x", std::hex, in.f_low, std::dec,
                                                                       ": the field polynomial x^n + f_low needs 0 < f_low < 2^n"));
     bad(in.s >= 1, msg("s=", in.s, ": a block has at least one element"));

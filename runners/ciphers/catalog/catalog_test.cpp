@@ -153,6 +153,77 @@ TEST_P(CatalogInstance, ClearCircuitMatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(Catalog, CatalogInstance, ::testing::ValuesIn(testing::all_instances()), testing::case_name);
 
+// A Boolean cipher as an entry (test-only, not in the catalog): 8 elements of GF(2), rounds
+// of key addition, a 4-bit S-box circuit on each half (a Boolean step on groups of 4
+// elements) and a rotation of the 8 bits; its reference written on bytes. Only the
+// bit-sliced packing runs it; the others are refused naming the step.
+class ToyBoolean : public CipherInstance {
+ public:
+  using CipherInstance::CipherInstance;
+  static uint8_t sbox4(uint8_t x) {  // y0 = x0 + x1 x2, y3 = x3 + x0 x1 (then y0), y1, y2 = x1, x2
+    const uint8_t x0 = x & 1, x1 = (x >> 1) & 1, x2 = (x >> 2) & 1, x3 = (x >> 3) & 1;
+    const uint8_t y0 = x0 ^ (x1 & x2), y3 = x3 ^ (y0 & x1);
+    return uint8_t(y0 | x1 << 1 | x2 << 2 | y3 << 3);
+  }
+  Round round(long r, long) const override {
+    static const auto c = std::make_shared<const BooleanCircuit>(
+        parse_slp("toy", "Y0 = X1 x X2\nZ0 = X0 + Y0\nY3 = Z0 x X1\nZ3 = X3 + Y3\n", {"X0", "X1", "X2", "X3"},
+                  {"Z0", "X1", "X2", "Z3"}));
+    BlockMap rot;
+    for (long i = 0; i < 8; ++i) rot.push_back({(i + 3) % 8, i, 1});
+    Round st;
+    st.push_back({"keyadd", {Op::add_key(r - 1)}});
+    st.push_back({"sbox", {Op::boolean(c)}});
+    st.push_back({"rotate", {Op::linear(rot)}});
+    return st;
+  }
+  std::vector<Elements> subkeys(const Elements& key, long R) const override {
+    return std::vector<Elements>(R, key);
+  }
+  Elements encrypt(const Elements& key, const Elements& pt, long R) const override {
+    uint8_t x = 0, k = 0;
+    for (int i = 0; i < 8; ++i) x |= uint8_t(pt[i] << i), k |= uint8_t(key[i] << i);
+    for (long r = 0; r < R; ++r) {
+      x ^= k;
+      x = uint8_t(sbox4(x & 15) | sbox4(x >> 4) << 4);
+      x = uint8_t(x << 3 | x >> 5);
+    }
+    Elements out(8);
+    for (int i = 0; i < 8; ++i) out[i] = (x >> i) & 1;
+    return out;
+  }
+};
+
+TEST(Catalog, BooleanCipherRunsBitSlicedOnly) {
+  CipherEntry e;
+  e.name = "toy", e.display = "Toy", e.description = "a Boolean test cipher", e.citation = "none";
+  e.instances = {{"toy8", 1, 1, 8, 5, 8}};
+  e.make = [](const InstanceSpec& s) -> std::unique_ptr<CipherInstance> { return std::make_unique<ToyBoolean>(s); };
+  ASSERT_NO_THROW(check_entry(e));
+  EXPECT_EQ(packings(e), std::vector<std::string>{kBitSliced});
+  try {
+    packing_name(e, "packed");
+    FAIL();
+  } catch (const ParameterError& err) {
+    EXPECT_STREQ(err.what(), "--packing packed: toy has bit-sliced (step sbox is a Boolean circuit on the elements' "
+                             "bits: only the bit-sliced packing evaluates it)");
+  }
+  const auto inst = e.make(e.instances[0]);
+  EXPECT_NE(bits_refusal(*inst, true).find("step sbox is the Boolean circuit toy, which declares no inverse"),
+            std::string::npos)
+      << bits_refusal(*inst, true);
+  ClearBackend b(31, 1, 1);  // 6 slots of GF(2^5): 6 blocks
+  CipherHarness<ClearBackend, BitSlicedRep> h(b, *inst, 5, false, false, 0, 3);
+  h.load_keys();
+  auto st = h.encrypt_inputs();
+  ASSERT_EQ(st.size(), 8u);
+  Evaluator<ClearBackend> ev(b);
+  const auto recs = h.circ.run(ev, st);
+  EXPECT_EQ(h.decrypt_outputs(st), h.expected());
+  EXPECT_EQ(recs[0].counts.mul, 2 * 2);  // two ANDs per half
+  EXPECT_THROW((CipherHarness<ClearBackend, SlicedRep>(b, *inst, 5, false, false, 0, 3)), ParameterError);
+}
+
 TEST(Catalog, UnknownCipherListsTheNames) {
   try {
     find_cipher("rijndael");

@@ -11,7 +11,9 @@
 //         Linear(M)       out_p = sum_q M[p][q] in_q across the block (s x s over GF(2^n)),
 //         AddKey(i)       state += subkey i (constants are folded into the subkeys),
 //         Boolean(C, C')  each element's n bits through the Boolean circuit C
-//                         (boolean_circuit.h; C' its inverse, for decryption),
+//                         (boolean_circuit.h; C' its inverse, for decryption); a circuit
+//                         of g n bits maps each group of g consecutive elements (a
+//                         bit-oriented cipher: n = 1, a 4-bit S-box on 4 elements),
 //     from which one generic circuit (circuit.h) evaluates it on any backend, in any
 //     packing, fused or not, and in reverse for decryption;
 //   - optionally its rounds on the elements' bits (bit_round) for the bit-sliced packing
@@ -58,8 +60,9 @@ struct Op {
   Linearized L;     // kAffine
   BlockMap M;       // kLinear
   long key = 0;     // kAddKey: subkey index
-  // kBoolean: n input and n output bits (bit i = coefficient of x^i), and the inverse
-  // permutation's circuit (null: no decryption).
+  // kBoolean: g n input and output bits for g consecutive elements (bit e n + i = the
+  // coefficient of x^i in element e of the group), and the inverse permutation's circuit
+  // (null: no decryption).
   std::shared_ptr<const BooleanCircuit> circuit, inverse;
 
   static Op power(uint64_t e) { return Op{kPower, e, {}, {}, 0, {}, {}}; }

@@ -180,10 +180,11 @@ CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt
                                      "evaluates it"));
           if (!it.op.circuit) throw ParameterError(msg(sp.id, ": step ", it.name, ": Boolean operation without a circuit"));
           it.op.circuit->check();
-          if (it.op.circuit->inputs != sp.n || long(it.op.circuit->outputs.size()) != sp.n)
-            throw ParameterError(msg(sp.id, ": step ", it.name, ": circuit ", it.op.circuit->name, " maps ",
-                                     it.op.circuit->inputs, " bits to ", it.op.circuit->outputs.size(),
-                                     ": an element of GF(2^", sp.n, ") has ", sp.n));
+          if (const long k = it.op.circuit->inputs; k != long(it.op.circuit->outputs.size()) || k % sp.n ||
+                                                    sp.s % (k / sp.n))
+            throw ParameterError(msg(sp.id, ": step ", it.name, ": circuit ", it.op.circuit->name, " maps ", k,
+                                     " bits to ", it.op.circuit->outputs.size(), ": it must map g elements of GF(2^",
+                                     sp.n, ") to g, g n bits, g dividing the state's ", sp.s, " elements"));
           c.kind = CompiledOp::kBoolean, c.circuit = it.op.circuit;
           break;
         case Op::kAffine:
@@ -318,9 +319,17 @@ Elements evaluate_clear(const GF2n& F, const CompiledProgram& p, const std::vect
         case CompiledOp::kAddKey:
           for (size_t i = 0; i < x.size(); ++i) x[i] ^= subkeys[c.key].at(i);
           break;
-        case CompiledOp::kBoolean:
-          for (auto& v : x) v = c.circuit->evaluate(v);
+        case CompiledOp::kBoolean: {  // on each group of g = inputs / n elements
+          const long n = F.n(), g = c.circuit->inputs / n;
+          const uint64_t mask = n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+          for (size_t k = 0; k < x.size(); k += g) {
+            uint64_t in = 0;
+            for (long e = 0; e < g; ++e) in |= x[k + e] << (e * n);
+            const uint64_t out = c.circuit->evaluate(in);
+            for (long e = 0; e < g; ++e) x[k + e] = (out >> (e * n)) & mask;
+          }
           break;
+        }
       }
     }
   return x;

@@ -19,7 +19,8 @@
 //             "<affine step>+<linear step>".
 // On the elements' bits (bits: the bit-sliced packing) the rounds are the entry's
 // bit_round(): a power map there is refused (it has no Boolean form), a Boolean operation
-// is kept (decryption: its declared inverse circuit, refused when there is none), and
+// is kept (its circuit maps each group of g consecutive elements, g n bits, g = its inputs
+// / n; decryption: its declared inverse circuit, refused when there is none), and
 // fusion is refused (affine maps and linear layers are both additions there). Elsewhere a
 // Boolean operation is refused: only the bit-sliced packing evaluates it.
 // Each operation carries the name it is timed under: the step's name (its inverse_name in

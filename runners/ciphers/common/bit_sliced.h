@@ -12,8 +12,9 @@
 //                the x_(q,j) that xtime shifts) is a renaming;
 //     Affine(L)  per element, bit r of L(x) = c_r + sum_j [bit r of L_0(x^j)] x_j:
 //                additions and, where c_r = 1, the constant 1;
-//     Boolean(C) per element, the circuit's gates (boolean_circuit.h): XOR an addition,
-//                AND a product (relinearized), NOT the constant 1 added.
+//     Boolean(C) per element (per group of g consecutive elements for a circuit of g n
+//                bits), the circuit's gates (boolean_circuit.h): XOR an addition, AND a
+//                product (relinearized), NOT the constant 1 added.
 // No automorphism: the only key-switching key is relinearization's. Subkeys are encrypted
 // bit by bit, replicated over the blocks (one cipher key per run), as the other packings do.
 #pragma once
@@ -150,17 +151,19 @@ class BitSlicedRep {
     st = std::move(out);
   }
 
-  // The circuit C on every element's n bits; wires are freed after their last use.
+  // The circuit C on every group of C.inputs consecutive state bits (an element, or g
+  // elements); wires are freed after their last use.
   void boolean(Evaluator<B>& ev, State& st, const BooleanCircuit& C) const {
-    if (C.inputs != n_ || long(C.outputs.size()) != n_)
-      throw ParameterError(msg("circuit ", C.name, " maps ", C.inputs, " bits to ", C.outputs.size(), ": elements have ",
-                               n_));
+    const long k = C.inputs;
+    if (k != long(C.outputs.size()) || k % n_ || long(st.size()) % k)
+      throw ParameterError(msg("circuit ", C.name, " maps ", k, " bits to ", C.outputs.size(), ": the state's ",
+                               st.size(), " bits are elements of ", n_));
     const auto last = C.last_use();
     State out;
     out.reserve(st.size());
-    for (long i = 0; i < s_; ++i) {
+    for (size_t i = 0; i < st.size(); i += k) {
       std::vector<std::optional<Ctxt>> w(C.wires());
-      for (long j = 0; j < n_; ++j) w[j] = st[i * n_ + j];
+      for (long j = 0; j < k; ++j) w[j] = st[i + j];
       auto done = [&](long wire, long g) {
         if (last[wire] == g) w[wire].reset();
       };
