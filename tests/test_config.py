@@ -81,7 +81,7 @@ BAD = [
     # (where, new value, what the error must say)
     (["threadz"], 2, "invalid config: (top level): Additional properties are not allowed ('threadz' was unexpected)"),
     (["threads"], 0, "invalid config: threads: 0 is less than the minimum of 1"),
-    (["experiments", 1, "packing"], "sliced", "experiments[1] (name='aes-byte-sliced'): packing='sliced': AES-128 has packed or byte-sliced"),
+    (["experiments", 1, "packing"], "sliced", "experiments[1] (name='aes-byte-sliced'): packing='sliced': AES-128 has packed, byte-sliced or bit-sliced"),
     (["experiments", 2, "packing"], "byte-sliced", "experiments[2] (name='vision8'): packing='byte-sliced': Vision GF(2^8)^16 has packed or sliced"),
     (["experiments", 3, "field_bits"], 32, "experiments[3] (name='vision64'): cipher=vision has no instance with field_bits=32 and state_size=2: it has GF(2^8)^16, GF(2^16)^8, GF(2^32)^4, GF(2^64)^2"),
     (["experiments", 2, "state_size"], 5, "experiments[2] (name='vision8'): cipher=vision has no instance with field_bits=8 and state_size=5"),

@@ -1,10 +1,13 @@
 // catalog_json.h: the cipher catalog as JSON (run_cipher --list-ciphers), what the Python
 // side (cbparams.catalog) reads instead of keeping its own list of ciphers.
 //
-// {"ciphers": [{name, display, description, citation, packings: ["packed", <sliced name>],
+// {"ciphers": [{name, display, description, citation, packings: ["packed", <sliced name>,
+//   "bit-sliced"] (those it offers, catalog.h packings()),
 //   instances: [{id, label ("GF(2^8)^16"), display ("AES-128", "Vision GF(2^8)^16"), n,
 //   field_polynomial, s, rounds, block_bits, block_bytes, key_bytes, decrypt (bool),
-//   decrypt_note (why not, or ""), steps: {separate: [...], fused: [...]}}]}]}
+//   decrypt_note (why not, or ""), steps: {separate: [...], fused: [...], "bit-sliced":
+//   [...]} (per packing offered: on elements separate and fused, on bits "bit-sliced")}]}]}
+// decrypt is on elements where the entry runs there, else on bits.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -29,9 +32,15 @@ inline nlohmann::json catalog_json() {
   nlohmann::json ciphers = nlohmann::json::array();
   for (const CipherEntry* e : cipher_catalog()) {
     nlohmann::json insts = nlohmann::json::array();
+    const auto offered = packings(*e);
+    const bool elements = offered.front() == "packed";
+    const bool bits = offered.back() == kBitSliced;
     for (const auto& sp : e->instances) {
       const auto inst = e->make(sp);
-      const std::string refusal = decrypt_refusal(*inst);
+      const std::string refusal = elements ? decrypt_refusal(*inst) : bits_refusal(*inst, true);
+      nlohmann::json steps = nlohmann::json::object();
+      if (elements) steps["separate"] = step_names(*inst, false), steps["fused"] = step_names(*inst, true);
+      if (bits) steps[kBitSliced] = step_names(*inst, false, false, true);
       const long eb = inst->element_bytes();
       insts.push_back({{"id", sp.id},
                        {"label", CipherEntry::instance_label(sp)},
@@ -45,13 +54,13 @@ inline nlohmann::json catalog_json() {
                        {"key_bytes", eb * sp.key_elements},
                        {"decrypt", refusal.empty()},
                        {"decrypt_note", refusal},
-                       {"steps", {{"separate", step_names(*inst, false)}, {"fused", step_names(*inst, true)}}}});
+                       {"steps", steps}});
     }
     ciphers.push_back({{"name", e->name},
                        {"display", e->display},
                        {"description", e->description},
                        {"citation", e->citation},
-                       {"packings", {"packed", e->sliced_name}},
+                       {"packings", offered},
                        {"instances", insts}});
   }
   return {{"ciphers", ciphers}};

@@ -1,7 +1,7 @@
 // run_cipher: a cipher of the catalog evaluated homomorphically, with per-round timings.
 //
 //   run_cipher --cipher NAME [--field-bits n] [--state-size s] [--rounds R]
-//              [--packing {packed|sliced|byte-sliced}] [--linear {fused|separate}]
+//              [--packing {packed|sliced|byte-sliced|bit-sliced}] [--linear {fused|separate}]
 //              --m M [--bits B] [--c C] [--hwt H]
 //              [--key HEX] [--plaintext HEX] [--blocks K] [--seed S] [--decrypt]
 //              [--backend {bgv|clear}] [--plan] --json OUT
@@ -10,7 +10,10 @@
 // The cipher is an entry of the catalog (ciphers/catalog/catalog.h); --field-bits and
 // --state-size pick one of its instances (default: its first), and the generic circuit
 // (ciphers/catalog/circuit.h) evaluates its description. "sliced" and "byte-sliced" name
-// the one-ciphertext-per-element packing of every cipher.
+// the one-ciphertext-per-element packing of every cipher; "bit-sliced" (one ciphertext per
+// state bit, a block per slot: ciphers/common/bit_sliced.h) runs the entry's rounds on
+// bits where it offers them (catalog.h packings()); its slots hold bits, so the backend's
+// field is GF(2) and any ring m will do.
 //
 // The chain (BGV): the planner (backend/chain_planner.h) runs the same circuit on clear
 // slots with the engine's noise bounds beside them and finds the least chain on which no
@@ -116,6 +119,8 @@ struct Instance {
   std::shared_ptr<const CipherInstance> ref;
   long n = 0, s = 0;   // field degree, elements per block
   uint64_t f_low = 0;
+  long slot_n = 0;     // the backend's field GF(2^slot_n) mod x^slot_n + slot_f_low: the
+  uint64_t slot_f_low = 0;  // instance's, or GF(2) for bit-sliced (slots hold bits)
   long rounds = 0;
   std::string name;    // "GF(2^8)^16"
   std::string display; // "AES-128 GF(2^8)^16", "Vision GF(2^8)^16" (messages)
@@ -127,6 +132,8 @@ Instance make_instance(const Options& o) {
   in.spec = &find_instance(*in.entry, o.n, o.s);
   in.ref = in.entry->make(*in.spec);
   in.n = in.spec->n, in.s = in.spec->s, in.f_low = in.spec->f_low, in.rounds = in.spec->rounds;
+  const bool bits = packing_name(*in.entry, o.packing) == kBitSliced;
+  in.slot_n = bits ? 1 : in.n, in.slot_f_low = bits ? 1 : in.f_low;
   in.name = CipherEntry::instance_label(*in.spec);
   in.display = in.entry->display + " " + in.name;
   if (o.rounds != -1) {
@@ -139,10 +146,11 @@ Instance make_instance(const Options& o) {
 
 const std::string& display(const Instance& in) { return in.display; }
 
-// The ring must hold the cipher's field and, packed, one block per ciphertext.
+// The ring must hold the cipher's field (bit-sliced: GF(2), any ring) and, packed, one
+// block per ciphertext.
 void check_ring(const Options& o, const Instance& in, const ZmStar& zm) {
-  if (zm.d() % in.n != 0)
-    throw ParameterError(msg("m=", o.m, " has d=", zm.d(), " (slots GF(2^", zm.d(), ")): GF(2^", in.n, ") needs ", in.n,
+  if (zm.d() % in.slot_n != 0)
+    throw ParameterError(msg("m=", o.m, " has d=", zm.d(), " (slots GF(2^", zm.d(), ")): GF(2^", in.slot_n, ") needs ", in.slot_n,
                              " | d"));
   if (o.packing == "packed" && zm.ell() < in.s)
     throw ParameterError(msg("m=", o.m, " has ", zm.ell(), " slots: ", display(in), " packed needs ", in.s,
@@ -253,7 +261,7 @@ template <template <class> class Rep>
 ChainPlan plan_circuit(const Options& o, const Instance& in) {
   PlanParams pp;
   pp.m = o.m, pp.bits = 1000, pp.c = o.c, pp.hwt = o.hwt, pp.seed = o.seed;
-  PlanBackend b(pp, in.n, in.f_low);
+  PlanBackend b(pp, in.slot_n, in.slot_f_low);
   auto h = make_harness<PlanBackend, Rep>(b, o, in);
   auto run = [&](PlanBackend& pb) {
     h.load_keys();
@@ -293,6 +301,7 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
 
 ChainPlan plan_for(const Options& o, const Instance& in) {
   if (o.packing == "packed") return plan_circuit<PackedRep>(o, in);
+  if (o.packing == kBitSliced) return plan_circuit<BitSlicedRep>(o, in);
   return plan_circuit<SlicedRep>(o, in);
 }
 
@@ -505,6 +514,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
 template <class B>
 bool run_with(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
   if (o.packing == "packed") return run_circuit<PackedRep>(b, o, in, wall, backend_s, out);
+  if (o.packing == kBitSliced) return run_circuit<BitSlicedRep>(b, o, in, wall, backend_s, out);
   return run_circuit<SlicedRep>(b, o, in, wall, backend_s, out);
 }
 
@@ -641,18 +651,18 @@ int run(const Options& o_in) {
   json out;
   bool ok;
   if (o.backend == "clear") {
-    ClearBackend b(o.m, in.n, in.f_low);
+    ClearBackend b(o.m, in.slot_n, in.slot_f_low);
     ok = run_with(b, o, in, wall, wall.seconds(), out);
 #ifdef CB_HAVE_HELIB
   } else if (o.backend == "helib") {  // HElib's own chain for --bits; no engine noise planning
-    HelibBackend b(HelibParams{o.m, o.bits, o.c, o.hwt, o.seed}, in.n, in.f_low);
+    HelibBackend b(HelibParams{o.m, o.bits, o.c, o.hwt, o.seed}, in.slot_n, in.slot_f_low);
     ok = run_with(b, o, in, wall, wall.seconds(), out);
     out.update(json::parse(b.report_json()));
 #endif
   } else {
     BgvParams p;
     p.m = o.m, p.bits = o.bits, p.c = o.c, p.hwt = o.hwt, p.seed = o.seed;
-    BgvBackend b(p, in.n, in.f_low);
+    BgvBackend b(p, in.slot_n, in.slot_f_low);
     ok = run_with(b, o, in, wall, wall.seconds(), out);
     if (plan) out["plan"] = plan_json(*plan, plan_s);
     out["memory"] = memory_json(b, p);
@@ -685,8 +695,10 @@ int main(int argc, char** argv) {
   app.add_option("--field-bits", o.n, "the instance's field degree n (default: the cipher's first instance)");
   app.add_option("--state-size", o.s, "the instance's state size in field elements (default: any)");
   app.add_option("--rounds", o.rounds, "rounds (default: the cipher's; fewer = reduced-round, e.g. 13 for GF(2^64)^2)");
-  app.add_option("--packing", o.packing, "packed (blocks in slots) or sliced (one ciphertext per element; AES calls it byte-sliced)")
-      ->check(CLI::IsMember({"packed", "byte-sliced", "sliced"}));
+  app.add_option("--packing", o.packing,
+                 "packed (blocks in slots), sliced (one ciphertext per element; AES calls it byte-sliced) or "
+                 "bit-sliced (one ciphertext per state bit, where the cipher offers it)")
+      ->check(CLI::IsMember({"packed", "byte-sliced", "sliced", "bit-sliced"}));
   app.add_option("--linear", o.linear,
                  "separate (default): the S-box's affine maps and the linear layers evaluated apart, timed as the "
                  "paper's Table 1 columns; fused: each affine map with the linear layer next to it as one map, one "

@@ -48,8 +48,8 @@ class Instance:
     rounds: int          #: the cipher's full round count
     label: str           #: "GF(2^8)^16"
     display: str         #: "AES-128", "Vision GF(2^8)^16": what tables call it
-    packings: tuple      #: ("packed", <the sliced packing's name>)
-    steps: dict          #: {"separate": [...], "fused": [...]}: per-round step names
+    packings: tuple      #: ("packed", <the sliced packing's name>[, "bit-sliced"]): those it offers
+    steps: dict          #: {"separate": [...], "fused": [...][, "bit-sliced": [...]]}: per-round step names
     decrypt: bool        #: whether --decrypt is offered
     field_polynomial: str
     block_bits: int
@@ -156,16 +156,18 @@ def flags(instance_id: str) -> list:
 
 
 def step_names(instance_id: str, linear: str = "separate") -> list[str]:
-    """The step names a run of the instance reports per round (per_round[].ops keys)."""
+    """The step names a run of the instance reports per round (per_round[].ops keys);
+    linear: separate, fused, or bit-sliced (the steps of a bit-sliced run)."""
     return list(instances()[instance(instance_id)].steps[linear])
 
 
 def all_step_names() -> list[str]:
-    """Every step name of every instance, fused and apart, in catalog order."""
+    """Every step name of every instance, fused and apart (and bit-sliced where offered), in
+    catalog order."""
     out = []
     for i in instances().values():
-        for linear in ("separate", "fused"):
-            for s in i.steps[linear]:
+        for names in i.steps.values():
+            for s in names:
                 if s not in out:
                     out.append(s)
     return out

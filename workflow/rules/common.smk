@@ -110,6 +110,10 @@ if not HAVE_CATALOG:
                    "catalog once it is (make build)")
 
 
+# The packing with one bit per slot (run_cipher --packing, the engine's catalog.h kBitSliced).
+BIT_SLICED = "bit-sliced"
+
+
 def experiment_instance(exp, where):
     """The catalog instance of an experiment (None before the first build); ConfigError for
     a cipher, instance, packing or round count the catalog does not have."""
@@ -120,7 +124,9 @@ def experiment_instance(exp, where):
     except CATALOG.CatalogError as e:
         raise ConfigError(f"{where}: {e}")
     if exp["packing"] not in inst.packings:
-        raise ConfigError(f"{where}: packing={exp['packing']!r}: {inst.display} has {' or '.join(inst.packings)}")
+        have = inst.packings
+        listed = ", ".join(have[:-1]) + " or " + have[-1] if len(have) > 1 else have[0]
+        raise ConfigError(f"{where}: packing={exp['packing']!r}: {inst.display} has {listed}")
     if exp["rounds"] > inst.rounds:
         raise ConfigError(f"{where}: rounds={exp['rounds']}: {inst.display} has 1..{inst.rounds}")
     return inst
@@ -136,12 +142,14 @@ def _expand_runs(cfg):
         names.add(exp["name"])
         inst = experiment_instance(exp, where)
         n = inst.n if inst else exp.get("field_bits", 1)
+        bits_in_slots = exp["packing"] == BIT_SLICED  # slots hold bits: GF(2) is in every ring
+        slot_n = 1 if bits_in_slots else n
         for j, ring in enumerate(exp["rings"]):
             m = ring["m"]
             if m % 2 == 0:
                 raise ConfigError(f"{where}.rings[{j}]: m={m} is even: the ring needs odd m")
             d = multiplicative_order_of_2(m)
-            if d % n:
+            if d % slot_n:
                 raise ConfigError(
                     f"{where}.rings[{j}]: m={m} has slots GF(2^{d}) (d = ord_m(2) = {d}), "
                     f"which do not contain GF(2^{n}): the field degree {n} must divide d"
@@ -161,6 +169,9 @@ def _expand_runs(cfg):
                     field_bits=exp.get("field_bits"),
                     state_size=exp.get("state_size"),
                     state=inst.s if inst else exp.get("state_size"),  # elements per block
+                    # ciphertexts per state: packed 1, sliced one per element, bit-sliced one per bit
+                    ciphertexts=(1 if exp["packing"] == "packed" else
+                                 (inst.s * (inst.n if bits_in_slots else 1) if inst else None)),
                     packing=exp["packing"],
                     linear=exp.get("linear", EXPERIMENT_DEFAULTS["linear"]),
                     rounds=exp["rounds"],
@@ -274,8 +285,7 @@ def run_runtime_min(wildcards):
     r = run_record(wildcards)
     model = config["resources"]
     seconds = run_size(r) * r["rounds"] * model["seconds_per_round_per_mega_phi_bit"]
-    if r["packing"] != "packed":  # every catalog cipher's first packing; the others are sliced
-        seconds *= r["state"] or 1  # one ciphertext per state element
+    seconds *= r["ciphertexts"] or r["state"] or 1  # the ciphertexts of a state (see _expand_runs)
     return max(model["min_runtime_min"], math.ceil(seconds / 60))
 
 

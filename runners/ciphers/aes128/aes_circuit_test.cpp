@@ -1,5 +1,5 @@
-// aes_circuit_test: the AES-128 circuits (packed and byte-sliced, encryption and
-// decryption) on the clear backend against the FIPS-197 vectors, every round state of
+// aes_circuit_test: the AES-128 circuits (packed, byte-sliced and bit-sliced, encryption
+// and decryption) on the clear backend against the FIPS-197 vectors, every round state of
 // reduced-round runs, and the plaintext reference on extra random blocks. The clear
 // backend refuses automorphisms whose keys were not requested, so these runs also check
 // that automorphisms() lists everything the circuit uses.
@@ -95,6 +95,71 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{257, false, 10, true, true}, Case{4369, false, 10, false, true},
                       Case{4369, false, 10, true, true}, Case{771, true, 10, false, true},
                       Case{257, true, 10, true, true}, Case{257, false, 3, false, true}));
+
+// Bit-sliced (GHS's third variant): 128 ciphertexts of bits, a block per slot; slots of
+// GF(2) (any ring) or of a larger field (bits lie in every GF(2^d)).
+struct BitCase {
+  long m, n;  // ring, backend field GF(2^n) (1: GF(2) mod x + 1)
+  long rounds;
+  bool decrypt;
+};
+void PrintTo(const BitCase& c, std::ostream* os) {
+  *os << "m=" << c.m << " GF(2^" << c.n << ") rounds=" << c.rounds << (c.decrypt ? " decrypt" : " encrypt");
+}
+class AesBitSlicedTest : public ::testing::TestWithParam<BitCase> {};
+
+TEST_P(AesBitSlicedTest, MatchesVectorsAndReference) {
+  const BitCase c = GetParam();
+  ClearBackend b(c.m, c.n, c.n == 1 ? 1 : aes128::kModulusLow);
+  AesCircuit<ClearBackend, BitSlicedRep> circ(b, c.rounds, c.decrypt);
+  EXPECT_TRUE(circ.automorphisms().empty());
+  EXPECT_EQ(circ.max_blocks(), b.slot_count());
+  std::mt19937_64 rng(c.m + c.rounds);
+  for (const auto& v : testing_vectors::load("aes128/vectors.json")) {
+    const aes128::Aes128 ref(block(v.key));
+    const auto rk = ref.round_keys();
+    circ.load_round_keys({rk.begin(), rk.end()});
+    std::vector<aes128::Block> plain{block(v.plaintext)}, cipher{block(v.round_states.at(c.rounds - 1))};
+    for (long k = 1; k < circ.max_blocks(); ++k) {  // every slot: random blocks
+      aes128::Block p;
+      for (auto& x : p) x = uint8_t(rng());
+      plain.push_back(p);
+      cipher.push_back(ref.round_states(p)[c.rounds - 1]);
+    }
+    const auto& in = c.decrypt ? cipher : plain;
+    const auto& want = c.decrypt ? plain : cipher;
+    Evaluator<ClearBackend> ev(b);
+    auto st = circ.encrypt_input(in);
+    ASSERT_EQ(st.size(), 128u);
+    const auto recs = circ.run(ev, st);
+    EXPECT_EQ(circ.decrypt_output(st, long(in.size())), want) << v.name;
+    ASSERT_EQ(long(recs.size()), c.rounds);
+    for (auto& r : recs) {
+      EXPECT_EQ(r.counts.mul, 16 * 34);  // Boyar-Peralta: 34 AND per S-box
+      EXPECT_EQ(r.counts.automorph + r.counts.mul_plain, 0);
+      EXPECT_EQ(r.ops.count("subbytes") + r.ops.count("shiftrows_mixcolumns") + r.ops.count("addroundkey"), 3u);
+    }
+    long depth = 0;
+    for (const auto& x : st) depth = std::max(depth, b.depth(x));
+    EXPECT_EQ(depth, 4 * c.rounds);  // AND-depth 4 per round
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rings, AesBitSlicedTest,
+                         ::testing::Values(BitCase{257, 1, 10, false}, BitCase{257, 1, 10, true},
+                                           BitCase{257, 8, 10, false}, BitCase{771, 1, 3, false},
+                                           BitCase{771, 1, 9, true}, BitCase{31, 1, 1, false}));
+
+TEST(AesCircuit, BitSlicedRefusesFusion) {
+  ClearBackend b(257, 1, 1);
+  try {
+    AesCircuit<ClearBackend, BitSlicedRep> c(b, 10, false, true);
+    FAIL();
+  } catch (const ParameterError& e) {
+    EXPECT_STREQ(e.what(), "aes bit-sliced: --linear fused has nothing to fuse (on the bits, affine maps and linear "
+                           "layers are both additions): use --linear separate");
+  }
+}
 
 TEST(AesCircuit, LinearLayerCostsAreReported) {
   ClearBackend b(4369, 8, aes128::kModulusLow);

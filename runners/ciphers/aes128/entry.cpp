@@ -3,10 +3,16 @@
 // affine map A written as a linearized polynomial, ShiftRows and MixColumns as one linear
 // map of the 16 bytes (ShiftRows alone in round 10), the round keys expanded in the clear.
 // The clear reference is ciphers/aes128/aes128.h.
+//
+// Bit-sliced (GHS's third variant): the same rounds on the 128 state bits, SubBytes as
+// Boyar and Peralta's depth-16 S-box circuit (boyar_peralta.h: 34 AND, AND-depth 4) and
+// its inverse for decryption; ShiftRows, MixColumns and AddRoundKey are GF(2)-linear.
+// The round keys are expanded in the clear and encrypted, as in the other packings.
 #include <memory>
 
 #include "ciphers/catalog/cipher_spec.h"
 #include "ciphers/aes128/aes128.h"
+#include "ciphers/aes128/boyar_peralta.h"
 
 namespace cb {
 namespace {
@@ -47,6 +53,17 @@ class Aes128Instance : public CipherInstance {
     steps.push_back({"addroundkey", {Op::add_key(r)}});
     return steps;
   }
+  // SubBytes as one Boolean circuit (inversion and affine map together).
+  Round bit_round(long r, long R) const override {
+    static const auto sbox = std::make_shared<const BooleanCircuit>(aes128::sbox_circuit());
+    static const auto inv = std::make_shared<const BooleanCircuit>(aes128::inv_sbox_circuit());
+    Round steps;
+    if (r == 1) steps.push_back({"addroundkey", {Op::add_key(0)}});
+    steps.push_back({"subbytes", {Op::boolean(sbox, inv)}});
+    steps.push_back({"shiftrows_mixcolumns", {Op::linear(linear_layer(r != aes128::kRounds))}});
+    steps.push_back({"addroundkey", {Op::add_key(r)}});
+    return steps;
+  }
   std::vector<Elements> subkeys(const Elements& key, long R) const override {
     std::vector<Elements> out;
     for (const auto& k : aes128::expand_key(block(key))) out.emplace_back(k.begin(), k.end());
@@ -76,10 +93,13 @@ const CipherEntry& aes128_entry() {
         "AES-128 (FIPS-197): 16 bytes of GF(2^8) mod x^8 + x^4 + x^3 + x + 1, 10 rounds of SubBytes, ShiftRows, "
         "MixColumns (not in round 10) and AddRoundKey. Evaluated as Gentry, Halevi and Smart do: SubBytes is the "
         "inversion x^254 (4 products, depth 3) and the affine map A as a linearized polynomial; ShiftRows and "
-        "MixColumns are one linear map of the block. The round keys are expanded in the clear and encrypted.";
+        "MixColumns are one linear map of the block. The round keys are expanded in the clear and encrypted. "
+        "Bit-sliced (GHS's third variant): one ciphertext per state bit, one block per slot; SubBytes is Boyar and "
+        "Peralta's depth-16 S-box circuit (34 AND, AND-depth 4), the rest additions.";
     e.citation =
         "NIST FIPS-197 (2001); C. Gentry, S. Halevi, N. P. Smart, Homomorphic Evaluation of the AES Circuit, "
-        "CRYPTO 2012 (ePrint 2012/099)";
+        "CRYPTO 2012 (ePrint 2012/099); bit-sliced S-box: J. Boyar, R. Peralta, A depth-16 circuit for the AES S-box, "
+        "SEC 2012 (ePrint 2011/332)";
     e.sliced_name = "byte-sliced";
     e.name_instances = false;
     e.instances = {{"aes", 8, aes128::kModulusLow, 16, aes128::kRounds, 16}};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ciphers/catalog/program.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -13,6 +14,16 @@ const CipherEntry& mimc_entry();
 const CipherEntry& chaghri_entry();
 
 namespace {
+
+// Why an entry's instances do not run on elements (packed, sliced), or on bits; "" if they do.
+std::string refusal(const CipherEntry& e, bool bits) {
+  for (const auto& sp : e.instances) {
+    const auto inst = e.make(sp);
+    const std::string why = bits ? bits_refusal(*inst) : elements_refusal(*inst);
+    if (!why.empty()) return why;
+  }
+  return "";
+}
 
 std::vector<const CipherEntry*> make_catalog() {
   std::vector<const CipherEntry*> all = {&aes128_entry(), &vision_entry(), &mimc_entry(), &chaghri_entry()};
@@ -48,6 +59,8 @@ void check_entry(const CipherEntry& e) {
   need(!e.instances.empty(), "instances");
   need(e.make != nullptr, "make (the function building an instance)");
   need(!e.sliced_name.empty(), "sliced_name");
+  if (e.sliced_name == kBitSliced || e.sliced_name == "packed")
+    throw ParameterError(msg(who, ": sliced_name ", e.sliced_name, " is another packing's name"));
   for (size_t i = 0; i < e.instances.size(); ++i) {
     const auto& in = e.instances[i];
     const std::string where = msg(who, " instance ", i, " (", in.id.empty() ? "?" : in.id, ")");
@@ -55,7 +68,7 @@ void check_entry(const CipherEntry& e) {
       if (!ok) throw ParameterError(msg(where, ": ", what));
     };
     bad(!in.id.empty(), "id is missing");
-    bad(in.n >= 2 && in.n <= 64, msg("n=", in.n, ": the field degree must be 2..64"));
+    bad(in.n >= 1 && in.n <= 64, msg("n=", in.n, ": the field degree must be 1..64 (1: a Boolean cipher)"));
     bad(in.f_low != 0 && (in.n == 64 || (in.f_low >> in.n) == 0), msg("f_low=0x", std::hex, in.f_low, std::dec,
                                                                       ": the field polynomial x^n + f_low needs 0 < f_low < 2^n"));
     bad(in.s >= 1, msg("s=", in.s, ": a block has at least one element"));
@@ -65,6 +78,9 @@ void check_entry(const CipherEntry& e) {
       bad(e.instances[j].n != in.n || e.instances[j].s != in.s,
           msg("n=", in.n, ", s=", in.s, " is declared twice (instances are told apart by n and s)"));
   }
+  if (packings(e).empty())
+    throw ParameterError(msg(who, ": no packing runs it (on elements: ", refusal(e, false), "; on bits: ",
+                             refusal(e, true), ")"));
 }
 
 const std::vector<const CipherEntry*>& cipher_catalog() {
@@ -98,10 +114,24 @@ std::pair<const CipherEntry*, const InstanceSpec*> find_instance_id(const std::s
   throw ParameterError(msg("instance ", id, ": not in the catalog (", ids, ")"));
 }
 
+std::vector<std::string> packings(const CipherEntry& e) {
+  std::vector<std::string> out;
+  if (refusal(e, false).empty()) out = {"packed", e.sliced_name};
+  if (refusal(e, true).empty()) out.push_back(kBitSliced);
+  return out;
+}
+
 std::string packing_name(const CipherEntry& e, const std::string& packing) {
-  if (packing == "packed") return packing;
-  if (packing == "sliced" || packing == "byte-sliced" || packing == e.sliced_name) return e.sliced_name;
-  throw ParameterError(msg("--packing ", packing, ": ", e.name, " has packed or ", e.sliced_name));
+  const auto have = packings(e);
+  std::string list;
+  for (size_t i = 0; i < have.size(); ++i) list += (i == 0 ? "" : i + 1 == have.size() ? " or " : ", ") + have[i];
+  std::string name = packing;
+  if (packing == "sliced" || packing == "byte-sliced") name = e.sliced_name;
+  if (std::find(have.begin(), have.end(), name) != have.end()) return name;
+  const bool bits = name == kBitSliced;
+  const bool known = bits || name == "packed" || name == e.sliced_name;
+  throw ParameterError(msg("--packing ", packing, ": ", e.name, " has ", list,
+                           known ? msg(" (", refusal(e, bits), ")") : std::string()));
 }
 
 }  // namespace cb

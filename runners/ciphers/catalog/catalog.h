@@ -30,9 +30,17 @@ std::pair<const CipherEntry*, const InstanceSpec*> find_instance_id(const std::s
 // field ("cipher entry 'x': no instances"). The catalog runs it on every entry it lists.
 void check_entry(const CipherEntry& e);
 
-// The packing names an entry accepts: "packed" and its sliced name (AES: "byte-sliced").
+// The bit-sliced packing's name (ciphers/common/bit_sliced.h), the same for every entry.
+inline const std::string kBitSliced = "bit-sliced";
+
+// The packings an entry offers, in this order: "packed" and its sliced name (AES:
+// "byte-sliced") when its rounds run on field elements (no Boolean step), "bit-sliced"
+// when every instance's rounds run on bits (bit_round has no power map; decryption
+// further needs an inverse circuit for each Boolean step).
+std::vector<std::string> packings(const CipherEntry& e);
+
 // Returns the entry's own name for `packing` ("sliced" and "byte-sliced" are one), or
-// throws ParameterError listing them.
+// throws ParameterError naming the packings it has (and, for one it lacks, why).
 std::string packing_name(const CipherEntry& e, const std::string& packing);
 
 }  // namespace cb

@@ -1,6 +1,6 @@
 // catalog_bgv_test: every entry of the catalog on the BGV engine, on the smallest ring
-// whose slots hold its field: two rounds (one for decryption, where offered) at the chain
-// the planner finds, every block decrypted and compared with the reference, and the
+// whose slots hold its field (bit-sliced, where offered: m = 257), two rounds (one for
+// decryption packed, where offered) at the chain the planner finds, every block decrypted and compared with the reference, and the
 // planner's backend (PlanBackend, same seed) predicting the capacity after every round.
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -18,9 +18,9 @@ namespace {
 using testing::InstanceCase;
 
 // Capacity of the inputs and after each round; checks every block.
-template <class B>
+template <class B, template <class> class Rep = PackedRep>
 std::vector<double> run_on(B& b, const CipherInstance& inst, long R, bool decrypt) {
-  CipherHarness<B, PackedRep> h(b, inst, R, decrypt, false, 3, 7);
+  CipherHarness<B, Rep> h(b, inst, R, decrypt, false, 3, 7);
   h.load_keys();
   auto st = h.encrypt_inputs();
   std::vector<double> caps{h.circ.capacity(st)};
@@ -62,6 +62,41 @@ TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
     }
     std::printf("%s m=%ld %s: %ld bits for %ld rounds\n", c.spec.id.c_str(), m, decrypt ? "decrypt" : "encrypt",
                 plan.bits, R);
+  }
+}
+
+// Bit-sliced, where the entry offers it: two rounds both ways at the planned chain, on
+// slots of GF(2) (m = 257: 16 slots, a block each), the plan predicting every round.
+TEST_P(CatalogBgv, BitSlicedPlannedChainDecryptsToReference) {
+  omp_set_num_threads(1);
+  const auto& c = GetParam();
+  const auto inst = c.entry->make(c.spec);
+  if (!bits_refusal(*inst).empty()) GTEST_SKIP() << bits_refusal(*inst);
+  const long m = 257;
+  for (bool decrypt : {false, true}) {
+    if (decrypt && !bits_refusal(*inst, true).empty()) continue;
+    const long R = std::min(2L, c.spec.rounds);
+    PlanBackend pb(PlanParams{m, 1000, 3, 120, 7}, 1, 1);
+    const ChainPlan plan = plan_chain(
+        pb,
+        [&](PlanBackend& b) {
+          const auto caps = run_on<PlanBackend, BitSlicedRep>(b, *inst, R, decrypt);
+          return PlanRun{caps.front(), std::vector<double>(caps.begin() + 1, caps.end())};
+        },
+        300);
+    BgvParams p;
+    p.m = m, p.bits = plan.bits, p.seed = 7;
+    BgvBackend b(p, 1, 1);
+    const auto caps = run_on<BgvBackend, BitSlicedRep>(b, *inst, R, decrypt);
+    ASSERT_EQ(caps.size(), plan.round_capacity.size() + 1);
+    EXPECT_NEAR(caps.front(), plan.fresh_capacity, 1e-6);
+    for (size_t r = 1; r < caps.size(); ++r) {
+      EXPECT_NEAR(caps[r], plan.round_capacity[r - 1], 1e-6) << "m=" << m << " round " << r;
+      EXPECT_GE(caps[r], 0) << "round " << r;
+      EXPECT_LT(caps[r], caps[r - 1]) << "round " << r;
+    }
+    std::printf("%s bit-sliced m=%ld %s: %ld bits for %ld rounds\n", c.spec.id.c_str(), m,
+                decrypt ? "decrypt" : "encrypt", plan.bits, R);
   }
 }
 

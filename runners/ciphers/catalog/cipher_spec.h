@@ -10,8 +10,19 @@
 //         Affine(L)       x -> c + sum_j gamma_j x^(2^j) in every element,
 //         Linear(M)       out_p = sum_q M[p][q] in_q across the block (s x s over GF(2^n)),
 //         AddKey(i)       state += subkey i (constants are folded into the subkeys),
+//         Boolean(C, C')  each element's n bits through the Boolean circuit C
+//                         (boolean_circuit.h; C' its inverse, for decryption); a circuit
+//                         of g n bits maps each group of g consecutive elements (a
+//                         bit-oriented cipher: n = 1, a 4-bit S-box on 4 elements),
 //     from which one generic circuit (circuit.h) evaluates it on any backend, in any
 //     packing, fused or not, and in reverse for decryption;
+//   - optionally its rounds on the elements' bits (bit_round) for the bit-sliced packing
+//     (one ciphertext per state bit, a block per slot, GF(2) inside the slot field): there
+//     Linear, Affine and AddKey are GF(2)-linear, so additions, and a Boolean step is its
+//     circuit, an AND a ciphertext product. A power map has no bit form: an entry offers
+//     bit-sliced when its bit_round has none (AES replaces its inversion and affine map by
+//     Boyar and Peralta's S-box circuit). A Boolean operation in round() itself makes a
+//     Boolean cipher, which only the bit-sliced packing evaluates;
 //   - its key schedule, run in the clear (as the papers did: the subkeys are encrypted);
 //   - a clear reference (encryption), written independently of the round description,
 //     against which every run and the description itself are checked (decryption runs
@@ -29,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "ciphers/common/boolean_circuit.h"
 #include "ciphers/common/linearized.h"
 #include "ciphers/common/slot_map.h"
 #include "engine/algebra/subfield.h"
@@ -42,17 +54,24 @@ using BlockMap = std::vector<SlotTerm>;
 
 // An operation on the whole state.
 struct Op {
-  enum Kind { kPower, kAffine, kLinear, kAddKey };
+  enum Kind { kPower, kAffine, kLinear, kAddKey, kBoolean };
   Kind kind;
   uint64_t e = 0;   // kPower: the exponent (taken mod 2^n - 1; 0 < e)
   Linearized L;     // kAffine
   BlockMap M;       // kLinear
   long key = 0;     // kAddKey: subkey index
+  // kBoolean: g n input and output bits for g consecutive elements (bit e n + i = the
+  // coefficient of x^i in element e of the group), and the inverse permutation's circuit
+  // (null: no decryption).
+  std::shared_ptr<const BooleanCircuit> circuit, inverse;
 
-  static Op power(uint64_t e) { return Op{kPower, e, {}, {}, 0}; }
-  static Op affine(Linearized L) { return Op{kAffine, 0, std::move(L), {}, 0}; }
-  static Op linear(BlockMap M) { return Op{kLinear, 0, {}, std::move(M), 0}; }
-  static Op add_key(long i) { return Op{kAddKey, 0, {}, {}, i}; }
+  static Op power(uint64_t e) { return Op{kPower, e, {}, {}, 0, {}, {}}; }
+  static Op affine(Linearized L) { return Op{kAffine, 0, std::move(L), {}, 0, {}, {}}; }
+  static Op linear(BlockMap M) { return Op{kLinear, 0, {}, std::move(M), 0, {}, {}}; }
+  static Op add_key(long i) { return Op{kAddKey, 0, {}, {}, i, {}, {}}; }
+  static Op boolean(std::shared_ptr<const BooleanCircuit> c, std::shared_ptr<const BooleanCircuit> inv = nullptr) {
+    return Op{kBoolean, 0, {}, {}, 0, std::move(c), std::move(inv)};
+  }
 };
 
 // A timed step of a round: the papers' names ("subbytes", "matmul", ...).
@@ -91,6 +110,10 @@ class CipherInstance {
   // Round r of an R-round encryption (1 <= r <= R), as steps. Round 1 starts with the
   // whitening key addition where the cipher has one.
   virtual Round round(long r, long R) const = 0;
+  // Round r on the elements' bits, for the bit-sliced packing: the default is round()
+  // itself, which is offered there when it has no power map; an entry replaces a power
+  // map by a Boolean operation here (AES: SubBytes as one S-box circuit).
+  virtual Round bit_round(long r, long R) const { return round(r, R); }
   // The subkeys that AddKey(i) of the R-round cipher adds, i = 0, 1, ...
   virtual std::vector<Elements> subkeys(const Elements& key, long R) const = 0;
   // The clear reference, independent of round(): the R-round encryption of one block.

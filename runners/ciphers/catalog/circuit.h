@@ -2,8 +2,10 @@
 //
 // The circuit is the compiled program of program.h on a backend B (backend.h) with the
 // state in a representation Rep (packing.h: PackedRep, one ciphertext holding
-// floor(ell / s) blocks; SlicedRep, s ciphertexts holding ell blocks). Each compiled
-// operation maps to the building blocks the papers' circuits use:
+// floor(ell / s) blocks; SlicedRep, s ciphertexts holding ell blocks; bit_sliced.h:
+// BitSlicedRep, s n ciphertexts of bits holding ell blocks, which runs the program on the
+// elements' bits, see there: additions, and products for the ANDs of Boolean steps). Each
+// compiled operation maps to the building blocks the papers' circuits use:
 //     Power       power_map.h's products and Frobenius maps, on every ciphertext;
 //     Frobenius   one automorphism X -> X^(2^j) per ciphertext;
 //     Affine      linearized_eval.h (baby-step giant-step Frobenius maps, constants in the
@@ -25,6 +27,7 @@
 
 #include "ciphers/catalog/cipher_spec.h"
 #include "ciphers/catalog/program.h"
+#include "ciphers/common/bit_sliced.h"
 #include "ciphers/common/evaluator.h"
 #include "ciphers/common/linearized_eval.h"
 #include "ciphers/common/packing.h"
@@ -33,30 +36,40 @@
 
 namespace cb {
 
+// The representation's fused map type (none on bits: nothing is fused there).
+template <class R, bool = R::kBits>
+struct FusedOf {
+  using type = typename R::Fused;
+};
+template <class R>
+struct FusedOf<R, true> {
+  struct type {};
+};
+
 template <class B, template <class> class Rep>
 class CipherCircuit {
  public:
   using Ctxt = typename B::Ctxt;
   using State = std::vector<Ctxt>;
+  static constexpr bool kBits = Rep<B>::kBits;
 
-  // Throws ParameterError unless the backend's field is the instance's, 1 <= rounds <=
-  // the instance's, and (decrypt) the description has a cheap inverse.
+  // Throws ParameterError unless the backend's field is the instance's (on bits: any),
+  // 1 <= rounds <= the instance's, and (decrypt) the description has a cheap inverse.
   CipherCircuit(const B& b, const CipherInstance& inst, long rounds, bool decrypt, bool fused = false)
-      : b_(b),
-        inst_(inst),
-        prog_(compile(b, inst, rounds, decrypt, fused)),
-        rep_(b, inst.spec().s, inst.packed_orders(), prog_.maps) {
-    for (const auto& r : prog_.rounds)
-      for (const auto& c : r) {
-        if (c.kind == CompiledOp::kAffine && !affine_index(c.L)) {
-          affine_L_.push_back(c.L);
-          affine_.emplace_back(b, c.L, rep_.active());
+      : b_(b), inst_(inst), prog_(compile(b, inst, rounds, decrypt, fused)), rep_(make_rep(b, inst, prog_.maps)) {
+    if constexpr (!kBits) {
+      for (const auto& r : prog_.rounds)
+        for (const auto& c : r) {
+          if (c.kind == CompiledOp::kAffine && !affine_index(c.L)) {
+            affine_L_.push_back(c.L);
+            affine_.emplace_back(b, c.L, rep_.active());
+          }
+          if (c.kind == CompiledOp::kFused && !fused_index(c)) {
+            fused_key_.push_back({c.L, c.map, c.affine_first});
+            fused_.push_back(rep_.fuse(c.map, c.L, c.affine_first));
+          }
         }
-        if (c.kind == CompiledOp::kFused && !fused_index(c)) {
-          fused_key_.push_back({c.L, c.map, c.affine_first});
-          fused_.push_back(rep_.fuse(c.map, c.L, c.affine_first));
-        }
-      }
+    }
   }
 
   const CipherInstance& instance() const { return inst_; }
@@ -70,25 +83,10 @@ class CipherCircuit {
 
   // Every automorphism exponent the circuit applies (pass to require_automorphisms).
   std::vector<long> automorphisms() const {
-    std::vector<long> ks;
-    bool linear = false;
-    for (const auto& r : prog_.rounds)
-      for (const auto& c : r) {
-        if (c.kind == CompiledOp::kLinear) linear = true;
-        if (c.kind == CompiledOp::kPower)
-          for (long j : c.power.frobenius_powers()) ks.push_back(b_.zmstar().power(2, j));
-        if (c.kind == CompiledOp::kFrobenius) ks.push_back(b_.zmstar().power(2, c.shift % inst_.spec().n));
-      }
-    if (linear)
-      for (long k : rep_.automorphisms()) ks.push_back(k);
-    for (const auto& a : affine_)
-      for (long k : a.automorphisms()) ks.push_back(k);
-    for (const auto& f : fused_)
-      for (long k : f.automorphisms()) ks.push_back(k);
-    std::sort(ks.begin(), ks.end());
-    ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
-    ks.erase(std::remove(ks.begin(), ks.end(), 1L), ks.end());
-    return ks;
+    if constexpr (kBits)
+      return {};  // additions and products only
+    else
+      return element_automorphisms();
   }
 
   // Encrypts the subkeys of the clear key schedule (replicated over the blocks).
@@ -127,10 +125,16 @@ class CipherCircuit {
  private:
   static CompiledProgram compile(const B& b, const CipherInstance& inst, long rounds, bool decrypt, bool fused) {
     const auto& sp = inst.spec();
-    if (!is_field(b.field(), sp.n, sp.f_low))
+    if (!kBits && !is_field(b.field(), sp.n, sp.f_low))
       throw ParameterError(msg(sp.id, " needs GF(2^", sp.n, ") mod x^", sp.n, " + 0x", std::hex, sp.f_low, std::dec,
                                " in the slots: the backend has GF(2^", b.field().n(), ")"));
-    return compile_program(inst, rounds, decrypt, fused);
+    return compile_program(inst, rounds, decrypt, fused, kBits);
+  }
+  static Rep<B> make_rep(const B& b, const CipherInstance& inst, const std::vector<BlockMap>& maps) {
+    if constexpr (kBits)
+      return Rep<B>(b, inst.field(), inst.spec().s, maps);
+    else
+      return Rep<B>(b, inst.spec().s, inst.packed_orders(), maps);
   }
   std::optional<size_t> affine_index(const Linearized& L) const {
     for (size_t i = 0; i < affine_L_.size(); ++i)
@@ -150,6 +154,31 @@ class CipherCircuit {
     return std::nullopt;
   }
   void apply(Evaluator<B>& ev, State& st, const CompiledOp& c) const {
+    if constexpr (kBits)
+      apply_bits(ev, st, c);
+    else
+      apply_elements(ev, st, c);
+  }
+  // On the elements' bits (bit_sliced.h).
+  void apply_bits(Evaluator<B>& ev, State& st, const CompiledOp& c) const {
+    switch (c.kind) {
+      case CompiledOp::kAffine:
+        rep_.affine(ev, st, c.L);
+        return;
+      case CompiledOp::kLinear:
+        rep_.linear(ev, st, c.map);
+        return;
+      case CompiledOp::kBoolean:
+        rep_.boolean(ev, st, *c.circuit);
+        return;
+      case CompiledOp::kAddKey:
+        for (size_t i = 0; i < st.size(); ++i) ev.add(st[i], keys_[c.key][i]);
+        return;
+      default:  // compile_program refuses the rest on bits
+        throw Error(msg(inst_.spec().id, " bit-sliced: operation ", int(c.kind), " has no bit form"));
+    }
+  }
+  void apply_elements(Evaluator<B>& ev, State& st, const CompiledOp& c) const {
     switch (c.kind) {
       case CompiledOp::kPower:
         for (auto& x : st) x = evaluate_power(ev, c.power, x);
@@ -171,7 +200,30 @@ class CipherCircuit {
       case CompiledOp::kAddKey:
         for (size_t i = 0; i < st.size(); ++i) ev.add(st[i], keys_[c.key][i]);
         break;
+      case CompiledOp::kBoolean:  // compile_program refuses it off bits
+        throw Error(msg(inst_.spec().id, ": a Boolean step needs the bit-sliced packing"));
     }
+  }
+  std::vector<long> element_automorphisms() const {
+    std::vector<long> ks;
+    bool linear = false;
+    for (const auto& r : prog_.rounds)
+      for (const auto& c : r) {
+        if (c.kind == CompiledOp::kLinear) linear = true;
+        if (c.kind == CompiledOp::kPower)
+          for (long j : c.power.frobenius_powers()) ks.push_back(b_.zmstar().power(2, j));
+        if (c.kind == CompiledOp::kFrobenius) ks.push_back(b_.zmstar().power(2, c.shift % inst_.spec().n));
+      }
+    if (linear)
+      for (long k : rep_.automorphisms()) ks.push_back(k);
+    for (const auto& a : affine_)
+      for (long k : a.automorphisms()) ks.push_back(k);
+    for (const auto& f : fused_)
+      for (long k : f.automorphisms()) ks.push_back(k);
+    std::sort(ks.begin(), ks.end());
+    ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+    ks.erase(std::remove(ks.begin(), ks.end(), 1L), ks.end());
+    return ks;
   }
 
   const B& b_;
@@ -181,7 +233,7 @@ class CipherCircuit {
   std::vector<Linearized> affine_L_;
   std::vector<LinearizedCircuit<B>> affine_;
   std::vector<FusedKey> fused_key_;
-  std::vector<typename Rep<B>::Fused> fused_;
+  std::vector<typename FusedOf<Rep<B>>::type> fused_;
   std::vector<State> keys_;
 };
 

@@ -67,11 +67,11 @@ std::string power_refusal(uint64_t e, long n) {
   return "";
 }
 
-std::vector<std::vector<Item>> declared_rounds(const CipherInstance& inst, long R, bool decrypt) {
+std::vector<std::vector<Item>> declared_rounds(const CipherInstance& inst, long R, bool decrypt, bool bits) {
   std::vector<std::vector<Item>> rounds;
   for (long r = 1; r <= R; ++r) {
     std::vector<Item> items;
-    for (const Step& st : inst.round(r, R)) {
+    for (const Step& st : bits ? inst.bit_round(r, R) : inst.round(r, R)) {
       const std::string name = decrypt && !st.inverse_name.empty() ? st.inverse_name : st.name;
       for (const Op& op : st.ops) items.push_back({op, st.group.empty() ? name : st.group, name});
     }
@@ -123,15 +123,18 @@ std::string decrypt_refusal(const CipherInstance& inst) {
   return "";
 }
 
-CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt, bool fused) {
+CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt, bool fused, bool bits) {
   const auto& sp = inst.spec();
   const GF2n& F = inst.field();
   if (R < 1 || R > sp.rounds) throw ParameterError(msg(sp.id, " rounds=", R, ": must be 1..", sp.rounds));
-  if (decrypt) {
+  if (bits && fused)
+    throw ParameterError(msg(sp.id, " bit-sliced: --linear fused has nothing to fuse (on the bits, affine maps and "
+                             "linear layers are both additions): use --linear separate"));
+  if (decrypt && !bits) {
     const std::string why = decrypt_refusal(inst);
     if (!why.empty()) throw ParameterError(msg(sp.id, ": no cheap inverse for --decrypt: ", why));
   }
-  auto rounds = declared_rounds(inst, R, decrypt);
+  auto rounds = declared_rounds(inst, R, decrypt, bits);
   if (decrypt) {
     std::reverse(rounds.begin(), rounds.end());
     for (auto& items : rounds) {
@@ -140,7 +143,13 @@ CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt
         Op& op = it.op;
         if (op.kind == Op::kLinear) op.M = inverse_map(F, op.M, sp.s);
         if (op.kind == Op::kAffine) op.L = inverse_affine(F, op.L);
-        if (op.kind == Op::kPower) op.e = *inverse_exponent(op.e, sp.n);
+        if (op.kind == Op::kPower && !bits) op.e = *inverse_exponent(op.e, sp.n);
+        if (op.kind == Op::kBoolean) {
+          if (!op.inverse)
+            throw ParameterError(msg(sp.id, ": no inverse for --decrypt: step ", it.name, " is the Boolean circuit ",
+                                     op.circuit ? op.circuit->name : "?", ", which declares no inverse circuit"));
+          std::swap(op.circuit, op.inverse);
+        }
       }
     }
   }
@@ -159,7 +168,24 @@ CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt
       CompiledOp& c = f.op;
       switch (it.op.kind) {
         case Op::kPower:
+          if (bits)
+            throw ParameterError(msg(sp.id, " bit-sliced: step ", it.name, " is the power map x^", it.op.e,
+                                     ", which has no Boolean form: the entry's bit_round must give its circuit"));
           c.kind = CompiledOp::kPower, c.power = compile_power(it.op.e, sp.n), c.shift = c.power.shift;
+          break;
+        case Op::kBoolean:
+          if (!bits)
+            throw ParameterError(msg(sp.id, ": step ", it.name,
+                                     " is a Boolean circuit on the elements' bits: only the bit-sliced packing "
+                                     "evaluates it"));
+          if (!it.op.circuit) throw ParameterError(msg(sp.id, ": step ", it.name, ": Boolean operation without a circuit"));
+          it.op.circuit->check();
+          if (const long k = it.op.circuit->inputs; k != long(it.op.circuit->outputs.size()) || k % sp.n ||
+                                                    sp.s % (k / sp.n))
+            throw ParameterError(msg(sp.id, ": step ", it.name, ": circuit ", it.op.circuit->name, " maps ", k,
+                                     " bits to ", it.op.circuit->outputs.size(), ": it must map g elements of GF(2^",
+                                     sp.n, ") to g, g n bits, g dividing the state's ", sp.s, " elements"));
+          c.kind = CompiledOp::kBoolean, c.circuit = it.op.circuit;
           break;
         case Op::kAffine:
           if (long(it.op.L.gamma.size()) != sp.n)
@@ -235,9 +261,28 @@ CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt
   return out;
 }
 
-std::vector<std::string> step_names(const CipherInstance& inst, bool fused, bool decrypt) {
+std::string bits_refusal(const CipherInstance& inst, bool decrypt) {
+  try {
+    compile_program(inst, inst.spec().rounds, decrypt, false, true);
+  } catch (const ParameterError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string elements_refusal(const CipherInstance& inst) {
+  for (long r = 1; r <= inst.spec().rounds; ++r)
+    for (const Step& st : inst.round(r, inst.spec().rounds))
+      for (const Op& op : st.ops)
+        if (op.kind == Op::kBoolean)
+          return msg("step ", st.name, " is a Boolean circuit on the elements' bits: only the bit-sliced packing "
+                     "evaluates it");
+  return "";
+}
+
+std::vector<std::string> step_names(const CipherInstance& inst, bool fused, bool decrypt, bool bits) {
   std::vector<std::string> names;
-  const auto p = compile_program(inst, inst.spec().rounds, decrypt, fused);
+  const auto p = compile_program(inst, inst.spec().rounds, decrypt, fused, bits);
   for (const auto& r : p.rounds)
     for (const auto& c : r)
       if (std::find(names.begin(), names.end(), c.label) == names.end()) names.push_back(c.label);
@@ -274,6 +319,17 @@ Elements evaluate_clear(const GF2n& F, const CompiledProgram& p, const std::vect
         case CompiledOp::kAddKey:
           for (size_t i = 0; i < x.size(); ++i) x[i] ^= subkeys[c.key].at(i);
           break;
+        case CompiledOp::kBoolean: {  // on each group of g = inputs / n elements
+          const long n = F.n(), g = c.circuit->inputs / n;
+          const uint64_t mask = n == 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+          for (size_t k = 0; k < x.size(); k += g) {
+            uint64_t in = 0;
+            for (long e = 0; e < g; ++e) in |= x[k + e] << (e * n);
+            const uint64_t out = c.circuit->evaluate(in);
+            for (long e = 0; e < g; ++e) x[k + e] = (out >> (e * n)) & mask;
+          }
+          break;
+        }
       }
     }
   return x;

@@ -17,11 +17,18 @@
 //   fusion    (--linear fused) an affine map next to a linear layer becomes one operation
 //             (packing.h fuse(): affine first when it comes first), timed as
 //             "<affine step>+<linear step>".
+// On the elements' bits (bits: the bit-sliced packing) the rounds are the entry's
+// bit_round(): a power map there is refused (it has no Boolean form), a Boolean operation
+// is kept (its circuit maps each group of g consecutive elements, g n bits, g = its inputs
+// / n; decryption: its declared inverse circuit, refused when there is none), and
+// fusion is refused (affine maps and linear layers are both additions there). Elsewhere a
+// Boolean operation is refused: only the bit-sliced packing evaluates it.
 // Each operation carries the name it is timed under: the step's name (its inverse_name in
 // decryption; apart, its group when it has one). Consecutive operations with one name are
 // one timed step.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +38,7 @@
 namespace cb {
 
 struct CompiledOp {
-  enum Kind { kPower, kFrobenius, kAffine, kLinear, kFused, kAddKey };
+  enum Kind { kPower, kFrobenius, kAffine, kLinear, kFused, kAddKey, kBoolean };
   Kind kind;
   std::string label;   // the timed step
   PowerProgram power;  // kPower: the products; its trailing Frobenius is folded or a kFrobenius
@@ -40,6 +47,7 @@ struct CompiledOp {
   long map = -1;       // kLinear, kFused: index into CompiledProgram::maps
   bool affine_first = true;  // kFused
   long key = 0;        // kAddKey
+  std::shared_ptr<const BooleanCircuit> circuit;  // kBoolean: on each element's n bits
 };
 
 struct CompiledProgram {
@@ -50,13 +58,21 @@ struct CompiledProgram {
 
 // Throws ParameterError when decrypt is asked and an operation has no cheap inverse
 // (the message names the step and the costs).
-CompiledProgram compile_program(const CipherInstance& inst, long rounds, bool decrypt, bool fused);
+// bits: the rounds on the elements' bits (bit_round, the bit-sliced packing).
+CompiledProgram compile_program(const CipherInstance& inst, long rounds, bool decrypt, bool fused, bool bits = false);
 
 // Why decryption is not offered for this instance, or "" when it is.
 std::string decrypt_refusal(const CipherInstance& inst);
 
+// Why the instance cannot run on its bits (the bit-sliced packing; decrypt: its inverse),
+// or "" when it can.
+std::string bits_refusal(const CipherInstance& inst, bool decrypt = false);
+// Why the instance cannot run on its elements (packed, sliced: round() has a Boolean
+// operation), or "".
+std::string elements_refusal(const CipherInstance& inst);
+
 // The step names a run reports (per_round ops keys), in order of first appearance.
-std::vector<std::string> step_names(const CipherInstance& inst, bool fused, bool decrypt = false);
+std::vector<std::string> step_names(const CipherInstance& inst, bool fused, bool decrypt = false, bool bits = false);
 
 // The inverse of an affine map of GF(2^n) (ParameterError when its linear part is singular).
 Linearized inverse_affine(const GF2n& F, const Linearized& L);

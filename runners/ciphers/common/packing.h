@@ -1,7 +1,8 @@
 // packing.h: how cipher blocks map to ciphertexts, and the linear layer in each way.
 //
 // A cipher state is s elements of GF(2^n) per block (s = 16 bytes for AES, m elements for
-// Vision). Two representations, both holding a circuit state as std::vector<Ctxt>:
+// Vision). Two representations of elements in slots, both holding a circuit state as
+// std::vector<Ctxt> (a third, bit_sliced.h, puts one bit of an element in a slot):
 //
 //   Packed     one ciphertext; block b's element i in slot layout.slot[b][i], so a
 //              ciphertext holds floor(ell / s) blocks (GHS's packed AES). A linear layer
@@ -48,6 +49,7 @@ class PackedRep {
   using Ctxt = typename B::Ctxt;
   using State = std::vector<Ctxt>;
   static constexpr const char* kName = "packed";
+  static constexpr bool kBits = false;  // elements in slots (bit_sliced.h: bits)
 
   // orders: candidate element orders inside a block (layout.h); maps: the linear layers.
   PackedRep(const B& b, long s, const std::vector<std::vector<long>>& orders, const std::vector<BlockMap>& maps)
@@ -120,6 +122,7 @@ class SlicedRep {
   using Ptxt = typename B::Ptxt;
   using State = std::vector<Ctxt>;
   static constexpr const char* kName = "sliced";
+  static constexpr bool kBits = false;
 
   SlicedRep(const B& b, long s, const std::vector<std::vector<long>>& /*orders*/, const std::vector<BlockMap>& maps)
       : b_(b), s_(s), maps_(maps) {
