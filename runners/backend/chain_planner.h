@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,23 @@ struct PlanRun {
 inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBackend&)>& run, long bits_hint,
                             long max_bits = 40000) {
   ChainPlan plan;
+  // A chain's run is deterministic: each is simulated once (the search comes back to some,
+  // e.g. the plan itself after the bisection); last_min is the least capacity of the chain
+  // last asked about, state_bits the chain b last ran (its state is the plan's at the end).
+  struct Seen {
+    bool ok;
+    double min_capacity;
+    PlanRun run;
+  };
+  std::map<long, Seen> seen;
+  double last_min = 0;
+  long state_bits = -1;
   auto attempt = [&](long bits, PlanRun* out) {
+    if (const auto it = seen.find(bits); it != seen.end()) {
+      last_min = it->second.min_capacity;
+      if (out) *out = it->second.run;
+      return it->second.ok;
+    }
     try {
       b.set_bits(bits);
     } catch (const ParameterError&) {
@@ -58,7 +75,10 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
     }
     PlanRun r = run(b);
     ++plan.chains_tried;
-    const bool ok = b.min_capacity() >= 0;
+    state_bits = bits;
+    last_min = b.min_capacity();
+    const bool ok = last_min >= 0;
+    seen.emplace(bits, Seen{ok, last_min, r});
     if (out) *out = r;
     return ok;
   };
@@ -71,7 +91,7 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
   }
   // A first guess from the capacity left, then bracket and bisect.
   long lo = 0;
-  const long guess = std::max<long>(20, hi - long(std::floor(b.min_capacity())));
+  const long guess = std::max<long>(20, hi - long(std::floor(last_min)));
   if (guess < hi) {
     if (attempt(guess, nullptr)) {
       hi = guess;
@@ -97,7 +117,7 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
   // that much shorter to the first that suffices (a few rounds, bounded attempts).
   for (int pass = 0; pass < 3; ++pass) {
     if (!attempt(hi, nullptr)) throw Error(msg("chain planner: the chain of ", hi, " bits failed on re-run"));
-    const long from = std::max<long>(20, hi - long(std::floor(b.min_capacity())));
+    const long from = std::max<long>(20, hi - long(std::floor(last_min)));
     long found = hi;
     for (long t = from; t < hi && t < from + 24; ++t)
       if (attempt(t, nullptr)) {
@@ -108,6 +128,12 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
     hi = found;
   }
   if (!attempt(hi, &r)) throw Error(msg("chain planner: the chain of ", hi, " bits failed on re-run"));
+  if (state_bits != hi) {  // b's state (op counts, bounds) must be the plan's
+    b.set_bits(hi);
+    r = run(b);
+    ++plan.chains_tried;
+    if (b.min_capacity() < 0) throw Error(msg("chain planner: the chain of ", hi, " bits failed on re-run"));
+  }
   plan.bits = hi;
   plan.info = b.info();
   plan.chain = b.chain().describe();
