@@ -247,11 +247,12 @@ json plan_json(const ChainPlan& p, double seconds) {
                                : json(nullptr)}};
 }
 
-// Everything a plan depends on (backend/plan_cache.h), as the cache's key.
-std::string plan_key(const Options& o, const Instance& in) {
+// Everything a plan depends on (backend/plan_cache.h), as the cache's key; blocks: the
+// run's count (--blocks, or all the ciphertexts hold: the same circuit either way).
+std::string plan_key(const Options& o, const Instance& in, long blocks) {
   return msg("plan 1|", PlanCache::engine_identity(), "|instance=", in.spec->id, "|packing=", o.packing,
              "|linear=", o.linear, "|rounds=", in.rounds, "|direction=", o.decrypt ? "decrypt" : "encrypt",
-             "|blocks=", o.blocks, "|key=", o.key_hex, "|plaintext=", o.pt_hex, "|m=", o.m, "|c=", o.c,
+             "|blocks=", blocks, "|key=", o.key_hex, "|plaintext=", o.pt_hex, "|m=", o.m, "|c=", o.c,
              "|hwt=", o.hwt, "|seed=", o.seed);
 }
 
@@ -275,7 +276,7 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
       throw Error("chain planner: the circuit's clear evaluation differs from the reference");
     return r;
   };
-  const std::string key = plan_key(o, in);
+  const std::string key = plan_key(o, in, h.blocks);
   std::optional<ChainPlan> cached = plan_cache ? plan_cache->load(key) : std::nullopt;
   ChainPlan p;
   if (cached) {

@@ -276,7 +276,8 @@ def test_plan_cache_answers_the_same_plan_and_only_it(tmp_path):
     assert strip(first) == strip(second) and plans[0]["params"] == plans[1]["params"]
     files = list(cache.glob("*.json"))
     assert len(files) == 1 and "aes" in json.loads(files[0].read_text())["key"]
-    proc, d = run(tmp_path, *base, "--bits", first["bits"])
+    # at the plan's chain, every block (m=771 holds 2) named: the same circuit, the same plan
+    proc, d = run(tmp_path, *base, "--bits", first["bits"], "--blocks", 2)
     assert proc.returncode == 0 and d["correct"], proc.stderr
     assert d["plan"]["cache"]["hits"] == 1 and d["plan"]["cache"]["misses"] == 0
     assert [r["capacity_bits"] for r in d["per_round"]] == pytest.approx(first["round_capacity_bits"], abs=1e-6)
