@@ -19,11 +19,12 @@ SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
 
 
 def expected_runs(config):
-    """The runs a config makes: per experiment, its rings x chains x backends x repetitions."""
+    """The runs a config makes: per experiment, its rings x chains x backends x repetitions
+    (a ring without bits is one run, at the engine's plan)."""
     with open(os.path.join(ROOT, config)) as f:
         cfg = yaml.safe_load(f)
     per_ring = len(cfg.get("backends", ["engine"])) * cfg["repetitions"]
-    return sum(len(r["bits"]) if isinstance(r["bits"], list) else 1
+    return sum(len(r["bits"]) if isinstance(r.get("bits"), list) else 1
                for e in cfg["experiments"] for r in e["rings"]) * per_ring
 
 
