@@ -28,7 +28,9 @@
 // Progress: one line per round on stderr (seconds, capacity left, ETA).
 //
 // One cipher key per run (the round keys are expanded in the clear and encrypted, as the
-// papers did). Block 0 is --plaintext when given; the other blocks, and the key when
+// papers did: --subkeys up-front all before the rounds, per-round each before the round
+// that adds it, auto per round when all would take over a quarter of the memory; per
+// round, their encryption is counted in encrypt_keys_s, not in the rounds). Block 0 is --plaintext when given; the other blocks, and the key when
 // --key is absent, come from a generator seeded by --seed. --blocks defaults to what the
 // ciphertext(s) hold. With --decrypt the circuit is the inverse cipher: the reference
 // encrypts the plaintext blocks in the clear, those ciphertexts are FHE-encrypted, and
@@ -50,6 +52,7 @@
 // JSON: cipher, instance ("GF(2^8)^16"), instance_id (the catalog's id, e.g. vision8), packing, linear, direction, rounds (rounds_spec: the
 // cipher's own count), backend, threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
 // log2_q_ct, log2_p, security}, blocks, blocks_per_run_max, layout, automorphism_keys,
+// subkeys{encrypted ("up front" or "per round"), ciphertexts, why},
 // timings{setup_s (backend and circuit setup, key generation and round-key encryption
 // included), keygen_s, encrypt_keys_s, encrypt_input_s, total_s (all rounds), total_cpu_s
 // (the rounds' process CPU time, all threads),
@@ -104,6 +107,7 @@ struct Options {
   std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
   std::string linear = "separate";  // the affine maps evaluated apart, or fused with the linear layer
   std::string plan_cache;           // directory of plans kept between runs (empty: none; backend/plan_cache.h)
+  std::string subkeys = "auto";     // up-front, per-round, or auto (per round when they would not fit)
   long n = 0, s = 0, rounds = -1, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
   double security_target = 0, max_memory_gb = 0;
   uint64_t seed = 1;
@@ -208,13 +212,9 @@ CipherHarness<B, Rep> make_harness(B& b, const Options& o, const Instance& in) {
                                display(in));
 }
 
-// CPU time of the whole process (all threads): with one thread, the rounds' own cost even
-// when other jobs share the cores (what the cost model, fitted on CPU time, predicts).
-double process_cpu_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
+// process_cpu_seconds (round_record.h), the CPU time of the whole process: with one thread,
+// the rounds' own cost even when other jobs share the cores (what the cost model, fitted on
+// CPU time, predicts).
 
 // The plans of this process: looked up and stored by plan_circuit (--plan-cache).
 std::optional<PlanCache> plan_cache;
@@ -387,6 +387,35 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
   }
 }
 
+// MemAvailable of /proc/meminfo in bytes, 0 when unknown.
+double available_memory_bytes() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  double kb;
+  std::string unit;
+  while (f >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+// A fresh ciphertext's bytes at the run's chain (BGV; 0 when unknown), set by run().
+double fresh_ciphertext_bytes = 0;
+
+// Whether the subkeys are encrypted per round (circuit.h), and why: --subkeys, or (auto)
+// per round when holding all of them would take more than a quarter of the memory
+// available (the state, the keys and the temporaries need the rest).
+std::pair<bool, std::string> subkey_policy(const Options& o, long ciphertexts) {
+  if (o.subkeys == "up-front") return {false, "--subkeys up-front"};
+  if (o.subkeys == "per-round") return {true, "--subkeys per-round"};
+  const double bytes = double(ciphertexts) * fresh_ciphertext_bytes;
+  const double avail = o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
+  const std::string size = msg(ciphertexts, " ciphertexts, about ", std::fixed, std::setprecision(1), bytes / 1e9,
+                               " GB, against ", avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed" : "available");
+  if (bytes > 0 && avail > 0 && bytes > avail / 4) return {true, "all subkeys at once: " + size + " (over a quarter)"};
+  if (bytes > 0 && avail > 0) return {false, "all subkeys at once: " + size};
+  return {false, "default (memory not estimated for this backend)"};
+}
+
 // Builds the circuit, runs it and fills `out`; returns whether every block was right.
 template <template <class> class Rep, class B>
 bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wall, double backend_s, json& out) {
@@ -398,9 +427,10 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   const Workload& w = h.w;
   const auto& inputs = h.inputs();
   const auto& expected = h.expected();
+  const auto [late_keys, subkeys_why] = subkey_policy(o, circ->subkey_ciphertexts());
   Stopwatch keys_watch;
-  h.load_keys();
-  const double encrypt_keys_s = keys_watch.seconds();
+  h.load_keys(late_keys);
+  double encrypt_keys_s = keys_watch.seconds();
   const double setup_s = backend_s + setup.seconds();
 
   Stopwatch enc_watch;
@@ -451,9 +481,11 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   } catch (const CapacityError& e) {
     throw CapacityError(msg(display(in), " ran out of modulus capacity during the rounds (", e.what(), "): use more --bits"));
   }
-  const double total_s = eval_watch.seconds() - measure_s;
+  // Subkeys encrypted per round are the key owner's work: out of the rounds, into encrypt_keys_s.
+  const double total_s = eval_watch.seconds() - measure_s - circ->subkey_encrypt_seconds();
   if (o.measure_noise) out["noise_per_round"] = noise_rounds;
-  const double total_cpu_s = process_cpu_seconds() - eval_cpu0 - measure_cpu_s;
+  const double total_cpu_s = process_cpu_seconds() - eval_cpu0 - measure_cpu_s - circ->subkey_encrypt_cpu_seconds();
+  encrypt_keys_s += circ->subkey_encrypt_seconds();
   Stopwatch dec_watch;
   std::vector<Elements> got;
   try {
@@ -481,6 +513,9 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["blocks_per_run_max"] = circ->max_blocks();
   out["layout"] = circ->describe();
   out["automorphism_keys"] = autos.size();
+  out["subkeys"] = {{"encrypted", late_keys ? "per round" : "up front"},
+                    {"ciphertexts", circ->subkey_ciphertexts()},
+                    {"why", subkeys_why}};
   out["seed"] = o.seed;
   out["threads"] = omp_get_max_threads();
   const CipherInstance& ref = *in.ref;
@@ -538,16 +573,6 @@ json memory_json(const BgvBackend& b, const BgvParams& p) {
           {"peak_rss_bytes", peak_rss_bytes()}};
 }
 
-// MemAvailable of /proc/meminfo in bytes, 0 when unknown.
-double available_memory_bytes() {
-  std::ifstream f("/proc/meminfo");
-  std::string key;
-  double kb;
-  std::string unit;
-  while (f >> key >> kb >> unit)
-    if (key == "MemAvailable:") return kb * 1024;
-  return 0;
-}
 
 // What the run's memory is known to be made of, for an allocation failure's message.
 std::string memory_note;
@@ -641,6 +666,7 @@ int run(const Options& o_in) {
                                " GB for its ", plan->keys, " key-switching keys alone, more than the ",
                                avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed (--max-memory-gb)" : "available",
                                ": use a smaller ring or chain, fewer digits c, or --force"));
+    fresh_ciphertext_bytes = double(mm.ciphertext);
     memory_note = msg("m=", o.m, ", ", o.bits, "-bit chain (c=", o.c, "): the ", plan->keys,
                       " key-switching keys take about ", std::fixed, std::setprecision(1), key_bytes / 1e9, " GB");
   } else if (o.plan) {
@@ -728,6 +754,11 @@ int main(int argc, char** argv) {
   auto* cache_opt = app.add_option("--plan-cache", o.plan_cache,
                                    "directory of plans kept between runs, keyed by everything a plan depends on "
                                    "(default: $CB_PLAN_CACHE; '' for none)");
+  app.add_option("--subkeys", o.subkeys,
+                 "when the subkeys are encrypted: up-front (all before the rounds), per-round (each before the round "
+                 "that adds it, its time counted in encrypt_keys_s, not the rounds'), or auto (default: per round when "
+                 "all of them would take over a quarter of the memory available)")
+      ->check(CLI::IsMember({"auto", "up-front", "per-round"}));
   app.add_option("--max-memory-gb", o.max_memory_gb,
                  "refuse a run whose keys alone exceed this many GB (default: the memory available)")
       ->check(CLI::PositiveNumber);

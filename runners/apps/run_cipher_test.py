@@ -108,6 +108,40 @@ def test_bit_sliced_plan_matches_the_run(tmp_path):
     assert d["ops"]["automorph"] == 0 and "automorph" not in counted
 
 
+@pytest.mark.parametrize("packing", ["bit-sliced", "packed"])
+def test_subkeys_per_round_same_result_keys_timed_apart(tmp_path, packing):
+    """--subkeys per-round encrypts each subkey before the round that adds it (what a ring
+    too large to hold 11 x 128 subkey ciphertexts needs): the same blocks come out right, the
+    round timings leave that encryption out (it is in encrypt_keys_s), and the record says how
+    the subkeys were held; auto holds them up front when they fit."""
+    recs = {}
+    for mode in ("up-front", "per-round", "auto"):
+        (tmp_path / mode).mkdir()
+        proc, d = run(tmp_path / mode, "--cipher", "aes128", "--m", 257, "--rounds", 2, "--packing", packing,
+                      "--subkeys", mode, "--key", AES_C1["key_bytes"], "--plaintext", AES_C1["plaintext_bytes"])
+        assert proc.returncode == 0, proc.stderr
+        assert d["correct"], mode
+        recs[mode] = d
+    per = recs["per-round"]
+    assert per["subkeys"]["encrypted"] == "per round" and per["subkeys"]["why"] == "--subkeys per-round"
+    assert recs["up-front"]["subkeys"]["encrypted"] == "up front"
+    assert recs["auto"]["subkeys"]["encrypted"] == "up front" and "available" in recs["auto"]["subkeys"]["why"]
+    assert per["subkeys"]["ciphertexts"] == 3 * (128 if packing == "bit-sliced" else 1)
+    assert per["ciphertext_hex"] == recs["up-front"]["ciphertext_hex"] == per["expected_hex"]
+    assert per["ops"] == recs["up-front"]["ops"]  # the same evaluation, only the keys' timing moved
+    for r in per["per_round"]:
+        assert r["seconds"] >= 0 and all(v >= 0 for v in r["ops"].values())
+        assert sum(r["ops"].values()) <= r["seconds"] + 1e-3
+    assert per["timings"]["encrypt_keys_s"] > 0
+    assert AES_C1["key_bytes"] not in json.dumps(per)
+
+
+def test_subkeys_refuses_an_unknown_policy(tmp_path):
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--subkeys", "lazy")
+    assert proc.returncode != 0 and d is None
+    assert "--subkeys" in proc.stderr and "lazy" in proc.stderr and "per-round" in proc.stderr
+
+
 @pytest.mark.parametrize("n,s,m", [(8, 16, 257), (16, 8, 257), (32, 4, 641), (64, 2, 641)])
 @pytest.mark.parametrize("packing", ["packed", "sliced"])
 def test_vision_vectors(tmp_path, n, s, m, packing):

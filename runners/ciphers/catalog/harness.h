@@ -69,7 +69,7 @@ struct CipherHarness {
   }
   const std::vector<Elements>& inputs() const { return decrypt ? w.cipher : w.plain; }
   const std::vector<Elements>& expected() const { return decrypt ? w.plain : w.cipher; }
-  void load_keys() { circ.load_subkeys(circ.instance().subkeys(w.key, circ.rounds())); }
+  void load_keys(bool per_round = false) { circ.load_subkeys(circ.instance().subkeys(w.key, circ.rounds()), per_round); }
   State encrypt_inputs() const { return circ.encrypt_input(inputs()); }
   std::vector<Elements> decrypt_outputs(const State& st) const { return circ.decrypt_output(st, blocks); }
 

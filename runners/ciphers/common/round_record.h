@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <map>
 #include <string>
 #include <vector>
@@ -37,6 +38,13 @@ class Stopwatch {
   std::chrono::steady_clock::time_point t0_;
 };
 
+// CPU seconds of the whole process (all threads).
+inline double process_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
 // Times one round: step("subbytes", [&]{...}) adds the step's seconds to ops["subbytes"].
 template <class B>
 class RoundTimer {
@@ -48,9 +56,15 @@ class RoundTimer {
     f();
     rec_.ops[name] += w.seconds();
   }
+  // Takes seconds spent inside step `name` on other work (not the round's) out of it.
+  void exclude(const std::string& name, double seconds) {
+    if (seconds <= 0) return;
+    rec_.ops[name] -= seconds;
+    excluded_ += seconds;
+  }
   // Closes the round with the capacity of the state after it.
   RoundRecord finish(double capacity_bits) {
-    rec_.seconds = total_.seconds();
+    rec_.seconds = total_.seconds() - excluded_;
     rec_.capacity_bits = capacity_bits;
     rec_.counts = ev_.counts() - start_;
     if (ev_.on_round) ev_.on_round(rec_);
@@ -61,6 +75,7 @@ class RoundTimer {
   Evaluator<B>& ev_;
   OpCounts start_;
   Stopwatch total_;
+  double excluded_ = 0;
   RoundRecord rec_;
 };
 
