@@ -75,6 +75,7 @@
 #include <fstream>
 #include <iostream>
 #include <iomanip>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -109,6 +110,7 @@ struct Options {
   std::string plan_cache;           // directory of plans kept between runs (empty: none; backend/plan_cache.h)
   std::string subkeys = "auto";     // up-front, per-round, or auto (per round when they would not fit)
   long n = 0, s = 0, rounds = -1, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
+  long bits_hint = 0;               // the planner's first chain to try (0: from the rounds)
   double security_target = 0, max_memory_gb = 0;
   uint64_t seed = 1;
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
@@ -256,8 +258,12 @@ std::string plan_key(const Options& o, const Instance& in, long blocks) {
              "|hwt=", o.hwt, "|seed=", o.seed);
 }
 
-// The planned chain for the run's circuit, ring, digits, key weight and seed (from the
-// plan cache when it has it).
+// The plans this process made or read, by plan_key: --security-target asks again for the
+// plan it chose (at the digits and weight it first planned).
+std::map<std::string, ChainPlan> plans_this_process;
+
+// The planned chain for the run's circuit, ring, digits, key weight and seed (from this
+// process's plans or the plan cache when they have it).
 template <template <class> class Rep>
 ChainPlan plan_circuit(const Options& o, const Instance& in) {
   PlanParams pp;
@@ -277,12 +283,17 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
     return r;
   };
   const std::string key = plan_key(o, in, h.blocks);
-  std::optional<ChainPlan> cached = plan_cache ? plan_cache->load(key) : std::nullopt;
+  std::optional<ChainPlan> cached;
+  if (const auto it = plans_this_process.find(key); it != plans_this_process.end()) cached = it->second;
+  else if (plan_cache) cached = plan_cache->load(key);
   ChainPlan p;
   if (cached) {
     p = std::move(*cached);
   } else {
-    const long hint = 150 * in.rounds + 100;
+    // Where the search starts: an earlier plan's chain at this ring (--bits-hint, or the
+    // chain --security-target planned at other digits: c barely moves the noise), else
+    // 150 bits a round; the search brackets and bisects from there either way.
+    const long hint = o.bits_hint > 0 ? o.bits_hint : 150 * in.rounds + 100;
     p = plan_chain(b, run, hint);
     p.keys = long(h.autos.size()) + 1;  // the automorphisms' and the relinearization key
     // The operations the run will do: plan_chain's last run is at the planned chain.
@@ -290,6 +301,7 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
     p.op_counts = b.op_counts();
     if (plan_cache) plan_cache->store(key, p);
   }
+  plans_this_process.emplace(key, p);
   // A longer --bits runs the circuit once more at that chain (more primes per operation).
   if (o.bits > p.bits) {
     b.set_bits(o.bits);
@@ -359,6 +371,7 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
     }
     Options ow = o;
     ow.hwt = w;
+    if (ow.bits_hint <= 0) ow.bits_hint = lightest_bits;  // a heavier key's chain is at least the lightest's
     const ChainPlan p = plan_for(ow, in);
     if (!lightest_bits) lightest_bits = p.bits;
     std::string line;
@@ -373,6 +386,7 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
                              " reach at most ", std::fixed, std::setprecision(1), most, " bits by HElib's formula (",
                              tried, "): use a larger m", o.hwt_given ? " or another key weight" : ""));
   o.hwt = best->hwt;
+  if (o.bits_hint <= 0) o.bits_hint = best->bits;  // the re-plan starts at the chain planned for this weight
   for (o.c = best->c;; ++o.c) {  // re-planned at the choice; one more digit if that fell short
     ChainPlan p = plan_for(o, in);
     if (p.info.security < o.security_target && o.c >= 16)
@@ -754,6 +768,10 @@ int main(int argc, char** argv) {
   auto* cache_opt = app.add_option("--plan-cache", o.plan_cache,
                                    "directory of plans kept between runs, keyed by everything a plan depends on "
                                    "(default: $CB_PLAN_CACHE; '' for none)");
+  app.add_option("--bits-hint", o.bits_hint,
+                 "where the chain planner starts its search, e.g. an earlier plan's bits at this ring and another c "
+                 "(default: 150 bits a round); the plan is still a chain that suffices with one bit less failing")
+      ->check(CLI::PositiveNumber);
   app.add_option("--subkeys", o.subkeys,
                  "when the subkeys are encrypted: up-front (all before the rounds), per-round (each before the round "
                  "that adds it, its time counted in encrypt_keys_s, not the rounds'), or auto (default: per round when "

@@ -142,6 +142,22 @@ def test_subkeys_refuses_an_unknown_policy(tmp_path):
     assert "--subkeys" in proc.stderr and "lazy" in proc.stderr and "per-round" in proc.stderr
 
 
+def test_bits_hint_starts_the_search_elsewhere_same_plan(tmp_path):
+    """--bits-hint (an earlier plan's chain at the ring): the planner starts there and still
+    answers the least sufficient chain, the same as without it, from below and from above."""
+    args = ["--cipher", "aes128", "--m", 257, "--rounds", 2, "--plan", "--plan-cache", ""]
+    proc, base = run(tmp_path, *args)
+    assert proc.returncode == 0, proc.stderr
+    bits = base["plan"]["bits"]
+    for hint in (bits - 40, bits + 7, 4 * bits):
+        (tmp_path / str(hint)).mkdir()
+        proc, d = run(tmp_path / str(hint), *args, "--bits-hint", hint)
+        assert proc.returncode == 0, proc.stderr
+        assert d["plan"]["bits"] == bits and d["params"] == base["params"], hint
+    proc, d = run(tmp_path, *args, "--bits-hint", 0)
+    assert proc.returncode != 0 and "--bits-hint" in proc.stderr
+
+
 @pytest.mark.parametrize("n,s,m", [(8, 16, 257), (16, 8, 257), (32, 4, 641), (64, 2, 641)])
 @pytest.mark.parametrize("packing", ["packed", "sliced"])
 def test_vision_vectors(tmp_path, n, s, m, packing):

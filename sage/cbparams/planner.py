@@ -43,10 +43,13 @@ def packing_flag(cipher: str, packing: str = "packed") -> list:
 
 
 def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,
-              seed: int = 1, rounds: int | None = None, packing: str = "packed") -> list:
-    """run_cipher's arguments (without --plan/--json) for a plan of `cipher` on ring m."""
+              seed: int = 1, rounds: int | None = None, packing: str = "packed", bits_hint: int | None = None) -> list:
+    """run_cipher's arguments (without --plan/--json) for a plan of `cipher` on ring m;
+    bits_hint: where the engine's search starts (an earlier plan's chain on this ring)."""
     args = [*catalog.flags(instance(cipher)), *packing_flag(cipher, packing), "--m", m, "--hwt", hwt,
             "--seed", seed, "--c", c]
+    if bits_hint:
+        args += ["--bits-hint", int(bits_hint)]
     if rounds is not None:
         if rounds < 1:
             raise ChainError(f"rounds={rounds}: plan at least one round")
@@ -57,9 +60,11 @@ def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | N
 
 
 def plan(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,
-         seed: int = 1, rounds: int | None = None, timeout: float = 1800, packing: str = "packed") -> dict:
+         seed: int = 1, rounds: int | None = None, timeout: float = 1800, packing: str = "packed",
+         bits_hint: int | None = None) -> dict:
     """run_cipher --plan's JSON (params, rounds, plan{bits, op_counts, ...}); RunError when
     the engine refuses (e.g. no c reaches the target on this ring). The seed is the run's:
     the planner sees the run's own secret key, so the run accepts the planned chain."""
-    return runner.run_json("run_cipher", [*plan_args(cipher, m, hwt, c, target, seed, rounds, packing), "--plan"],
+    return runner.run_json("run_cipher", [*plan_args(cipher, m, hwt, c, target, seed, rounds, packing, bits_hint),
+                                          "--plan"],
                            timeout=timeout)

@@ -246,7 +246,8 @@ def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | P
         c = _c_for_coresvp(doc, target, p)
         if c is not None:
             first = doc["params"]["c"]
-            doc = planner.plan(cipher, m, hwt, c, target, p["seed"], packing=packing)
+            # c barely moves the chain: the search starts at the first plan's
+            doc = planner.plan(cipher, m, hwt, c, target, p["seed"], packing=packing, bits_hint=doc["plan"]["bits"])
             doc["status"] = "ok"
             doc["coresvp_c"] = f"c={first} reached {target:g} bits by HElib's formula only; c={c} by core-SVP too"
     except runner.RunError as e:
