@@ -90,25 +90,52 @@ PrimeSet Levels::common_with_small(const PrimeSet& ta, const PrimeSet& tb) const
   return common;
 }
 
-template <class Cap, class Drops>
-PrimeSet Levels::best_target(const std::vector<PrimeSet>& targets, Cap cap, Drops drops) const {
-  // The concave part: targets dropping primes of both operands, by x = log2 Q, deduplicated.
-  std::map<double, const PrimeSet*> by_x;
-  std::vector<const PrimeSet*> others;
-  for (const auto& t : targets) {
-    if (drops(t)) {
-      const double x = chain_.log2_Q(t);
-      auto it = by_x.lower_bound(x - 1e-9);
-      if (it == by_x.end() || it->first > x + 1e-9) by_x.emplace(x, &t);
-    } else {
-      others.push_back(&t);
+PrimeSet Levels::Targets::set(const Target& t) const {
+  PrimeSet out;
+  for (int i = 0; i < 32; ++i)
+    if (t.small_mask >> i & 1) out.push_back(i);
+  out.insert(out.end(), big.begin(), big.begin() + t.keep_big);
+  return out;
+}
+
+const Levels::Targets& Levels::targets(const PrimeSet& ta, const PrimeSet& tb) const {
+  std::lock_guard<std::mutex> lock(targets_mu_);
+  auto key = std::make_pair(ta, tb);
+  if (const auto it = targets_.find(key); it != targets_.end()) return *it->second;
+  auto ts = std::make_unique<Targets>();
+  const long S = chain_.S();
+  if (S > 31) throw Error(msg("levels: ", S, " small primes (at most 31)"));
+  for (int p : common_with_small(ta, tb))
+    if (p >= S) ts->big.push_back(p);
+  // switch_targets' order (most big primes first, masks decreasing): the first target of
+  // each modulus x is the one kept, as the concave part's bisection and ties expect.
+  std::map<double, Targets::Target> by_x;
+  for (long keep_big = long(ts->big.size()); keep_big >= 0; --keep_big) {
+    for (long mask = (1L << S) - 1; mask >= 0; --mask) {
+      if (mask == 0 && keep_big == 0) continue;  // the empty set
+      Targets::Target t{0, uint32_t(mask), int32_t(keep_big), false, false};
+      const PrimeSet set = ts->set(t);
+      t.x = chain_.log2_Q(set);
+      t.out_a = !includes(set, ta);
+      t.out_b = !includes(set, tb);
+      if (t.out_a && t.out_b) {
+        auto it = by_x.lower_bound(t.x - 1e-9);
+        if (it == by_x.end() || it->first > t.x + 1e-9) by_x.emplace(t.x, t);
+      } else {
+        ts->others.push_back(t);
+      }
     }
   }
-  std::vector<const PrimeSet*> sorted;
-  for (auto& [x, t] : by_x) sorted.push_back(t);
+  for (auto& [x, t] : by_x) ts->concave.push_back(t);
+  return *targets_.emplace(std::move(key), std::move(ts)).first->second;
+}
+
+template <class Cap>
+PrimeSet Levels::best_target(const Targets& ts, Cap cap) const {
+  const auto& sorted = ts.concave;
   std::vector<double> memo(sorted.size(), NAN);
   auto cap_at = [&](size_t i) {
-    if (std::isnan(memo[i])) memo[i] = cap(*sorted[i]);
+    if (std::isnan(memo[i])) memo[i] = cap(sorted[i].x, sorted[i].out_a, sorted[i].out_b);
     return memo[i];
   };
   // The best capacity: the concave part's peak by bisection, the others one by one.
@@ -124,15 +151,16 @@ PrimeSet Levels::best_target(const std::vector<PrimeSet>& targets, Cap cap, Drop
     peak = lo;
     best_cap = cap_at(lo);
   }
+  const auto& others = ts.others;
   std::vector<double> other_cap(others.size());
-  for (size_t i = 0; i < others.size(); ++i) best_cap = std::max(best_cap, other_cap[i] = cap(*others[i]));
+  for (size_t i = 0; i < others.size(); ++i)
+    best_cap = std::max(best_cap, other_cap[i] = cap(others[i].x, others[i].out_a, others[i].out_b));
   // Among the targets within kLadderTieBits of it, the smallest modulus (cheapest).
-  const PrimeSet* best = nullptr;
-  std::pair<long, double> best_key{LONG_MAX, INFINITY};
-  auto consider = [&](const PrimeSet* t, double c) {
+  const Targets::Target* best = nullptr;
+  double best_x = INFINITY;
+  auto consider = [&](const Targets::Target& t, double c) {
     if (c < best_cap - kLadderTieBits) return;
-    const std::pair<long, double> key{0, chain_.log2_Q(*t)};
-    if (key < best_key) best_key = key, best = t;
+    if (t.x < best_x) best_x = t.x, best = &t;
   };
   if (!sorted.empty()) {
     for (size_t i = peak + 1; i-- > 0 && cap_at(i) >= best_cap - kLadderTieBits;) consider(sorted[i], cap_at(i));
@@ -141,20 +169,17 @@ PrimeSet Levels::best_target(const std::vector<PrimeSet>& targets, Cap cap, Drop
   }
   for (size_t i = 0; i < others.size(); ++i) consider(others[i], other_cap[i]);
   if (!best) throw Error("levels: no target prime set");
-  return *best;
+  return ts.set(*best);
 }
 
 PrimeSet Levels::product_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const {
   const double qa = chain_.log2_Q(ta), qb = chain_.log2_Q(tb);
   const RootBound& R = noise_.rounding();
-  auto cap = [&](const PrimeSet& t) {
-    const double x = chain_.log2_Q(t);
+  auto cap = [&](double x, bool out_a, bool out_b) {
     if (a.is_zero() || b.is_zero()) return x;
-    return x - log2_max_product(a, a.exponent() + x - qa, b, b.exponent() + x - qb, R, !includes(t, ta),
-                                !includes(t, tb));
+    return x - log2_max_product(a, a.exponent() + x - qa, b, b.exponent() + x - qb, R, out_a, out_b);
   };
-  auto drops = [&](const PrimeSet& t) { return !includes(t, ta) && !includes(t, tb); };
-  return best_target(switch_targets(common_with_small(ta, tb)), cap, drops);
+  return best_target(targets(ta, tb), cap);
 }
 
 PrimeSet Levels::sum_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const {
@@ -165,16 +190,14 @@ PrimeSet Levels::sum_set(const PrimeSet& ta, const RootBound& a, const PrimeSet&
   }
   const double qa = chain_.log2_Q(ta), qb = chain_.log2_Q(tb);
   const RootBound& R = noise_.rounding();
-  auto cap = [&](const PrimeSet& t) {
-    const double x = chain_.log2_Q(t);
-    const int k = int(!includes(t, ta)) + int(!includes(t, tb));
+  auto cap = [&](double x, bool out_a, bool out_b) {
+    const int k = int(out_a) + int(out_b);
     const RootBound& A = a.is_zero() ? R : a;
     const RootBound& B = b.is_zero() ? R : b;
     return x - log2_max_sum(A, a.is_zero() ? -INFINITY : a.exponent() + x - qa, B,
                             b.is_zero() ? -INFINITY : b.exponent() + x - qb, R, k);
   };
-  auto drops = [&](const PrimeSet& t) { return !includes(t, ta) && !includes(t, tb); };
-  return best_target(switch_targets(common_with_small(ta, tb)), cap, drops);
+  return best_target(targets(ta, tb), cap);
 }
 
 PrimeSet Levels::prefix_for_key_switch(const PrimeSet& ta, const RootBound& a, const RootBound& R,

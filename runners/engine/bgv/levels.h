@@ -29,6 +29,10 @@
 // decision and every bound from here, so a plan is the run's own arithmetic.
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "engine/bgv/chain.h"
@@ -74,10 +78,27 @@ class Levels {
   RootBound fresh(const RootBound& mu) const { return noise_.fresh(mu); }
 
  private:
-  // Among `targets`, the one maximizing cap(t), ties within 1/4 bit to the smaller
-  // modulus; `drops(t)` says whether t drops primes of both operands (the concave part).
-  template <class Cap, class Drops>
-  PrimeSet best_target(const std::vector<PrimeSet>& targets, Cap cap, Drops drops) const;
+  // The targets of an operation on operands at ta and tb (switch_targets of their common
+  // primes with every small prime), arranged for best_target: each by its modulus x =
+  // log2 Q_T and whether it drops primes of each operand; those dropping primes of both
+  // (the concave part) by x increasing, one per x. A function of (ta, tb) alone, built once
+  // per pair and chain (a plan meets a few hundred pairs, millions of times).
+  struct Targets {
+    struct Target {
+      double x;
+      uint32_t small_mask;  // the small primes i with bit i set
+      int32_t keep_big;     // and the first keep_big of `big`
+      bool out_a, out_b;    // not a superset of ta / of tb (drops primes of it)
+    };
+    PrimeSet big;  // the common big primes
+    std::vector<Target> concave, others;
+    PrimeSet set(const Target& t) const;
+  };
+  const Targets& targets(const PrimeSet& ta, const PrimeSet& tb) const;
+  // Among the targets, the one maximizing cap(x, out_a, out_b), ties within 1/4 bit to the
+  // smaller modulus.
+  template <class Cap>
+  PrimeSet best_target(const Targets& ts, Cap cap) const;
   PrimeSet common_with_small(const PrimeSet& ta, const PrimeSet& tb) const;
   // The prefix of ciphertext primes for a key switch of a ciphertext at ta with bound a,
   // rounded with R when primes are dropped; within `tolerance` bits of the best capacity,
@@ -86,6 +107,8 @@ class Levels {
                                  double tolerance) const;
   const Chain& chain_;
   const NoiseModel& noise_;
+  mutable std::mutex targets_mu_;
+  mutable std::map<std::pair<PrimeSet, PrimeSet>, std::unique_ptr<const Targets>> targets_;
 };
 
 }  // namespace cb::bgv
