@@ -31,15 +31,18 @@ def instance(cipher: str) -> str:
 
 
 def packing_flag(cipher: str, packing: str = "packed") -> list:
-    """run_cipher's --packing for the explorer's packing names: packed, or sliced (the
-    cipher's own name for it, e.g. AES's byte-sliced); ChainError for another."""
+    """run_cipher's --packing for the explorer's packing names: packed, sliced (the
+    cipher's own name for it, e.g. AES's byte-sliced) or bit-sliced where the cipher offers
+    it; ChainError for another."""
     names = catalog.instances()[instance(cipher)].packings
     if packing == "packed":
         return []
-    if packing != "sliced" or len(names) < 2:
-        raise ChainError(f"packing={packing!r}: the explorer compares packed and sliced ({cipher} has "
-                         f"{', '.join(names)})")
-    return ["--packing", names[1]]
+    if packing == "sliced" and len(names) >= 2:
+        return ["--packing", names[1]]
+    if packing == "bit-sliced" and packing in names:
+        return ["--packing", packing]
+    raise ChainError(f"packing={packing!r}: the explorer compares packed, sliced and bit-sliced ({cipher} has "
+                     f"{', '.join(names)})")
 
 
 def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,

@@ -105,48 +105,65 @@ def plan_path(plans_dir: str | Path, cipher: str, m: int, hwt: int, target: floa
     return Path(plans_dir) / cipher / f"m{int(m)}_hwt{int(hwt)}_t{target_label(target)}_{packing}.json"
 
 
+#: The packing with one ciphertext per state bit (bit_sliced.h): its slots hold bits, so
+#: every ring does (the sweep's rows for n = 1: add 1 to params.field_degrees).
+BIT_SLICED = "bit-sliced"
+
+
 def blocks_of(slots: int, state: int, packing: str) -> int:
     """Blocks one run holds: packed, slots // state (a block's state in one ciphertext);
-    sliced, slots (one ciphertext per state element, a block per slot)."""
-    return int(slots) if packing == "sliced" else int(slots) // int(state)
+    sliced and bit-sliced, slots (one ciphertext per state element or bit, a block per slot)."""
+    return int(slots) if packing in ("sliced", BIT_SLICED) else int(slots) // int(state)
+
+
+def ring_degree(inst, packing: str) -> int:
+    """The slot-field degree n a packing needs of a ring: the instance's, or 1 bit-sliced."""
+    return 1 if packing == BIT_SLICED else inst.n
 
 
 # ----------------------------------------------------------------------- candidates
 
-def reference_rings(name: str) -> tuple[int, int]:
-    """Two small rings the instance runs on (its field in the slots, a block, d <= 1024):
-    the smallest odd m with phi >= 256 and the smallest with phi >= 4000. Plans there are
-    quick (under seconds to tens of seconds) and anchor the candidates' estimates."""
+def reference_rings(name: str, packing: str = "packed") -> tuple[int, int]:
+    """Two small rings the instance runs on in the packing (its field in the slots, or bits
+    for bit-sliced; a block, d <= 1024): the smallest odd m with phi >= 256 and the smallest
+    with phi >= 4000 (bit-sliced: 1000, its circuit has some 20 times the operations). Plans
+    there are quick (under seconds to tens of seconds) and anchor the candidates' estimates."""
     inst = catalog.instances()[name]
+    n = ring_degree(inst, packing)
     found = []
-    for floor in (256, 4000):
+    for floor in (256, 1000 if packing == BIT_SLICED else 4000):
         m = 3
         while True:
             _, phi, d = basic_facts(m)
-            if phi >= floor and d % inst.n == 0 and d <= D_LIMIT and phi // d >= inst.state:
+            if phi >= floor and d % n == 0 and d <= D_LIMIT and blocks_of(phi // d, inst.state, packing) >= 1:
                 found.append(m)
                 break
             m += 2
     return found[0], found[1]
 
 
-def reference_plans(name: str, p: dict, log=print, cache_dir: str | Path | None = None) -> list[dict]:
-    """The engine's plans of the instance on its two reference rings (no target), kept in
-    cache_dir/<instance>/ref_m<M>_hwt<H>_c<C>_seed<S>.json when given (and reused while
-    newer than build/bin/run_cipher)."""
+def reference_plans(name: str, p: dict, log=print, cache_dir: str | Path | None = None,
+                    packing: str = "packed") -> list[dict]:
+    """The engine's plans of the instance on its two reference rings (no target): packed,
+    and bit-sliced for that packing (its circuit is another: bits, ANDs, a longer chain),
+    kept in cache_dir/<instance>/ref_m<M>_hwt<H>_c<C>_seed<S>[_bit-sliced].json when given
+    (and reused while newer than build/bin/run_cipher)."""
     out = []
-    for m in reference_rings(name):
-        path = (Path(cache_dir) / name / f"ref_m{m}_hwt{p['hwt']}_c{p['c']}_seed{p['seed']}.json"
+    own = packing == BIT_SLICED
+    for m in reference_rings(name, packing):
+        tail = f"_{packing}" if own else ""
+        path = (Path(cache_dir) / name / f"ref_m{m}_hwt{p['hwt']}_c{p['c']}_seed{p['seed']}{tail}.json"
                 if cache_dir else None)
         exe = runner.find_executable("run_cipher")
         if path is not None and path.exists() and path.stat().st_mtime > exe.stat().st_mtime:
             doc = json.loads(path.read_text())
         else:
-            doc = planner.plan(name, m, p["hwt"], p["c"], None, p["seed"])
+            doc = planner.plan(name, m, p["hwt"], p["c"], None, p["seed"], packing=packing if own else "packed")
             if path is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps(doc, indent=1) + "\n")
-        log(f"{name}: reference plan at m={m} (phi {doc['params']['phi']}): {doc['plan']['bits']} bits "
+        log(f"{name}{' ' + packing if own else ''}: reference plan at m={m} (phi {doc['params']['phi']}): "
+            f"{doc['plan']['bits']} bits "
             f"in {doc['plan']['seconds']:.1f} s")
         out.append(doc)
     return out
@@ -186,20 +203,33 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
     out = []
     for name in p["ciphers"]:
         inst = catalog.instances()[planner.instance(name)]
-        # rings the engine runs (d <= D_LIMIT), whose dimension holds the key's weight, with
-        # min_blocks blocks in some packing
-        rings = [r for r in cyc_rows if int(r["n"]) == inst.n and int(r["d"]) <= D_LIMIT
-                 and int(r["phi"]) >= p["hwt"]
-                 and max(blocks_of(r["slots"], inst.state, k) for k in p["packings"]) >= p["min_blocks"]]
-        if not rings:
-            log(f"warning: {name}: no ring of the sweep has n={inst.n} | d, d <= {D_LIMIT} and "
-                f"{p['min_blocks']}+ blocks; raise params.m_max or add {inst.n} to params.field_degrees")
+        packings = [k for k in p["packings"] if k != BIT_SLICED or BIT_SLICED in inst.packings]
+        if len(packings) < len(p["packings"]):
+            log(f"{name}: no bit-sliced form in the catalog ({', '.join(inst.packings)}): bit-sliced left out")
+        # per packing: rings the engine runs (d <= D_LIMIT) whose slots hold the field the
+        # packing needs, whose dimension holds the key's weight, with min_blocks blocks
+        rings_of, refs_of = {}, {}
+        for k in packings:
+            n = ring_degree(inst, k)
+            rings_of[k] = [r for r in cyc_rows if int(r["n"]) == n and int(r["d"]) <= D_LIMIT
+                           and int(r["phi"]) >= p["hwt"] and blocks_of(r["slots"], inst.state, k) >= p["min_blocks"]]
+            if not rings_of[k]:
+                log(f"warning: {name} {k}: no ring of the sweep has n={n} | d, d <= {D_LIMIT} and "
+                    f"{p['min_blocks']}+ blocks; raise params.m_max or add {n} to params.field_degrees")
+        packings = [k for k in packings if rings_of[k]]
+        if not packings:
             continue
-        refs = reference_plans(name, p, log, ref_dir)
-        refs[1]["_chain"] = chains.build_chain(refs[1]["params"]["m"], refs[1]["plan"]["bits"], p["c"])
+        for k in packings:
+            key = BIT_SLICED if k == BIT_SLICED else "packed"  # sliced runs are estimated from packed's plans
+            if key not in refs_of:
+                refs_of[key] = reference_plans(name, p, log, ref_dir, key)
+                refs_of[key][1]["_chain"] = chains.build_chain(refs_of[key][1]["params"]["m"],
+                                                               refs_of[key][1]["plan"]["bits"], p["c"])
         # each ring's transform size (the engine's, no chain built); S as the reference's
-        T_of = chains.transform_ops(int(r["m"]) for r in rings)
-        for t, packing in ((t, k) for t in targets(p) for k in p["packings"]):
+        T_of = chains.transform_ops({int(r["m"]) for k in packings for r in rings_of[k]})
+        for t, packing in ((t, k) for t in targets(p) for k in packings):
+            rings = rings_of[packing]
+            refs = refs_of[BIT_SLICED if packing == BIT_SLICED else "packed"]
             rows = []
             for r in rings:
                 m, phi = int(r["m"]), int(r["phi"])
@@ -556,8 +586,9 @@ def selected_yaml(rows: list[dict]) -> str:
             continue
         inst = catalog.instances()[r["cipher"]]
         packing = r.get("packing") or "packed"
-        name = f"{r['cipher']}-sel{target_label(r['security_target'])}" + ("-sliced" if packing == "sliced" else "")
-        fields = dict(inst.fields, packing=inst.packings[1] if packing == "sliced" else inst.packings[0])
+        name = f"{r['cipher']}-sel{target_label(r['security_target'])}" + ("" if packing == "packed" else f"-{packing}")
+        own = {"packed": inst.packings[0], "sliced": inst.packings[1]}.get(packing, packing)
+        fields = dict(inst.fields, packing=own)
         exps.append({"name": name, **fields, "rounds": int(r["rounds"]),
                      "c": int(r["c"]), "hwt": int(r["hwt"]),
                      "rings": [{"m": int(r["m"]), "bits": int(r["bits"]), "blocks": int(r["blocks"])}]})
@@ -701,7 +732,7 @@ def main(argv=None) -> int:
     ap.add_argument("--hwt", type=int, help="plan: the key weight")
     ap.add_argument("--target", type=float, help="plan: the security target")
     ap.add_argument("--out", help="plan: the plan JSON")
-    ap.add_argument("--packing", default="packed", choices=["packed", "sliced"], help="plan: the packing")
+    ap.add_argument("--packing", default="packed", choices=["packed", "sliced", BIT_SLICED], help="plan: the packing")
     ap.add_argument("--measured-dir", help="select: where the measuring runs go (none: no measurement)")
     a = ap.parse_args(argv)
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731

@@ -97,6 +97,38 @@ def test_selection_measures_its_best_candidates(small_rows, model, tmp_path):
     assert sel["selected_by"].startswith("measured") and not sel.get("dominated_by")
 
 
+@needs_engine
+def test_bit_sliced_is_a_packing_the_selection_compares(model, tmp_path):
+    """Bit-sliced AES (one ciphertext per state bit, a block per slot): its rings are the
+    sweep's n = 1 rows (any slot field), its estimates come from its own reference plans, and
+    a ring it selects is planned and written as a bit-sliced experiment; an instance without
+    a bit-sliced form (Vision) is left out of that packing with a note."""
+    rows = E.sweep(3, 1100, [1, 8], workers=1)
+    p = load_params(dict(SMALL, m_max=1100, field_degrees=[1, 8], ciphers=["aes", "vision8"], security_target=19,
+                         packings=["packed", "bit-sliced"]))
+    notes = []
+    cand = SEL.candidates(rows, p, model, log=notes.append)
+    bits = [r for r in cand if r["packing"] == "bit-sliced"]
+    assert bits and all(r["cipher"] == "aes" and r["blocks"] == r["slots"] for r in bits)
+    assert any(int(r["d"]) % 8 for r in bits)  # rings whose slots hold no GF(2^8)
+    assert any("vision8: no bit-sliced form" in n for n in notes)
+    assert any("aes bit-sliced: reference plan" in n for n in notes)
+    # a bit-sliced chain is its own (longer than packed's at the same ring, from its own plans)
+    both = {r["m"] for r in bits} & {r["m"] for r in cand if r["packing"] == "packed" and r["cipher"] == "aes"}
+    for m in both:
+        est = {r["packing"]: r["est_bits"] for r in cand if r["m"] == m and r["cipher"] == "aes"}
+        assert est["bit-sliced"] != est["packed"]
+    r = max((r for r in bits if r["plan"]), key=lambda r: (r["est_security"], -r["m"]))
+    doc = SEL.plan_one("aes", r["m"], r["hwt"], 19, p, tmp_path / "plan.json", "bit-sliced")
+    assert doc["status"] == "ok", doc.get("message")
+    assert doc["packing"] == "bit-sliced" and doc["params"]["security"] >= 19
+    sel = dict(r, status="ok", bits=doc["plan"]["bits"], c=doc["params"]["c"], rounds=10, helib_bits=20.5,
+               coresvp_bits=20.5, predicted_latency_s=1.0, predicted_block_s=0.1, security_source="HElib",
+               objective="latency", selected_by="predicted")
+    exp = yaml.safe_load(SEL.selected_yaml([sel]))["experiments"][0]
+    assert exp["packing"] == "bit-sliced" and exp["name"] == "aes-sel19-bit-sliced"
+
+
 @pytest.fixture(scope="module")
 def selection(small_rows, model, tmp_path_factory):
     """Candidates and ranking at targets 25 (reachable) and 300 (not), plans in a temp dir."""

@@ -111,7 +111,7 @@ rule params_plan:
         cipher="[a-z][a-z0-9]*",  # an instance id of the catalog
         hwt=r"\d+",
         target=r"[0-9]+(p[0-9]+)?",
-        packing="packed|sliced",
+        packing="packed|sliced|bit-sliced",
     conda:
         "../envs/python.yaml"
     params:
