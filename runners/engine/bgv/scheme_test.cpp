@@ -393,6 +393,38 @@ TEST(SchemeThreads, TwoThreadsAgree) {
   }
 }
 
+// Thread-count invariance: the same seed on one thread and on two gives the same key,
+// ciphertext and result words (keys, encryption, a product with relinearization, a key
+// switch), not only the same decryption: the threads split per-limb loops, never a sum.
+TEST(SchemeThreads, OneAndTwoThreadsGiveTheSameWords) {
+  const int saved = omp_get_max_threads();
+  auto words = [](const Ciphertext& c) {
+    std::vector<uint64_t> w;
+    for (const DCRTPoly* p : {&c.c0, &c.c1})
+      for (long i = 0; i < p->num_limbs(); ++i) w.insert(w.end(), p->limb(i), p->limb(i) + p->phi());
+    return std::make_pair(c.primes(), w);
+  };
+  auto run = [&](int threads) {
+    omp_set_num_threads(threads);
+    Scheme s(kMedium);  // phi 4096: the engine's loops run in parallel (Context::parallel)
+    s.add_key(2);
+    std::mt19937_64 g(11);
+    const auto a = s.random_slots(g), b = s.random_slots(g);
+    Ciphertext c = s.encrypt(a);
+    const auto fresh = words(c);
+    const Evaluator ev = s.evaluator();
+    ev.mul(c, s.encrypt(b));
+    ev.automorph(c, 2);
+    return std::make_pair(fresh, words(c));
+  };
+  const auto one = run(1), two = run(2);
+  omp_set_num_threads(saved);
+  EXPECT_EQ(one.first.first, two.first.first);
+  EXPECT_TRUE(one.first.second == two.first.second) << "fresh ciphertexts differ";
+  EXPECT_EQ(one.second.first, two.second.first);
+  EXPECT_TRUE(one.second.second == two.second.second) << "results differ";
+}
+
 TEST(Cyclotomic, SmallCases) {
   EXPECT_EQ(cyclotomic_coeffs(3), (std::vector<long>{1, 1, 1}));
   EXPECT_EQ(cyclotomic_coeffs(9), (std::vector<long>{1, 0, 0, 1, 0, 0, 1}));
