@@ -11,6 +11,7 @@
 
 mod args;
 mod fhe_aes;
+mod leveled;
 mod params;
 mod record;
 mod reference;
