@@ -31,6 +31,7 @@ use tfhe::core_crypto::fft_impl::fft64::crypto::ggsw::{
     add_external_product_assign, add_external_product_assign_scratch, fill_with_forward_fourier_scratch,
     FourierGgswCiphertextListMutView,
 };
+use tfhe::core_crypto::fft_impl::fft64::crypto::bootstrap::batch_blind_rotate_assign_scratch;
 use tfhe::core_crypto::fft_impl::fft64::crypto::wop_pbs::{blind_rotate_assign as wop_blind_rotate, wop_blind_rotate_assign_scratch};
 use tfhe::core_crypto::prelude::*;
 
@@ -91,6 +92,8 @@ impl Counts {
 /// Scratch memory for one thread.
 pub struct Workspace {
     pub buffers: ComputationBuffers,
+    /// What the single-ciphertext operations need (a batch may grow the buffers).
+    pub base_bytes: usize,
 }
 
 impl Workspace {
@@ -105,9 +108,100 @@ impl Workspace {
             wop_blind_rotate_assign_scratch::<u64>(glwe_size, n, fft),
         ]);
         let mut buffers = ComputationBuffers::new();
-        buffers.resize(req.unaligned_bytes_required());
-        Workspace { buffers }
+        let base_bytes = req.unaligned_bytes_required();
+        buffers.resize(base_bytes);
+        Workspace { buffers, base_bytes }
     }
+}
+
+/// A small-key LWE already switched to the blind-rotation modulus 2N (coefficients in
+/// [0, 2N)), in the form tfhe-rs's blind rotations read (`ModulusSwitchedLweCiphertext`).
+pub struct Switched {
+    coefficients: Vec<usize>,
+    log_modulus: CiphertextModulusLog,
+}
+
+impl ModulusSwitchedLweCiphertext<usize> for Switched {
+    fn log_modulus(&self) -> CiphertextModulusLog {
+        self.log_modulus
+    }
+    fn lwe_dimension(&self) -> LweDimension {
+        LweDimension(self.coefficients.len() - 1)
+    }
+    fn body(&self) -> usize {
+        *self.coefficients.last().expect("an LWE has a body")
+    }
+    fn mask(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.coefficients[..self.coefficients.len() - 1].iter().copied()
+    }
+}
+
+/// The input of a many-LUT blind rotation with `stride` slots: shifted by q/4, rounded to
+/// multiples of q/(2N/stride), then switched (exactly) to 2N by tfhe-rs's modulus switch.
+fn switch_for_many_lut(input: &LweCiphertextOwned<u64>, n: PolynomialSize, stride: usize) -> Switched {
+    let log_2n = (2 * n.0).ilog2() as usize;
+    let mut shifted = input.clone();
+    let body = shifted.get_mut_body();
+    *body.data = body.data.wrapping_add(1 << 62);
+    round_to(&mut shifted, 64 - log_2n + stride.ilog2() as usize);
+    let log_modulus = n.to_blind_rotation_input_modulus_log();
+    let lazy = lwe_ciphertext_modulus_switch::<u64, usize, _>(shifted.as_view(), log_modulus);
+    let mut coefficients: Vec<usize> = lazy.mask().collect();
+    coefficients.push(lazy.body());
+    Switched {
+        coefficients,
+        log_modulus,
+    }
+}
+
+/// The many-LUT accumulator: -α_s in every coefficient ≡ s (mod stride).
+fn many_lut_accumulator(n: PolynomialSize, alphas: &[u64]) -> Vec<u64> {
+    let stride = alphas.len().next_power_of_two();
+    (0..n.0).map(|i| alphas.get(i % stride).copied().unwrap_or(0).wrapping_neg()).collect()
+}
+
+/// Step 1 for a batch of inputs: one call of tfhe-rs's batched blind rotation
+/// (`FourierLweBootstrapKeyView::batch_blind_rotate_assign`, which reads each
+/// bootstrapping-key GGSW once for the whole batch), then the extractions. Returns, per
+/// input, LWE(m·2·α_s) under the big key for each s.
+pub fn many_lut_shift_batch(
+    sk: &ServerKey,
+    inputs: &[LweCiphertextOwned<u64>],
+    alphas: &[u64],
+    ws: &mut Workspace,
+    counts: &Counts,
+) -> Vec<Vec<LweCiphertextOwned<u64>>> {
+    let n = sk.bsk.polynomial_size();
+    let glwe_size = sk.bsk.glwe_size();
+    let stride = alphas.len().next_power_of_two();
+    let switched: Vec<Switched> = inputs.iter().map(|c| switch_for_many_lut(c, n, stride)).collect();
+    let acc = many_lut_accumulator(n, alphas);
+    let mut list = GlweCiphertextList::new(0u64, glwe_size, n, GlweCiphertextCount(inputs.len()), native());
+    for mut glwe in list.iter_mut() {
+        glwe.get_mut_body().as_mut().copy_from_slice(&acc);
+    }
+    let req = batch_blind_rotate_assign_scratch::<u64>(glwe_size, n, CiphertextCount(inputs.len()), sk.fft.as_view());
+    ws.buffers.resize(req.unaligned_bytes_required().max(ws.base_bytes));
+    sk.bsk
+        .as_view()
+        .batch_blind_rotate_assign(list.as_mut_view(), &switched, sk.fft.as_view(), ws.buffers.stack());
+    Counts::add(&counts.blind_rotations, inputs.len() as u64);
+    list.iter()
+        .map(|acc| {
+            alphas
+                .iter()
+                .enumerate()
+                .map(|(s, &alpha)| {
+                    let mut out = LweCiphertext::new(0u64, sk.bsk.output_lwe_dimension().to_lwe_size(), native());
+                    extract_lwe_sample_from_glwe_ciphertext(&acc, &mut out, MonomialDegree(s));
+                    Counts::add(&counts.sample_extractions, 1);
+                    let b = out.get_mut_body();
+                    *b.data = b.data.wrapping_add(alpha);
+                    out
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Rounds every coefficient to a multiple of 2^shift (to nearest).
@@ -121,64 +215,32 @@ fn round_to(ct: &mut LweCiphertextOwned<u64>, shift: usize) {
     }
 }
 
-/// Step 1: blind rotation of `input` (small key) with the many-LUT accumulator of values
-/// `alphas` (stride = alphas.len() rounded up to a power of two); returns, for each s,
-/// LWE(m·2·α_s) under the big key.
-pub fn many_lut_shift(
-    sk: &ServerKey,
-    input: &LweCiphertextOwned<u64>,
-    alphas: &[u64],
-    ws: &mut Workspace,
-    counts: &Counts,
-) -> Vec<LweCiphertextOwned<u64>> {
-    let n = sk.bsk.polynomial_size();
-    let glwe_size = sk.bsk.glwe_size();
-    let stride = alphas.len().next_power_of_two();
-    let log_2n = (2 * n.0).ilog2() as usize;
-    let mut shifted = input.clone();
-    let body = shifted.get_mut_body();
-    *body.data = body.data.wrapping_add(1 << 62);
-    round_to(&mut shifted, 64 - log_2n + stride.ilog2() as usize);
-    let msed = lwe_ciphertext_modulus_switch::<u64, usize, _>(shifted.as_view(), n.to_blind_rotation_input_modulus_log());
-
-    let mut acc = GlweCiphertext::new(0u64, glwe_size, n, native());
-    for (i, c) in acc.get_mut_body().as_mut().iter_mut().enumerate() {
-        *c = alphas.get(i % stride).copied().unwrap_or(0).wrapping_neg();
-    }
-    blind_rotate_assign_mem_optimized(&msed, &mut acc, &sk.bsk, sk.fft.as_view(), ws.buffers.stack());
-    Counts::add(&counts.blind_rotations, 1);
-    alphas
-        .iter()
-        .enumerate()
-        .map(|(s, &alpha)| {
-            let mut out = LweCiphertext::new(0u64, sk.bsk.output_lwe_dimension().to_lwe_size(), native());
-            extract_lwe_sample_from_glwe_ciphertext(&acc, &mut out, MonomialDegree(s));
-            let b = out.get_mut_body();
-            *b.data = b.data.wrapping_add(alpha);
-            out
-        })
-        .inspect(|_| Counts::add(&counts.sample_extractions, 1))
+/// Fresh encryptions of the same bits under the big key (one bootstrap each, batched).
+pub fn refresh(sk: &ServerKey, inputs_small: &[LweCiphertextOwned<u64>], ws: &mut Workspace, counts: &Counts) -> Vec<LweCiphertextOwned<u64>> {
+    Counts::add(&counts.refreshes, inputs_small.len() as u64);
+    many_lut_shift_batch(sk, inputs_small, &[1u64 << 62], ws, counts)
+        .into_iter()
+        .map(|mut v| v.pop().expect("one output"))
         .collect()
 }
 
-/// A fresh encryption of the same bit under the big key (one bootstrap).
-pub fn refresh(sk: &ServerKey, input_small: &LweCiphertextOwned<u64>, ws: &mut Workspace, counts: &Counts) -> LweCiphertextOwned<u64> {
-    Counts::add(&counts.refreshes, 1);
-    many_lut_shift(sk, input_small, &[1u64 << 62], ws, counts).pop().expect("one output")
+/// The α_s of the conversion's many-LUT: level j = s + 1 gets q/2^(1 + b·j).
+pub fn conversion_alphas(p: &LeveledSet) -> Vec<u64> {
+    (1..=p.cbs_level).map(|j| 1u64 << (63 - p.cbs_base_log * j)).collect()
 }
 
-/// The conversion of one small-key bit into a GGSW, written into `out` (Fourier domain).
+/// Steps 2 and 3 of the conversion of one bit, from its step-1 outputs `levels`
+/// (LWE(m·q/B^j), j = 1..ℓ): the GGSW, written into `out` (Fourier domain).
 pub fn tlwe_to_trgsw(
     p: &LeveledSet,
     sk: &ServerKey,
-    input_small: &LweCiphertextOwned<u64>,
+    levels: &[LweCiphertextOwned<u64>],
     out: FourierGgswCiphertext<&mut [c64]>,
     ws: &mut Workspace,
     counts: &Counts,
 ) {
     let (b, l) = (p.cbs_base_log, p.cbs_level);
-    let alphas: Vec<u64> = (1..=l).map(|j| 1u64 << (63 - b * j)).collect();
-    let levels = many_lut_shift(sk, input_small, &alphas, ws, counts);
+    assert_eq!(levels.len(), l);
     let n = PolynomialSize(p.polynomial_size);
     let glwe_size = GlweSize(p.glwe_dimension + 1);
     let mut ggsw = GgswCiphertext::new(0u64, glwe_size, n, DecompositionBaseLog(b), DecompositionLevelCount(l), native());
@@ -214,14 +276,15 @@ pub struct ByteSelectors {
     pub data: Vec<c64>,
 }
 
+/// The selectors of a byte from its 8 bits' step-1 outputs (bit j at index j).
 pub fn convert_byte(
     p: &LeveledSet,
     sk: &ServerKey,
-    bits_small: &[LweCiphertextOwned<u64>],
+    bits_levels: &[Vec<LweCiphertextOwned<u64>>],
     ws: &mut Workspace,
     counts: &Counts,
 ) -> ByteSelectors {
-    assert_eq!(bits_small.len(), 8);
+    assert_eq!(bits_levels.len(), 8);
     let n = PolynomialSize(p.polynomial_size);
     let glwe_size = GlweSize(p.glwe_dimension + 1);
     let per = n.to_fourier_polynomial_size().0 * glwe_size.0 * glwe_size.0 * p.cbs_level;
@@ -237,7 +300,7 @@ pub fn convert_byte(
         );
         for (index, ggsw) in list.into_ggsw_iter().enumerate() {
             // index 0 = most significant bit (bit 7)
-            tlwe_to_trgsw(p, sk, &bits_small[7 - index], ggsw, ws, counts);
+            tlwe_to_trgsw(p, sk, &bits_levels[7 - index], ggsw, ws, counts);
         }
     }
     ByteSelectors { data }

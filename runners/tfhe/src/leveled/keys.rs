@@ -22,7 +22,6 @@ use super::params::LeveledSet;
 
 pub struct ClientKey {
     pub small: LweSecretKeyOwned<u64>,
-    pub glwe: GlweSecretKeyOwned<u64>,
     pub big: LweSecretKeyOwned<u64>,
     pub glwe_noise: DynamicDistribution<u64>,
     pub encryption: EncryptionRandomGenerator<DefaultRandomGenerator>,
@@ -110,7 +109,6 @@ pub fn generate(p: &LeveledSet) -> (ClientKey, ServerKey) {
     let square = square_key(p, &glwe, glwe_noise, &mut encryption, &fft);
     let client = ClientKey {
         small,
-        glwe,
         big,
         glwe_noise,
         encryption,

@@ -79,9 +79,24 @@ impl<'a> Evaluator<'a> {
             .collect()
     }
 
-    /// Selectors of every byte of `small` (8 bits a byte, parallel over bytes).
+    /// Splits `len` items into one batch per thread (batched blind rotations).
+    fn batch_len(len: usize) -> usize {
+        len.div_ceil(rayon::current_num_threads()).max(1)
+    }
+
+    /// Selectors of every byte of `small` (8 bits a byte): the many-LUT blind rotations
+    /// batched (one batch per thread), then steps 2-3 in parallel over bytes.
     pub fn convert_bytes(&self, small: &[Bit]) -> Vec<ByteSelectors> {
-        small
+        let alphas = cbs::conversion_alphas(self.p);
+        let levels: Vec<Vec<Bit>> = small
+            .par_chunks(Self::batch_len(small.len()))
+            .map_init(
+                || self.workspace(),
+                |ws, chunk| cbs::many_lut_shift_batch(self.sk, chunk, &alphas, ws, &self.counts),
+            )
+            .flatten()
+            .collect();
+        levels
             .par_chunks(8)
             .map_init(|| self.workspace(), |ws, byte| cbs::convert_byte(self.p, self.sk, byte, ws, &self.counts))
             .collect()
@@ -179,8 +194,9 @@ impl<'a> Evaluator<'a> {
             let small = self.key_switch_all(&flat);
             probe.extend(small.iter().cloned());
             let fresh: Vec<Bit> = small
-                .par_iter()
-                .map_init(|| self.workspace(), |ws, ct| cbs::refresh(self.sk, ct, ws, &self.counts))
+                .par_chunks(Self::batch_len(small.len()))
+                .map_init(|| self.workspace(), |ws, chunk| cbs::refresh(self.sk, chunk, ws, &self.counts))
+                .flatten()
                 .collect();
             w.extend(fresh.chunks(32).map(|c| c.to_vec()));
         }

@@ -63,6 +63,7 @@ pub fn table_index(t: usize, i: usize) -> usize {
 
 /// The 32-bit column contribution of byte value x sitting in row i: MixColumns of the
 /// column that holds S(x) in row i and zeros elsewhere, bytes t = 0..3 (rows).
+#[cfg(test)]
 pub fn t_table(i: usize, x: u8) -> [u8; 4] {
     let m = multiples();
     core::array::from_fn(|t| m[table_index(t, i)][x as usize])
@@ -98,6 +99,7 @@ pub const RCON: [u8; 11] = [0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80
 /// A clear AES-128 built only from these tables and the same data flow as the homomorphic
 /// one (AddRoundKey, then per round one T-table lookup per byte with ShiftRows as a
 /// renaming, the last round S-box only): the tests check it against RustCrypto's AES.
+#[cfg(test)]
 pub fn clear_aes(key: &[u8; 16], block: &[u8; 16]) -> [u8; 16] {
     let rk = clear_round_keys(key);
     let s = sbox();
@@ -124,6 +126,7 @@ pub fn clear_aes(key: &[u8; 16], block: &[u8; 16]) -> [u8; 16] {
 }
 
 /// The clear key schedule (FIPS-197 §5.2), round keys as 16 bytes in state order.
+#[cfg(test)]
 pub fn clear_round_keys(key: &[u8; 16]) -> [[u8; 16]; 11] {
     let s = sbox();
     let mut w = [[0u8; 4]; 44];
