@@ -18,11 +18,18 @@ pub enum Method {
     Leveled,
 }
 
-pub const METHODS: [(&str, Method); 2] = [("transciphering", Method::Transciphering), ("leveled", Method::Leveled)];
+pub const METHODS: [(&str, Method); 2] = [
+    ("transciphering", Method::Transciphering),
+    ("leveled", Method::Leveled),
+];
 
 impl Method {
     pub fn name(self) -> &'static str {
-        METHODS.iter().find(|(_, m)| *m == self).map(|(n, _)| *n).expect("every method is named")
+        METHODS
+            .iter()
+            .find(|(_, m)| *m == self)
+            .map(|(n, _)| *n)
+            .expect("every method is named")
     }
 }
 
@@ -236,10 +243,17 @@ pub fn parse<S: AsRef<str>>(argv: &[S]) -> Result<Args, ArgError> {
             "--plaintext" => plaintext = Some(parse_hex16(name, &value)?),
             "--params" => params_name = Some(value),
             "--method" => {
-                method = METHODS.iter().find(|(n, _)| *n == value).map(|(_, m)| *m).ok_or_else(|| {
-                    let names: Vec<&str> = METHODS.iter().map(|(n, _)| *n).collect();
-                    ArgError::Message(format!("--method {value:?}: unknown method (known: {})", names.join(", ")))
-                })?
+                method = METHODS
+                    .iter()
+                    .find(|(n, _)| *n == value)
+                    .map(|(_, m)| *m)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = METHODS.iter().map(|(n, _)| *n).collect();
+                        ArgError::Message(format!(
+                            "--method {value:?}: unknown method (known: {})",
+                            names.join(", ")
+                        ))
+                    })?
             }
             _ => unreachable!("every valued option is matched"),
         }
@@ -432,7 +446,14 @@ mod tests {
             "--method \"foo\": unknown method (known: transciphering, leveled)"
         );
         assert_eq!(
-            message(&["--json", &j, "--method", "leveled", "--params", "ks-pbs-tuniform-2m128"]),
+            message(&[
+                "--json",
+                &j,
+                "--method",
+                "leveled",
+                "--params",
+                "ks-pbs-tuniform-2m128"
+            ]),
             "--params \"ks-pbs-tuniform-2m128\": unknown parameter set for --method leveled \
              (known: leveled-128, insecure-test)"
         );

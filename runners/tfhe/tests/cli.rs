@@ -55,7 +55,14 @@ fn bad_arguments_exit_1_with_a_named_error_and_no_json() {
             "--method \"foo\": unknown method (known: transciphering, leveled)",
         ),
         (
-            vec!["--json", js, "--method", "leveled", "--params", "ks-pbs-tuniform-2m128"],
+            vec![
+                "--json",
+                js,
+                "--method",
+                "leveled",
+                "--params",
+                "ks-pbs-tuniform-2m128",
+            ],
             "unknown parameter set for --method leveled (known: leveled-128, insecure-test)",
         ),
         (vec!["--blocks", "1"], "--json is required"),
@@ -207,14 +214,26 @@ fn leveled_wrong_block_exits_2_and_keeps_no_timings() {
 #[ignore]
 fn leveled_one_block_at_128_bits() {
     let j = out_path("leveled_slow.json");
-    let o = run(&["--json", j.to_str().unwrap(), "--method", "leveled", "--seed", "3"]);
+    let o = run(&[
+        "--json",
+        j.to_str().unwrap(),
+        "--method",
+        "leveled",
+        "--seed",
+        "3",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let r = read_json(&j);
     assert_eq!(r["correct"], true);
     assert_eq!(r["params"]["name"], "leveled-128");
     assert_eq!(r["params"]["security"], 128);
     assert!(r["noise"]["model"]["log2_p_fail_block"].as_f64().unwrap() <= -40.0);
-    assert!(r["noise"]["measured_max_abs_error_decided_log2"].as_f64().unwrap() < -2.0);
+    assert!(
+        r["noise"]["measured_max_abs_error_decided_log2"]
+            .as_f64()
+            .unwrap()
+            < -2.0
+    );
 }
 
 /// One block at tfhe-rs's default parameters (128 bits stated): about 5 CPU minutes

@@ -9,7 +9,9 @@
 //!    its coefficients rounded to multiples of q/(2N/σ), σ = the stride (a power of two
 //!    >= ℓ), so that tfhe-rs's modulus switch to 2N lands on multiples of σ. The
 //!    accumulator holds -α_s in every coefficient ≡ s (mod σ), α_s = q/2^(1 + b·(s+1)).
-//!    After the rotation (tfhe-rs `blind_rotate_assign_mem_optimized`), coefficient s is
+//!    After the rotation (tfhe-rs `FourierLweBootstrapKeyView::batch_blind_rotate_assign`,
+//!    a round's bits in one batch per thread, so that each bootstrapping-key GGSW is read
+//!    from memory once per batch rather than once per bit), coefficient s is
 //!    -α_s for m = 0 and +α_s for m = 1 (negacyclic wrap); extracting it
 //!    (`extract_lwe_sample_from_glwe_ciphertext`) and adding α_s gives LWE(m·q/B^(s+1))
 //!    under the big key, for s = 0..ℓ-1. (tfhe-rs's own circuit bootstrap does one
@@ -26,13 +28,14 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tfhe::core_crypto::fft_impl::fft64::crypto::ggsw::{
-    FourierGgswCiphertext,
-    add_external_product_assign, add_external_product_assign_scratch, fill_with_forward_fourier_scratch,
-    FourierGgswCiphertextListMutView,
-};
 use tfhe::core_crypto::fft_impl::fft64::crypto::bootstrap::batch_blind_rotate_assign_scratch;
-use tfhe::core_crypto::fft_impl::fft64::crypto::wop_pbs::{blind_rotate_assign as wop_blind_rotate, wop_blind_rotate_assign_scratch};
+use tfhe::core_crypto::fft_impl::fft64::crypto::ggsw::{
+    add_external_product_assign, add_external_product_assign_scratch, fill_with_forward_fourier_scratch,
+    FourierGgswCiphertext, FourierGgswCiphertextListMutView,
+};
+use tfhe::core_crypto::fft_impl::fft64::crypto::wop_pbs::{
+    blind_rotate_assign as wop_blind_rotate, wop_blind_rotate_assign_scratch,
+};
 use tfhe::core_crypto::prelude::*;
 
 use super::keys::{native, ServerKey};
@@ -102,7 +105,6 @@ impl Workspace {
         let glwe_size = GlweSize(p.glwe_dimension + 1);
         let n = PolynomialSize(p.polynomial_size);
         let req = StackReq::any_of(&[
-            blind_rotate_assign_mem_optimized_requirement::<u64>(glwe_size, n, fft),
             add_external_product_assign_scratch::<u64>(glwe_size, n, fft),
             fill_with_forward_fourier_scratch(fft),
             wop_blind_rotate_assign_scratch::<u64>(glwe_size, n, fft),
@@ -157,7 +159,9 @@ fn switch_for_many_lut(input: &LweCiphertextOwned<u64>, n: PolynomialSize, strid
 /// The many-LUT accumulator: -α_s in every coefficient ≡ s (mod stride).
 fn many_lut_accumulator(n: PolynomialSize, alphas: &[u64]) -> Vec<u64> {
     let stride = alphas.len().next_power_of_two();
-    (0..n.0).map(|i| alphas.get(i % stride).copied().unwrap_or(0).wrapping_neg()).collect()
+    (0..n.0)
+        .map(|i| alphas.get(i % stride).copied().unwrap_or(0).wrapping_neg())
+        .collect()
 }
 
 /// Step 1 for a batch of inputs: one call of tfhe-rs's batched blind rotation
@@ -180,11 +184,20 @@ pub fn many_lut_shift_batch(
     for mut glwe in list.iter_mut() {
         glwe.get_mut_body().as_mut().copy_from_slice(&acc);
     }
-    let req = batch_blind_rotate_assign_scratch::<u64>(glwe_size, n, CiphertextCount(inputs.len()), sk.fft.as_view());
-    ws.buffers.resize(req.unaligned_bytes_required().max(ws.base_bytes));
-    sk.bsk
-        .as_view()
-        .batch_blind_rotate_assign(list.as_mut_view(), &switched, sk.fft.as_view(), ws.buffers.stack());
+    let req = batch_blind_rotate_assign_scratch::<u64>(
+        glwe_size,
+        n,
+        CiphertextCount(inputs.len()),
+        sk.fft.as_view(),
+    );
+    ws.buffers
+        .resize(req.unaligned_bytes_required().max(ws.base_bytes));
+    sk.bsk.as_view().batch_blind_rotate_assign(
+        list.as_mut_view(),
+        &switched,
+        sk.fft.as_view(),
+        ws.buffers.stack(),
+    );
     Counts::add(&counts.blind_rotations, inputs.len() as u64);
     list.iter()
         .map(|acc| {
@@ -192,7 +205,8 @@ pub fn many_lut_shift_batch(
                 .iter()
                 .enumerate()
                 .map(|(s, &alpha)| {
-                    let mut out = LweCiphertext::new(0u64, sk.bsk.output_lwe_dimension().to_lwe_size(), native());
+                    let mut out =
+                        LweCiphertext::new(0u64, sk.bsk.output_lwe_dimension().to_lwe_size(), native());
                     extract_lwe_sample_from_glwe_ciphertext(&acc, &mut out, MonomialDegree(s));
                     Counts::add(&counts.sample_extractions, 1);
                     let b = out.get_mut_body();
@@ -216,7 +230,12 @@ fn round_to(ct: &mut LweCiphertextOwned<u64>, shift: usize) {
 }
 
 /// Fresh encryptions of the same bits under the big key (one bootstrap each, batched).
-pub fn refresh(sk: &ServerKey, inputs_small: &[LweCiphertextOwned<u64>], ws: &mut Workspace, counts: &Counts) -> Vec<LweCiphertextOwned<u64>> {
+pub fn refresh(
+    sk: &ServerKey,
+    inputs_small: &[LweCiphertextOwned<u64>],
+    ws: &mut Workspace,
+    counts: &Counts,
+) -> Vec<LweCiphertextOwned<u64>> {
     Counts::add(&counts.refreshes, inputs_small.len() as u64);
     many_lut_shift_batch(sk, inputs_small, &[1u64 << 62], ws, counts)
         .into_iter()
@@ -226,7 +245,9 @@ pub fn refresh(sk: &ServerKey, inputs_small: &[LweCiphertextOwned<u64>], ws: &mu
 
 /// The α_s of the conversion's many-LUT: level j = s + 1 gets q/2^(1 + b·j).
 pub fn conversion_alphas(p: &LeveledSet) -> Vec<u64> {
-    (1..=p.cbs_level).map(|j| 1u64 << (63 - p.cbs_base_log * j)).collect()
+    (1..=p.cbs_level)
+        .map(|j| 1u64 << (63 - p.cbs_base_log * j))
+        .collect()
 }
 
 /// Steps 2 and 3 of the conversion of one bit, from its step-1 outputs `levels`
@@ -243,7 +264,14 @@ pub fn tlwe_to_trgsw(
     assert_eq!(levels.len(), l);
     let n = PolynomialSize(p.polynomial_size);
     let glwe_size = GlweSize(p.glwe_dimension + 1);
-    let mut ggsw = GgswCiphertext::new(0u64, glwe_size, n, DecompositionBaseLog(b), DecompositionLevelCount(l), native());
+    let mut ggsw = GgswCiphertext::new(
+        0u64,
+        glwe_size,
+        n,
+        DecompositionBaseLog(b),
+        DecompositionLevelCount(l),
+        native(),
+    );
     for (index, mut matrix) in ggsw.iter_mut().enumerate() {
         let j = l - index; // tfhe-rs stores level ℓ first
         let mut rows = matrix.as_mut_glwe_list();
@@ -262,12 +290,8 @@ pub fn tlwe_to_trgsw(
         rows.get_mut(0).as_mut().copy_from_slice(mask.as_ref());
         rows.get_mut(1).as_mut().copy_from_slice(body.as_ref());
     }
-    out_fill(out, &ggsw, sk, ws);
-    Counts::add(&counts.conversions, 1);
-}
-
-fn out_fill(out: FourierGgswCiphertext<&mut [c64]>, ggsw: &GgswCiphertextOwned<u64>, sk: &ServerKey, ws: &mut Workspace) {
     out.fill_with_forward_fourier(ggsw.as_view(), sk.fft.as_view(), ws.buffers.stack());
+    Counts::add(&counts.conversions, 1);
 }
 
 /// A byte's 8 selectors as one Fourier GGSW list, most significant bit first (the order
@@ -342,7 +366,8 @@ pub fn lookup(
     (0..8)
         .map(|j| {
             let (poly, pos) = super::tables::bit_position(j, p.polynomial_size);
-            let mut out = LweCiphertext::new(0u64, LweSize(p.glwe_dimension * p.polynomial_size + 1), native());
+            let mut out =
+                LweCiphertext::new(0u64, LweSize(p.glwe_dimension * p.polynomial_size + 1), native());
             extract_lwe_sample_from_glwe_ciphertext(&rotated[poly], &mut out, MonomialDegree(pos));
             Counts::add(&counts.sample_extractions, 1);
             out

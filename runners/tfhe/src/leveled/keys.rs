@@ -136,7 +136,10 @@ fn square_key(
 ) -> FourierGgswCiphertext<ABox<[c64]>> {
     assert_eq!(p.glwe_dimension, 1, "the square key is built for k = 1");
     let n = PolynomialSize(p.polynomial_size);
-    let (base, levels) = (DecompositionBaseLog(p.square_base_log), DecompositionLevelCount(p.square_level));
+    let (base, levels) = (
+        DecompositionBaseLog(p.square_base_log),
+        DecompositionLevelCount(p.square_level),
+    );
     let s = glwe.as_polynomial_list().get(0).as_ref().to_vec();
     let s_poly = Polynomial::from_container(s.clone());
     let mut s2 = Polynomial::new(0u64, n);
@@ -150,15 +153,27 @@ fn square_key(
             s.iter().map(|&c| c.wrapping_neg() << shift).collect(),
         ];
         for (mut row, plain) in matrix.as_mut_glwe_list().iter_mut().zip(rows) {
-            encrypt_glwe_ciphertext(glwe, &mut row, &PlaintextList::from_container(plain), noise, encryption);
+            encrypt_glwe_ciphertext(
+                glwe,
+                &mut row,
+                &PlaintextList::from_container(plain),
+                noise,
+                encryption,
+            );
         }
     }
     let mut fourier = FourierGgswCiphertext::new(GlweSize(2), n, base, levels);
     let mut buffers = ComputationBuffers::new();
     buffers.resize(
-        convert_standard_ggsw_ciphertext_to_fourier_mem_optimized_requirement(fft.as_view()).unaligned_bytes_required(),
+        convert_standard_ggsw_ciphertext_to_fourier_mem_optimized_requirement(fft.as_view())
+            .unaligned_bytes_required(),
     );
-    convert_standard_ggsw_ciphertext_to_fourier_mem_optimized(&ggsw, &mut fourier, fft.as_view(), buffers.stack());
+    convert_standard_ggsw_ciphertext_to_fourier_mem_optimized(
+        &ggsw,
+        &mut fourier,
+        fft.as_view(),
+        buffers.stack(),
+    );
     fourier
 }
 

@@ -71,7 +71,7 @@ pub fn record_fields(set: &LeveledSet, x: &Extras) -> serde_json::Value {
     let ks = x.key_sizes;
     serde_json::json!({
         "key_schedule": "under encryption, once per key: SubWord by the same lookups, each new \
-round key bit refreshed by one bootstrap; the client encrypts the 128 key bits",
+    round key bit refreshed by one bootstrap; the client encrypts the 128 key bits",
         "counts": {"per_block": x.counts_per_block, "key_schedule": x.counts_key_schedule},
         "key_sizes_bytes": {
             "bootstrapping_key_fourier": ks.bsk,
@@ -89,8 +89,8 @@ round key bit refreshed by one bootstrap; the client encrypts the 128 key bits",
             "measured_decided_count": x.decided_count,
             "measured_max_abs_error_output_log2": x.max_error_output.log2(),
             "measured_note": "|phase - bit·q/2| / q (log2) over every bit decided (after each key \
-switch: key schedule and blocks) and every output bit of this run, decrypted after the timed region; \
-a decision fails past 1/4 (-2); compare the rms with the model's state_bit_decided std",
+    switch: key schedule and blocks) and every output bit of this run, decrypted after the timed region; \
+    a decision fails past 1/4 (-2); compare the rms with the model's state_bit_decided std",
         },
     })
 }
@@ -215,9 +215,17 @@ mod tests {
         let first: Block = core::array::from_fn(|i| (0x11 * i) as u8);
         let (m, x) = run(params::by_name("insecure-test").unwrap(), &key, &first, 2, |_| {});
         for b in &m.blocks {
-            assert_eq!(b.output, Some(encrypt(&key, &input_block(&first, b.index))), "block {}", b.index);
+            assert_eq!(
+                b.output,
+                Some(encrypt(&key, &input_block(&first, b.index))),
+                "block {}",
+                b.index
+            );
         }
-        assert_eq!(reference::to_hex(&m.blocks[0].output.unwrap()), "69c4e0d86a7b0430d8cdb78070b4c55a");
+        assert_eq!(
+            reference::to_hex(&m.blocks[0].output.unwrap()),
+            "69c4e0d86a7b0430d8cdb78070b4c55a"
+        );
         // Counts of one block: 10 rounds x 128 conversions, one blind rotation each.
         assert_eq!(x.counts_per_block["circuit_bootstraps"], 1280);
         assert_eq!(x.counts_per_block["bootstraps"], 1280);
@@ -304,12 +312,18 @@ mod timing {
         for _ in 0..reps {
             small = ev.key_switch_all(&bits[..1]);
         }
-        eprintln!("key switch: {:.3} ms", t.elapsed().as_secs_f64() * 1e3 / reps as f64);
+        eprintln!(
+            "key switch: {:.3} ms",
+            t.elapsed().as_secs_f64() * 1e3 / reps as f64
+        );
         let alphas = cbs::conversion_alphas(p);
         let batch: Vec<round::Bit> = (0..128).map(|_| small[0].clone()).collect();
         let t = Instant::now();
         let lv = cbs::many_lut_shift_batch(&sk, &batch, &alphas, &mut ws, &ev.counts);
-        eprintln!("batched many-LUT blind rotation (128): {:.3} ms each", t.elapsed().as_secs_f64() * 1e3 / 128.0);
+        eprintln!(
+            "batched many-LUT blind rotation (128): {:.3} ms each",
+            t.elapsed().as_secs_f64() * 1e3 / 128.0
+        );
         let lv = &lv[0];
         let n = PolynomialSize(p.polynomial_size);
         let mut body = GlweCiphertext::new(0u64, GlweSize(2), n, keys::native());
@@ -317,7 +331,10 @@ mod timing {
         for _ in 0..reps {
             keyswitch_lwe_ciphertext_into_glwe_ciphertext(&sk.pksk, &lv[0], &mut body);
         }
-        eprintln!("packing key switch: {:.3} ms", t.elapsed().as_secs_f64() * 1e3 / reps as f64);
+        eprintln!(
+            "packing key switch: {:.3} ms",
+            t.elapsed().as_secs_f64() * 1e3 / reps as f64
+        );
         let t = Instant::now();
         for _ in 0..reps {
             let mut mask = GlweCiphertext::new(0u64, GlweSize(2), n, keys::native());
@@ -329,16 +346,29 @@ mod timing {
                 ws.buffers.stack(),
             );
         }
-        eprintln!("square external product: {:.3} ms", t.elapsed().as_secs_f64() * 1e3 / reps as f64);
+        eprintln!(
+            "square external product: {:.3} ms",
+            t.elapsed().as_secs_f64() * 1e3 / reps as f64
+        );
         let small8 = ev.key_switch_all(&bits);
         let t = Instant::now();
         let sel = ev.convert_bytes(&small8).pop().unwrap();
-        eprintln!("conversion of a byte (8 bits, batch of 8): {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
+        eprintln!(
+            "conversion of a byte (8 bits, batch of 8): {:.3} ms",
+            t.elapsed().as_secs_f64() * 1e3
+        );
         let t = Instant::now();
         let out = cbs::lookup(p, &sk, &sel, &ev.tables.multiples[0], &mut ws, &ev.counts);
-        eprintln!("lookup of one packed table (8 CMUX + 8 extractions): {:.3} ms", t.elapsed().as_secs_f64() * 1e3);
+        eprintln!(
+            "lookup of one packed table (8 CMUX + 8 extractions): {:.3} ms",
+            t.elapsed().as_secs_f64() * 1e3
+        );
         let x: u8 = (0..8).map(|j| ((j % 3 == 0) as u8) << j).sum();
-        let got: u8 = out.iter().enumerate().map(|(j, c)| (ck.decrypt_big(c).0 as u8) << j).sum();
+        let got: u8 = out
+            .iter()
+            .enumerate()
+            .map(|(j, c)| (ck.decrypt_big(c).0 as u8) << j)
+            .sum();
         assert_eq!(got, tables::sbox()[x as usize]);
     }
 }

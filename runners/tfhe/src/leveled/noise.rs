@@ -21,7 +21,9 @@ use tfhe::core_crypto::commons::noise_formulas::lwe_keyswitch::keyswitch_additiv
 use tfhe::core_crypto::commons::noise_formulas::lwe_packing_keyswitch::packing_keyswitch_additive_variance_132_bits_security_gaussian;
 use tfhe::core_crypto::commons::noise_formulas::lwe_programmable_bootstrap::pbs_variance_132_bits_security_gaussian_fft_mul;
 use tfhe::core_crypto::commons::noise_formulas::modulus_switch::modulus_switch_additive_variance;
-use tfhe::core_crypto::prelude::{DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension, PolynomialSize};
+use tfhe::core_crypto::prelude::{
+    DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension, PolynomialSize,
+};
 
 use super::params::LeveledSet;
 
@@ -100,8 +102,14 @@ pub fn analyse(p: &LeveledSet) -> NoiseReport {
     .0;
     let v_body = v_pbs + v_pks;
     // Mask rows: body ⊡ GGSW(-S); fresh rows (k+1)·glwe_var, ||S||² ≈ kN/2, plus S·e_body.
-    let v_mask = external_product(kf, nf, p.square_base_log, p.square_level, (kf + 1.0) * glwe_var, nf / 2.0)
-        + kf * nf / 2.0 * v_body;
+    let v_mask = external_product(
+        kf,
+        nf,
+        p.square_base_log,
+        p.square_level,
+        (kf + 1.0) * glwe_var,
+        nf / 2.0,
+    ) + kf * nf / 2.0 * v_body;
     // One CMUX with a converted selector: μ = bit, rows k masks + 1 body.
     let v_cmux = external_product(kf, nf, p.cbs_base_log, p.cbs_level, kf * v_mask + v_body, 1.0);
     let v_lookup = 8.0 * v_cmux;
@@ -114,9 +122,8 @@ pub fn analyse(p: &LeveledSet) -> NoiseReport {
         Q,
     )
     .0;
-    let ms = |stride: usize| {
-        modulus_switch_additive_variance(LweDimension(n), Q, (2 * big_n / stride) as f64).0
-    };
+    let ms =
+        |stride: usize| modulus_switch_additive_variance(LweDimension(n), Q, (2 * big_n / stride) as f64).0;
     let v_ms_cbs = ms(p.lut_stride());
     let v_ms_refresh = ms(1);
 

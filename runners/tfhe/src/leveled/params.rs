@@ -109,7 +109,9 @@ pub fn by_name(name: &str) -> Option<&'static LeveledSet> {
 }
 
 pub fn default_set() -> &'static LeveledSet {
-    ALL.iter().find(|p| p.is_default).expect("one leveled set is the default")
+    ALL.iter()
+        .find(|p| p.is_default)
+        .expect("one leveled set is the default")
 }
 
 pub fn names() -> Vec<&'static str> {
@@ -132,7 +134,8 @@ impl LeveledSet {
                 LweDimension(self.lwe_dimension),
                 2f64.powi(LOG2_Q),
             )
-            .0.sqrt()
+            .0
+            .sqrt()
         })
     }
 
@@ -143,7 +146,8 @@ impl LeveledSet {
                 LweDimension(self.glwe_dimension * self.polynomial_size),
                 2f64.powi(LOG2_Q),
             )
-            .0.sqrt()
+            .0
+            .sqrt()
         })
     }
 
@@ -196,15 +200,22 @@ mod tests {
     fn secure_noise_is_tfhe_rs_minimum() {
         let p = default_set();
         // tfhe-rs 1.8.2 secure_noise: log2 std ~ -14.77 at n = 700, -48.32 at 2048.
-        assert!((p.lwe_std().log2() + 14.77).abs() < 0.01, "{}", p.lwe_std().log2());
-        assert!((p.glwe_std().log2() + 48.32).abs() < 0.01, "{}", p.glwe_std().log2());
+        assert!(
+            (p.lwe_std().log2() + 14.77).abs() < 0.01,
+            "{}",
+            p.lwe_std().log2()
+        );
+        assert!(
+            (p.glwe_std().log2() + 48.32).abs() < 0.01,
+            "{}",
+            p.glwe_std().log2()
+        );
     }
 
     #[test]
     fn the_estimator_figures_cached_in_the_repo_back_the_claim() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/security/leveled_estimates.json");
-        let doc: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let p = default_set();
         for (name, n) in [
             ("lwe_n700", p.lwe_dimension),
@@ -212,7 +223,11 @@ mod tests {
         ] {
             let e = &doc[name];
             assert_eq!(e["n"], n, "{name}");
-            let std = if n == p.lwe_dimension { p.lwe_std() } else { p.glwe_std() };
+            let std = if n == p.lwe_dimension {
+                p.lwe_std()
+            } else {
+                p.glwe_std()
+            };
             assert!((e["log2_sigma_torus"].as_f64().unwrap() - std.log2()).abs() < 1e-6);
             assert!(e["full"]["log2_rop"].as_f64().unwrap() >= 128.0, "{name}");
         }

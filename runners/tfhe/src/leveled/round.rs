@@ -98,7 +98,10 @@ impl<'a> Evaluator<'a> {
             .collect();
         levels
             .par_chunks(8)
-            .map_init(|| self.workspace(), |ws, byte| cbs::convert_byte(self.p, self.sk, byte, ws, &self.counts))
+            .map_init(
+                || self.workspace(),
+                |ws, byte| cbs::convert_byte(self.p, self.sk, byte, ws, &self.counts),
+            )
             .collect()
     }
 
@@ -111,7 +114,9 @@ impl<'a> Evaluator<'a> {
                 |ws, s| {
                     which
                         .iter()
-                        .map(|&w| cbs::lookup(self.p, self.sk, s, &self.tables.multiples[w], ws, &self.counts))
+                        .map(|&w| {
+                            cbs::lookup(self.p, self.sk, s, &self.tables.multiples[w], ws, &self.counts)
+                        })
                         .collect()
                 },
             )
@@ -139,7 +144,11 @@ impl<'a> Evaluator<'a> {
                 for t in 0..4 {
                     let table = tables::table_index(t, i);
                     for j in 0..8 {
-                        add_assign(&mut out[8 * (t + 4 * dst) + j], &looked[k][table][j], &self.counts);
+                        add_assign(
+                            &mut out[8 * (t + 4 * dst) + j],
+                            &looked[k][table][j],
+                            &self.counts,
+                        );
                     }
                 }
             }
@@ -171,7 +180,10 @@ impl<'a> Evaluator<'a> {
         for r in 1..=10 {
             let prev = &w[4 * r - 1];
             // RotWord: bytes [1, 2, 3, 0].
-            let rotated: Vec<Bit> = [1, 2, 3, 0].iter().flat_map(|&b| prev[8 * b..8 * b + 8].iter().cloned()).collect();
+            let rotated: Vec<Bit> = [1, 2, 3, 0]
+                .iter()
+                .flat_map(|&b| prev[8 * b..8 * b + 8].iter().cloned())
+                .collect();
             let small = self.key_switch_all(&rotated);
             probe.extend(small.iter().cloned());
             let sel = self.convert_bytes(&small);
@@ -195,7 +207,10 @@ impl<'a> Evaluator<'a> {
             probe.extend(small.iter().cloned());
             let fresh: Vec<Bit> = small
                 .par_chunks(Self::batch_len(small.len()))
-                .map_init(|| self.workspace(), |ws, chunk| cbs::refresh(self.sk, chunk, ws, &self.counts))
+                .map_init(
+                    || self.workspace(),
+                    |ws, chunk| cbs::refresh(self.sk, chunk, ws, &self.counts),
+                )
                 .flatten()
                 .collect();
             w.extend(fresh.chunks(32).map(|c| c.to_vec()));
@@ -206,7 +221,9 @@ impl<'a> Evaluator<'a> {
 
 /// Encrypts the 128 key bits under the big key (the client's part of the key schedule).
 pub fn encrypt_key(ck: &mut ClientKey, key: &[u8; 16]) -> Vec<Bit> {
-    (0..128).map(|idx| ck.encrypt_big((key[idx / 8] >> (idx % 8)) & 1 == 1)).collect()
+    (0..128)
+        .map(|idx| ck.encrypt_big((key[idx / 8] >> (idx % 8)) & 1 == 1))
+        .collect()
 }
 
 /// Decrypts 128 big-key bits into a block; also the largest |error| (fraction of q).

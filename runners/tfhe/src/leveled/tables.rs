@@ -136,7 +136,12 @@ pub fn clear_round_keys(key: &[u8; 16]) -> [[u8; 16]; 11] {
     for i in 4..44 {
         let mut t = w[i - 1];
         if i % 4 == 0 {
-            t = [s[t[1] as usize], s[t[2] as usize], s[t[3] as usize], s[t[0] as usize]];
+            t = [
+                s[t[1] as usize],
+                s[t[2] as usize],
+                s[t[3] as usize],
+                s[t[0] as usize],
+            ];
             t[0] ^= RCON[i / 4];
         }
         w[i] = core::array::from_fn(|b| w[i - 4][b] ^ t[b]);
