@@ -33,8 +33,9 @@ def minimal_variance_132(dimension: int) -> float:
     )
 
 
-# (name, LWE dimension): the small LWE key and the GLWE key (k=1, N=2048) of leveled-128.
-INSTANCES = [("lwe_n700", 700), ("glwe_k1_N2048", 2048)]
+# (name, LWE dimension): the small LWE key and the GLWE key of the leveled sets (k*N = 2048:
+# k=4, N=512 for leveled-128, k=1, N=2048 for leveled-128-k1).
+INSTANCES = [("lwe_n700", 700), ("glwe_kN2048", 2048)]
 
 
 def main():

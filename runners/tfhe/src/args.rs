@@ -455,7 +455,7 @@ mod tests {
                 "ks-pbs-tuniform-2m128"
             ]),
             "--params \"ks-pbs-tuniform-2m128\": unknown parameter set for --method leveled \
-             (known: leveled-128, insecure-test)"
+             (known: leveled-128, leveled-128-k1, insecure-test)"
         );
         assert!(message(&["--json", &j, "--params", "leveled-128"])
             .starts_with("--params \"leveled-128\": unknown parameter set (known: "));

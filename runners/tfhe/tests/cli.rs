@@ -63,7 +63,7 @@ fn bad_arguments_exit_1_with_a_named_error_and_no_json() {
                 "--params",
                 "ks-pbs-tuniform-2m128",
             ],
-            "unknown parameter set for --method leveled (known: leveled-128, insecure-test)",
+            "unknown parameter set for --method leveled (known: leveled-128, leveled-128-k1, insecure-test)",
         ),
         (vec!["--blocks", "1"], "--json is required"),
         (

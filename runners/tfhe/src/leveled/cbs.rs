@@ -18,9 +18,9 @@
 //!    bootstrap per level with the same shift, `homomorphic_shift_boolean`.)
 //! 2. Public key switch (tfhe-rs `keyswitch_lwe_ciphertext_into_glwe_ciphertext`): each
 //!    LWE(m·q/B^j) becomes GLWE(m·q/B^j), the GGSW's body row of level j.
-//! 3. EvalSquareMult, as one external product (tfhe-rs `add_external_product_assign`)
-//!    with the server's GGSW(-S): GLWE(m·q/B^j) ⊡ GGSW(-S) = GLWE(-S·m·q/B^j), the mask
-//!    row of level j. tfhe-rs's circuit bootstrap gets that row instead from a private
+//! 3. EvalSquareMult, as external products (tfhe-rs `add_external_product_assign`)
+//!    with the server's GGSW(-S_i): GLWE(m·q/B^j) ⊡ GGSW(-S_i) = GLWE(-S_i·m·q/B^j), mask
+//!    row i of level j (one product per mask row; k = 1: one). tfhe-rs's circuit bootstrap gets that row instead from a private
 //!    functional packing key switch per row and level.
 //!
 //! The bit refresh (key schedule) is step 1 alone with one level and α = q/4: a bootstrap
@@ -278,17 +278,20 @@ pub fn tlwe_to_trgsw(
         let mut body = GlweCiphertext::new(0u64, glwe_size, n, native());
         keyswitch_lwe_ciphertext_into_glwe_ciphertext(&sk.pksk, &levels[j - 1], &mut body);
         Counts::add(&counts.packing_key_switches, 1);
-        let mut mask = GlweCiphertext::new(0u64, glwe_size, n, native());
-        add_external_product_assign(
-            mask.as_mut_view(),
-            sk.square.as_view(),
-            body.as_view(),
-            sk.fft.as_view(),
-            ws.buffers.stack(),
-        );
-        Counts::add(&counts.external_products, 1);
-        rows.get_mut(0).as_mut().copy_from_slice(mask.as_ref());
-        rows.get_mut(1).as_mut().copy_from_slice(body.as_ref());
+        for (i, square) in sk.square.iter().enumerate() {
+            let mut mask = rows.get_mut(i);
+            add_external_product_assign(
+                mask.as_mut_view(),
+                square.as_view(),
+                body.as_view(),
+                sk.fft.as_view(),
+                ws.buffers.stack(),
+            );
+            Counts::add(&counts.external_products, 1);
+        }
+        rows.get_mut(p.glwe_dimension)
+            .as_mut()
+            .copy_from_slice(body.as_ref());
     }
     out.fill_with_forward_fourier(ggsw.as_view(), sk.fft.as_view(), ws.buffers.stack());
     Counts::add(&counts.conversions, 1);

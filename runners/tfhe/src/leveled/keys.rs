@@ -8,10 +8,11 @@
 //! - bsk: bootstrapping key, GGSW(s_i) under S (Fourier domain), for the blind rotations;
 //! - ksk: LWE key switch S (k·N) -> s (n);
 //! - pksk: LWE -> GLWE public packing key switch S -> S (the GGSW body rows);
-//! - square: GGSW(-S) under S, decomposed with (square_base_log, square_level): level j's
-//!   rows encrypt S²·q/B^j and -S·q/B^j (tfhe-rs's GGSW layout for μ = -S), so that
-//!   GLWE(m) ⊡ GGSW(-S) = GLWE(-S·m), a GGSW's mask row from its body row (the poster's
-//!   EvalSquareMult step, in external-product form).
+//! - square: GGSW(-S_i) under S for each of the k key polynomials, decomposed with
+//!   (square_base_log, square_level): level j's rows encrypt S_i·S_r·q/B^j (r < k; S² for
+//!   k = 1) and -S_i·q/B^j (tfhe-rs's GGSW layout for μ = -S_i), so that
+//!   GLWE(m) ⊡ GGSW(-S_i) = GLWE(-S_i·m), a GGSW's mask row i from its body row (the
+//!   poster's EvalSquareMult step, in external-product form).
 
 use tfhe::core_crypto::algorithms::polynomial_algorithms::polynomial_wrapping_mul;
 use tfhe::core_crypto::fft_impl::fft64::crypto::ggsw::FourierGgswCiphertext;
@@ -31,7 +32,8 @@ pub struct ServerKey {
     pub bsk: FourierLweBootstrapKeyOwned,
     pub ksk: LweKeyswitchKeyOwned<u64>,
     pub pksk: LwePackingKeyswitchKeyOwned<u64>,
-    pub square: FourierGgswCiphertext<ABox<[c64]>>,
+    /// GGSW(-S_i), i < k.
+    pub square: Vec<FourierGgswCiphertext<ABox<[c64]>>>,
     pub fft: Fft,
 }
 
@@ -125,56 +127,64 @@ pub fn generate(p: &LeveledSet) -> (ClientKey, ServerKey) {
     )
 }
 
-/// GGSW(-S) under S (k = 1): level j (stored at index level_count - j, tfhe-rs's order)
-/// has row 0 = GLWE(S²·2^(64 - j·b)) and row 1 = GLWE(-S·2^(64 - j·b)).
+/// GGSW(-S_i) under S for each key polynomial S_i, i < k: level j (stored at index
+/// level_count - j, tfhe-rs's order) has rows r < k = GLWE(S_i·S_r·2^(64 - j·b)) and row k
+/// = GLWE(-S_i·2^(64 - j·b)) (tfhe-rs's GGSW layout for the message μ = -S_i).
 fn square_key(
     p: &LeveledSet,
     glwe: &GlweSecretKeyOwned<u64>,
     noise: DynamicDistribution<u64>,
     encryption: &mut EncryptionRandomGenerator<DefaultRandomGenerator>,
     fft: &Fft,
-) -> FourierGgswCiphertext<ABox<[c64]>> {
-    assert_eq!(p.glwe_dimension, 1, "the square key is built for k = 1");
-    let n = PolynomialSize(p.polynomial_size);
+) -> Vec<FourierGgswCiphertext<ABox<[c64]>>> {
+    let (k, n) = (p.glwe_dimension, PolynomialSize(p.polynomial_size));
+    let glwe_size = GlweSize(k + 1);
     let (base, levels) = (
         DecompositionBaseLog(p.square_base_log),
         DecompositionLevelCount(p.square_level),
     );
-    let s = glwe.as_polynomial_list().get(0).as_ref().to_vec();
-    let s_poly = Polynomial::from_container(s.clone());
-    let mut s2 = Polynomial::new(0u64, n);
-    polynomial_wrapping_mul(&mut s2, &s_poly, &s_poly);
-    let mut ggsw = GgswCiphertext::new(0u64, GlweSize(2), n, base, levels, native());
-    for (index, mut matrix) in ggsw.iter_mut().enumerate() {
-        let j = levels.0 - index;
-        let shift = 64 - j * base.0;
-        let rows: [Vec<u64>; 2] = [
-            s2.as_ref().iter().map(|&c| c << shift).collect(),
-            s.iter().map(|&c| c.wrapping_neg() << shift).collect(),
-        ];
-        for (mut row, plain) in matrix.as_mut_glwe_list().iter_mut().zip(rows) {
-            encrypt_glwe_ciphertext(
-                glwe,
-                &mut row,
-                &PlaintextList::from_container(plain),
-                noise,
-                encryption,
-            );
-        }
-    }
-    let mut fourier = FourierGgswCiphertext::new(GlweSize(2), n, base, levels);
+    let keys = glwe.as_polynomial_list();
     let mut buffers = ComputationBuffers::new();
     buffers.resize(
         convert_standard_ggsw_ciphertext_to_fourier_mem_optimized_requirement(fft.as_view())
             .unaligned_bytes_required(),
     );
-    convert_standard_ggsw_ciphertext_to_fourier_mem_optimized(
-        &ggsw,
-        &mut fourier,
-        fft.as_view(),
-        buffers.stack(),
-    );
-    fourier
+    (0..k)
+        .map(|i| {
+            let s_i = keys.get(i);
+            // Row plaintexts before scaling: S_i·S_r for r < k, then -S_i.
+            let mut rows_plain: Vec<Vec<u64>> = (0..k)
+                .map(|r| {
+                    let mut prod = Polynomial::new(0u64, n);
+                    polynomial_wrapping_mul(&mut prod, &s_i, &keys.get(r));
+                    prod.as_ref().to_vec()
+                })
+                .collect();
+            rows_plain.push(s_i.as_ref().iter().map(|c| c.wrapping_neg()).collect());
+            let mut ggsw = GgswCiphertext::new(0u64, glwe_size, n, base, levels, native());
+            for (index, mut matrix) in ggsw.iter_mut().enumerate() {
+                let shift = 64 - (levels.0 - index) * base.0;
+                for (mut row, plain) in matrix.as_mut_glwe_list().iter_mut().zip(&rows_plain) {
+                    let scaled: Vec<u64> = plain.iter().map(|&c| c << shift).collect();
+                    encrypt_glwe_ciphertext(
+                        glwe,
+                        &mut row,
+                        &PlaintextList::from_container(scaled),
+                        noise,
+                        encryption,
+                    );
+                }
+            }
+            let mut fourier = FourierGgswCiphertext::new(glwe_size, n, base, levels);
+            convert_standard_ggsw_ciphertext_to_fourier_mem_optimized(
+                &ggsw,
+                &mut fourier,
+                fft.as_view(),
+                buffers.stack(),
+            );
+            fourier
+        })
+        .collect()
 }
 
 impl ServerKey {
@@ -184,7 +194,12 @@ impl ServerKey {
             bsk: self.bsk.as_view().data().len() * c64_bytes,
             ksk: self.ksk.as_ref().len() * 8,
             pksk: self.pksk.as_ref().len() * 8,
-            square: self.square.as_view().data().len() * c64_bytes,
+            square: self
+                .square
+                .iter()
+                .map(|g| g.as_view().data().len())
+                .sum::<usize>()
+                * c64_bytes,
         }
     }
 }

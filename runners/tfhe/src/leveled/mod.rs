@@ -301,7 +301,8 @@ mod timing {
     #[test]
     #[ignore]
     fn primitive_times_at_128_bits() {
-        let p = params::default_set();
+        let p = params::by_name(&std::env::var("CB_LEVELED_SET").unwrap_or("leveled-128".into())).unwrap();
+        eprintln!("{} noise {:?}", p.name, noise::analyse(p).log2_p_block);
         let (mut ck, sk) = keys::generate(p);
         let ev = round::Evaluator::new(p, &sk);
         let mut ws = cbs::Workspace::new(p, &sk);
@@ -326,7 +327,8 @@ mod timing {
         );
         let lv = &lv[0];
         let n = PolynomialSize(p.polynomial_size);
-        let mut body = GlweCiphertext::new(0u64, GlweSize(2), n, keys::native());
+        let glwe_size = GlweSize(p.glwe_dimension + 1);
+        let mut body = GlweCiphertext::new(0u64, glwe_size, n, keys::native());
         let t = Instant::now();
         for _ in 0..reps {
             keyswitch_lwe_ciphertext_into_glwe_ciphertext(&sk.pksk, &lv[0], &mut body);
@@ -337,10 +339,10 @@ mod timing {
         );
         let t = Instant::now();
         for _ in 0..reps {
-            let mut mask = GlweCiphertext::new(0u64, GlweSize(2), n, keys::native());
+            let mut mask = GlweCiphertext::new(0u64, glwe_size, n, keys::native());
             tfhe::core_crypto::fft_impl::fft64::crypto::ggsw::add_external_product_assign(
                 mask.as_mut_view(),
-                sk.square.as_view(),
+                sk.square[0].as_view(),
                 body.as_view(),
                 sk.fft.as_view(),
                 ws.buffers.stack(),
