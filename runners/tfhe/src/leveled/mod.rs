@@ -29,16 +29,19 @@
 //! extraction, LWE key switch, LWE->GLWE packing key switch, external product, the wop-PBS
 //! CMUX tree `blind_rotate_assign`, key generation and encryption); this module composes.
 //! - cbs.rs: the conversion, per bit: one many-LUT blind rotation gives LWE(m·q/B^j) for
-//!   the ℓ levels; a packing key switch per level gives the GGSW body rows; an external
-//!   product with the server's GGSW(-S) (rows S² and -S: the poster's EvalSquareMult as
-//!   tfhe-rs can compute it) gives the mask rows. No private functional key switch.
+//!   the ℓ levels (a round's bits in one tfhe-rs batched blind rotation per thread, so
+//!   the bootstrapping key streams from memory once per batch); a packing key switch per
+//!   level gives the GGSW body rows; one external product per mask row with the server's
+//!   GGSW(-S_i) (rows S_i·S_r and -S_i: the poster's EvalSquareMult as tfhe-rs can compute
+//!   it) gives the mask rows. No private functional key switch.
 //! - round.rs: per round, key switch the 128 state bits to the small key, convert them
-//!   (128 conversions), then per byte three packed table polynomials (1·S, 2·S, 3·S; N =
-//!   2048 holds 8 bit-tables of 256 entries) rotated by 8 CMUXes each and 24 sample
-//!   extractions; the 4 contributions and the round key are added. The last round looks
-//!   up S alone. The key schedule runs under encryption once (SubWord by the same
-//!   lookups) from the client's encrypted key, and its round keys are refreshed by one
-//!   bootstrap per bit per round to keep the XOR chains' noise bounded.
+//!   (128 conversions), then per byte the packed table polynomials of 1·S, 2·S and 3·S
+//!   (a polynomial of size N holds N/256 of the 8 bit-tables of 256 entries: two at N =
+//!   512, the default set) each rotated by 8 CMUXes (tfhe-rs's wop-PBS CMUX tree), and
+//!   24 sample extractions; the 4 contributions and the round key are added. The last
+//!   round looks up S alone. The key schedule runs under encryption once (SubWord by the
+//!   same lookups) from the client's encrypted key, and its round keys are refreshed by
+//!   one bootstrap per bit per round to keep the XOR chains' noise bounded.
 //! - tables.rs: the S-box and T-tables (checked against MixColumns on all 256 inputs and
 //!   a whole clear AES against RustCrypto's), and their packing.
 //! - params.rs / noise.rs: the parameter sets, their security and the noise model with
