@@ -3,10 +3,12 @@
 Bars, on a log scale:
   measured here   the packed AES runs of tidy/runs.csv, per backend (the engine, and HElib
                   2.3.0 when the config's backends has helib; BGV, all blocks at once, so
-                  latency = the rounds' total and per block = total / blocks) and tfhe-rs
-                  (tidy/peers.csv: one block at a time), each labelled with host, threads
-                  and security (the engine's by HElib's formula and core-SVP, tfhe-rs's as
-                  tfhe-rs states it); runs below 80 bits (toy rings, tfhe-rs's insecure test
+                  latency = the rounds' total and per block = total / blocks) and the TFHE
+                  peers (tidy/peers.csv: one block at a time): tfhe-rs's transciphering AES
+                  and the leveled-TFHE lookup AES on tfhe-rs (tfhe_aes --method leveled),
+                  each labelled with host, threads and security (the engine's by HElib's
+                  formula and core-SVP, tfhe-rs's sets as tfhe-rs states it, the leveled
+                  set's by tfhe-rs's secure-noise formula and the lattice estimator); runs below 80 bits (toy rings, tfhe-rs's insecure test
                   set) are cross-hatched and labelled "below 80 bits" (security_marks.py);
   published       the literature's figures (published.aes_across_schemes()), hatched and
                   labelled "published", on the authors' hardware, at the security its
@@ -61,16 +63,25 @@ def engine_rows(runs):
     return rows
 
 
+#: How each TFHE peer is named in a label, and who states its security.
+PEER_NAMES = {"transciphering": ("tfhe-rs {version} AES", "stated by tfhe-rs"),
+              "leveled": ("leveled TFHE on tfhe-rs {version}", "tfhe-rs noise formula, estimator")}
+
+
 def peer_rows(peers):
     rows = []
-    for k, g in peers.groupby(["peer", "version", "params", "security", "threads", "host"], dropna=False):
-        peer, version, params, security, threads, host = k
+    if "method" not in peers:  # peers.csv from before tfhe_aes had --method
+        peers = peers.assign(method="transciphering")
+    keys = ["peer", "method", "version", "params", "security", "threads", "host"]
+    for k, g in peers.groupby(keys, dropna=False):
+        peer, method, version, params, security, threads, host = k
+        name, source = PEER_NAMES.get(method, PEER_NAMES["transciphering"])
         below = not security >= sm.THRESHOLD
-        stated = (f"{int(security)}-bit (stated by tfhe-rs)" if security > 0 else "INSECURE test set") + \
+        stated = (f"{int(security)}-bit ({source})" if security > 0 else "INSECURE test set") + \
             (f": {sm.MARK}" if below else "")
         rows.append({
             "origin": "peer",
-            "label": f"tfhe-rs {version} AES, {params}\n{host}, {int(threads)} thr, {stated}",
+            "label": f"{name.format(version=version)}, {params}\n{host}, {int(threads)} thr, {stated}",
             "latency_s": g["latency_s"].mean(),
             "per_block_s": g["per_block_s"].mean(),
             "security": stated,
@@ -140,7 +151,7 @@ def plot(df, png, pdf):
     axes[0].set_yticks(range(len(df)))
     axes[0].set_yticklabels(df["label"], fontsize=7)
     names = {"engine": "engine (BGV), measured here", "helib": "HElib 2.3.0 (BGV), measured here",
-             "peer": "tfhe-rs (TFHE), measured here", "published": "published, other hardware"}
+             "peer": "TFHE on tfhe-rs, measured here", "published": "published, other hardware"}
     shown = [o for o in names if (df["origin"] == o).any()]
     handles = [plt.Rectangle((0, 0), 1, 1, facecolor=COLORS[o], hatch="//" if o == "published" else None,
                              edgecolor="#666666" if o == "published" else COLORS[o]) for o in shown]
@@ -170,7 +181,7 @@ def figure(runs_csv, peers_csv, png, pdf):
     if runs.empty:
         runs = pd.DataFrame(columns=["cipher", "packing"])
     if peers.empty:
-        peers = pd.DataFrame(columns=["peer", "version", "params", "security", "threads", "host"])
+        peers = pd.DataFrame(columns=["peer", "method", "version", "params", "security", "threads", "host"])
     plot(rows(runs, peers), png, pdf)
 
 

@@ -4,7 +4,8 @@ annotate   one raw tfhe_aes result + the job's provenance (workflow/scripts/meas
            Snakemake's benchmark TSV -> <results_dir>/peers/<id>.json; refused (PeerRejected,
            the job fails) unless every block was right and the run is the one asked for.
 aggregate  every peer record -> <results_dir>/tidy/peers.csv, one row per run: scheme,
-           implementation, parameter set and its stated security, threads, blocks, latency
+           implementation and method (tfhe_aes --method: transciphering for the peer `tfhe`,
+           leveled for `tfhe-leveled`), parameter set and its stated security, threads, blocks, latency
            and time per block (wall), CPU seconds per block (all threads: on a shared
            machine the steadier figure), setup, bootstraps per block, peak memory, host, date.
 """
@@ -21,7 +22,7 @@ class PeerRejected(ValueError):
 
 
 COLUMNS = [
-    "peer", "scheme", "implementation", "version", "params", "security", "threads", "blocks",
+    "peer", "scheme", "implementation", "method", "version", "params", "security", "threads", "blocks",
     "latency_s", "per_block_s", "cpu_per_block_s", "total_s", "setup_s", "keygen_s", "key_schedule_s",
     "pbs_per_block", "max_rss_mb", "host", "cpu", "date", "git_revision",
 ]
@@ -30,10 +31,14 @@ COLUMNS = [
 #: The cipher the TFHE peer (runners/tfhe: tfhe_aes) evaluates, as the catalog names it.
 PEER_CIPHER = "aes128"
 
+#: tfhe_aes --method of each TFHE peer (workflow/rules/peers_common.smk, TFHE_PEERS).
+PEER_METHODS = {"tfhe": "transciphering", "tfhe-leveled": "leveled"}
+
 
 def check_peer(raw, asked):
     """Raise PeerRejected unless `raw` is a correct tfhe_aes run of what `asked` says."""
-    where = f"peer tfhe params={asked['params']} threads={asked['threads']} blocks={asked['blocks']}"
+    peer = asked.get("peer", "tfhe")
+    where = f"peer {peer} params={asked['params']} threads={asked['threads']} blocks={asked['blocks']}"
     if raw.get("correct") is not True:
         raise PeerRejected(f"{where}: correct={raw.get('correct')!r}: a block disagrees with the reference AES")
     if "timings" not in raw or "invalid_timings" in raw:
@@ -44,6 +49,10 @@ def check_peer(raw, asked):
     for key, value in got.items():
         if value != asked[key]:
             raise PeerRejected(f"{where}: result has {key}={value!r}, expected {asked[key]!r}")
+    # Results from before --method existed are tfhe-rs's transciphering AES.
+    method = raw.get("method", "transciphering")
+    if method != PEER_METHODS[peer]:
+        raise PeerRejected(f"{where}: result has method={method!r}, expected {PEER_METHODS[peer]!r}")
 
 
 def annotate(raw_path, env_path, benchmark_path, asked, out_path):
@@ -53,7 +62,7 @@ def annotate(raw_path, env_path, benchmark_path, asked, out_path):
         provenance = json.load(f)
     check_peer(raw, asked)
     record = dict(raw)
-    record["peer"] = "tfhe"
+    record["peer"] = asked.get("peer", "tfhe")
     record["asked"] = dict(asked)
     record["benchmark"] = read_benchmark(benchmark_path)
     if "max_rss_mb" in provenance:  # measure.py's exact peak of the runner itself
@@ -72,6 +81,7 @@ def peer_row(record):
         "peer": record["peer"],
         "scheme": record["scheme"].upper(),
         "implementation": f"{record['crate']['name']} {record['crate']['version']} ({record['implementation']})",
+        "method": record.get("method", "transciphering"),
         "version": record["crate"]["version"],
         "params": p["name"],
         "security": p["security"],

@@ -34,13 +34,17 @@ def load_raw():
         return json.load(f)
 
 
-def annotate_to(tmp_path, raw=None, asked=ASKED):
-    raw_path = RAW + ".json"
+LEVELED = os.path.join(DATA, "peers", "tfhe-leveled_insecure_t1_b2")
+ASKED_LEVELED = dict(ASKED, peer="tfhe-leveled")
+
+
+def annotate_to(tmp_path, raw=None, asked=ASKED, fixture=RAW, name="peer.json"):
+    raw_path = fixture + ".json"
     if raw is not None:
         raw_path = tmp_path / "raw.json"
         raw_path.write_text(json.dumps(raw))
-    out = tmp_path / "peer.json"
-    peers.annotate(str(raw_path), RAW + ".env.json", RAW + ".benchmark.tsv", asked, str(out))
+    out = tmp_path / name
+    peers.annotate(str(raw_path), fixture + ".env.json", fixture + ".benchmark.tsv", asked, str(out))
     return out
 
 
@@ -67,6 +71,15 @@ def test_annotate_refuses_what_was_not_asked_or_is_wrong(tmp_path, change, messa
     assert not (tmp_path / "peer.json").exists()
 
 
+def test_annotate_keeps_the_leveled_peer_and_refuses_a_method_mixup(tmp_path):
+    rec = json.loads(annotate_to(tmp_path, asked=ASKED_LEVELED, fixture=LEVELED).read_text())
+    assert rec["peer"] == "tfhe-leveled" and rec["method"] == "leveled" and rec["correct"] is True
+    with pytest.raises(peers.PeerRejected, match=re.escape("method='leveled', expected 'transciphering'")):
+        annotate_to(tmp_path, asked=ASKED, fixture=LEVELED, name="mixup.json")
+    with pytest.raises(peers.PeerRejected, match=re.escape("method='transciphering', expected 'leveled'")):
+        annotate_to(tmp_path, asked=ASKED_LEVELED, name="mixup2.json")
+
+
 def test_annotate_refuses_invalid_timings(tmp_path):
     raw = load_raw()
     raw["invalid_timings"] = {"timings": raw.pop("timings")}
@@ -84,6 +97,19 @@ def test_tidy_row_holds_the_runs_numbers(tmp_path):
     assert row["per_block_s"] == pytest.approx(raw["timings"]["total_s"] / 2)
     assert row["security"] == 0 and row["params"] == "insecure-test" and row["threads"] == 1
     assert row["pbs_per_block"] == raw["pbs"]["per_block"] > 1000
+
+
+def test_tidy_and_figure_show_both_tfhe_methods(tmp_path):
+    both = [str(annotate_to(tmp_path)), str(annotate_to(tmp_path, asked=ASKED_LEVELED, fixture=LEVELED,
+                                                        name="leveled.json"))]
+    df = peers.tidy(both)
+    assert sorted(df["method"]) == ["leveled", "transciphering"]
+    assert sorted(df["peer"]) == ["tfhe", "tfhe-leveled"]
+    rows = figure_schemes.rows(pd.DataFrame(columns=["cipher", "packing"]), df)
+    labels = list(rows[rows["origin"] == "peer"]["label"])
+    assert len(labels) == 2
+    assert any(lab.startswith("leveled TFHE on tfhe-rs 1.8.2, insecure-test") for lab in labels), labels
+    assert any(lab.startswith("tfhe-rs 1.8.2 AES, insecure-test") for lab in labels), labels
 
 
 def test_tidy_refuses_an_incorrect_record(tmp_path):
@@ -141,15 +167,17 @@ def test_figure_without_engine_runs_or_peers(tmp_path):
     assert png.stat().st_size > 5000
 
 
-def config_with_peers(tmp_path, only_aes_packed=False, **tfhe):
+def config_with_peers(tmp_path, only_aes_packed=False, peer_list=("tfhe",), leveled=None, **tfhe):
     with open(os.path.join(ROOT, "config", "test.yaml")) as f:
         cfg = yaml.safe_load(f)
     if only_aes_packed:  # the figure's engine row, at the least cost
         cfg["experiments"] = [e for e in cfg["experiments"] if e["name"] == "aes-packed"]
     cfg["results_dir"] = str(tmp_path / "results")
-    cfg["peers"] = ["tfhe"]
+    cfg["peers"] = list(peer_list)
     if tfhe:
         cfg["tfhe"] = tfhe
+    if leveled:
+        cfg["tfhe_leveled"] = leveled
     path = tmp_path / "peers.yaml"
     path.write_text(yaml.safe_dump(cfg))
     return str(path)
@@ -172,6 +200,20 @@ def test_peers_config_plans_one_job_per_thread_count(tmp_path):
     assert re.search(r"^run_tfhe\s+2$", result.stdout, re.M), result.stdout  # threads default [1, 2]
     assert "tfhe_aes128_ks-pbs-tuniform-2m128_t2_b1_rep0.json" in result.stdout
     assert re.search(r"^figure_schemes\s+1$", result.stdout, re.M)
+
+
+def test_both_tfhe_peers_plan_their_runs(tmp_path):
+    result = snakemake("-n", "--configfile", config_with_peers(tmp_path, peer_list=("tfhe", "tfhe-leveled")))
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^run_tfhe\s+4$", result.stdout, re.M), result.stdout  # [1, 2] threads each
+    assert "tfhe_aes128_ks-pbs-tuniform-2m128_t1_b1_rep0.json" in result.stdout
+    assert "tfhe-leveled_aes128_leveled-128_t2_b1_rep0.json" in result.stdout
+
+
+def test_unknown_peer_is_named(tmp_path):
+    result = snakemake("-n", "--configfile", config_with_peers(tmp_path, peer_list=("tfhe-fast",)))
+    assert result.returncode != 0
+    assert "tfhe-fast" in result.stderr + result.stdout, result.stderr
 
 
 @pytest.mark.parametrize("tfhe, message", [
@@ -209,3 +251,22 @@ def test_peer_stage_end_to_end_on_the_insecure_test_set(tmp_path):
     assert len(df) == 1 and df.iloc[0]["params"] == "insecure-test"
     assert (results / "figures" / "aes128_across_schemes.png").stat().st_size > 5000
     assert glob.glob(str(results / "runs" / "aes-packed" / "*" / "*.json"))
+
+
+def test_leveled_peer_end_to_end_on_the_insecure_test_set(tmp_path):
+    """The same stage with peers: [tfhe-leveled] (tfhe_aes --method leveled, 1 block)."""
+    ok, why = usable_cargo()
+    if not ok:
+        pytest.skip(f"no usable cargo for runners/tfhe: {why}")
+    cfg = config_with_peers(tmp_path, only_aes_packed=True, peer_list=("tfhe-leveled",),
+                            leveled={"params": "insecure-test", "threads": [1], "blocks": 1})
+    result = snakemake("--configfile", cfg, timeout=3600)
+    results = tmp_path / "results"
+    assert result.returncode == 0, result.stderr[-4000:]
+    (rec_path,) = glob.glob(str(results / "peers" / "tfhe-leveled_aes128_insecure-test_t1_b1_rep0.json"))
+    with open(rec_path) as f:
+        rec = json.load(f)
+    assert rec["correct"] is True and rec["method"] == "leveled" and rec["peer"] == "tfhe-leveled"
+    df = pd.read_csv(results / "tidy" / "peers.csv")
+    assert list(df["method"]) == ["leveled"]
+    assert (results / "figures" / "aes128_across_schemes.png").stat().st_size > 5000

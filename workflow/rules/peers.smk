@@ -2,10 +2,11 @@
 #
 # `peers: [tfhe]` in the config turns it on: build_tfhe builds runners/tfhe (Rust, tfhe-rs
 # from crates.io, pinned by its Cargo.lock) into <build_dir>/tfhe; run_tfhe times tfhe_aes
-# once per thread count and repetition under workflow/scripts/measure.py (host, date, git
+# (`tfhe`: tfhe-rs's transciphering AES; `tfhe-leveled`: tfhe_aes --method leveled, the
+# leveled-TFHE lookup AES, settings under tfhe_leveled:) once per thread count and repetition under workflow/scripts/measure.py (host, date, git
 # revision, exact peak memory); tfhe_aes exits non-zero when a block differs from the
 # reference AES, so a wrong run fails its job. annotate_peer refuses anything but a correct
-# run of what was asked (<results_dir>/peers/tfhe_aes128_<params>_t<threads>_b<blocks>_rep<r>.json),
+# run of what was asked (<results_dir>/peers/<peer>_aes128_<params>_t<threads>_b<blocks>_rep<r>.json),
 # aggregate_peers writes tidy/peers.csv, and figure_schemes draws "AES-128 across schemes"
 # (the engine's packed AES runs of this config, tfhe-rs, and the published figures).
 #
@@ -50,11 +51,13 @@ rule run_tfhe:
     benchmark:
         os.path.join(R, "benchmarks", "peers", f"{PEER_ID}.tsv")
     wildcard_constraints:
+        peer="tfhe|tfhe-leveled",
         params="[a-z0-9-]+",
         threads=r"\d+",
         blocks=r"\d+",
     params:
         binary=TFHE_AES,
+        method=peer_method,
         seed=lambda wildcards: config["seed"] + int(wildcards.rep),
         repo=workflow.basedir,
         python=sys.executable,
@@ -64,13 +67,15 @@ rule run_tfhe:
         # tfhe-rs's keys and a block's ciphertexts at the 128-bit sets: well under 1 GB.
         mem_mb=2000,
         # One block at 128 bits used 252 CPU seconds (plus 70 for the key schedule) and took
-        # 16.5 min of wall time on 1 thread of a busy shared machine (BENCHMARKS.md).
+        # 16.5 min of wall time on 1 thread of a busy shared machine (BENCHMARKS.md); the
+        # leveled method about 32 s plus 24 s of key schedule and 5 s of keys.
         runtime=lambda wildcards: 30 + 30 * int(wildcards.blocks),
     conda:
         "../envs/rust.yaml"
     shell:
         "{params.python:q} {params.measure:q} --record {output.env:q} --threads {wildcards.threads}"
-        " --repo {params.repo:q} -- {params.binary:q} --params {wildcards.params} --blocks {wildcards.blocks}"
+        " --repo {params.repo:q} -- {params.binary:q} --method {params.method} --params {wildcards.params}"
+        " --blocks {wildcards.blocks}"
         " --threads {wildcards.threads} --seed {params.seed} --json {output.raw:q} > {log:q} 2>&1"
 
 
@@ -84,6 +89,7 @@ rule annotate_peer:
     log:
         os.path.join(R, "logs", "peers", "annotate", f"{PEER_ID}.log"),
     wildcard_constraints:
+        peer="tfhe|tfhe-leveled",
         params="[a-z0-9-]+",
         threads=r"\d+",
         blocks=r"\d+",

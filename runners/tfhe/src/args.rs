@@ -6,25 +6,54 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::leveled::params::{self as leveled_params, LeveledSet};
 use crate::params::{self, ParamSet};
 
+/// The AES implementation to run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Method {
+    /// tfhe-rs's `transciphering` module (src/fhe_aes.rs).
+    Transciphering,
+    /// The leveled-TFHE lookup AES (src/leveled/).
+    Leveled,
+}
+
+pub const METHODS: [(&str, Method); 2] = [
+    ("transciphering", Method::Transciphering),
+    ("leveled", Method::Leveled),
+];
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        METHODS
+            .iter()
+            .find(|(_, m)| *m == self)
+            .map(|(n, _)| *n)
+            .expect("every method is named")
+    }
+}
+
 pub const USAGE: &str = "\
-usage: tfhe_aes --json OUT [--blocks N] [--threads T] [--seed S] [--key HEX32]
+usage: tfhe_aes --json OUT [--method M] [--blocks N] [--threads T] [--seed S] [--key HEX32]
                 [--plaintext HEX32] [--params NAME]
 
-AES-128 evaluated under TFHE (tfhe-rs's transciphering module: a bit-sliced AES-128 with an
-encrypted key, one bootstrapped bit per ciphertext). Block i is the AES-128 encryption of
+AES-128 evaluated under TFHE with tfhe-rs, by one of two methods: `transciphering` (the
+default: tfhe-rs's transciphering module, a bit-sliced AES-128 with an encrypted key, one
+bootstrapped bit per ciphertext) or `leveled` (Wei et al.'s leveled TFHE: per round, each
+byte's bits turned into GGSW selectors and SubBytes+MixColumns looked up as 8-to-32-bit
+tables by CMUX trees; src/leveled/). Block i is the AES-128 encryption of
 (plaintext + i mod 2^128) under the key: the CTR keystream blocks. Every block is decrypted
 and compared with RustCrypto's AES-128; a wrong block exits with status 2 and its timings
 are written under invalid_timings.
 
   --json OUT        output JSON file (required; its folder must exist and be writable)
+  --method M        transciphering (default) or leveled
   --blocks N        blocks to evaluate, one after the other (default 1)
   --threads T       rayon threads of tfhe-rs (default: all cores)
   --seed S          seed of the random AES key and first block when not given (default 1)
   --key HEX32       AES-128 key, 32 hex digits (default: random from --seed)
   --plaintext HEX32 first input block, 32 hex digits (default: random from --seed)
-  --params NAME     tfhe-rs parameter set: ";
+  --params NAME     parameter set; for transciphering (tfhe-rs sets): ";
 
 /// What the user asked for; everything is validated.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,7 +64,11 @@ pub struct Args {
     pub seed: u64,
     pub key: Option<[u8; 16]>,
     pub plaintext: Option<[u8; 16]>,
+    pub method: Method,
+    /// The transciphering method's parameter set (used when method is Transciphering).
     pub params: &'static ParamSet,
+    /// The leveled method's parameter set (used when method is Leveled).
+    pub leveled: &'static LeveledSet,
     /// Test hook (not in the usage): flip a bit of block 0's decrypted output before the
     /// check, to exercise the wrong-result path.
     pub corrupt_output: bool,
@@ -69,7 +102,15 @@ pub fn usage() -> String {
         .iter()
         .map(|p| format!("{}{}", p.name, if p.is_default { " (default)" } else { "" }))
         .collect();
-    format!("{USAGE}{}\n", names.join(", "))
+    let leveled: Vec<String> = leveled_params::ALL
+        .iter()
+        .map(|p| format!("{}{}", p.name, if p.is_default { " (default)" } else { "" }))
+        .collect();
+    format!(
+        "{USAGE}{};\n                    for leveled: {}\n",
+        names.join(", "),
+        leveled.join(", ")
+    )
 }
 
 fn parse_positive_u64(option: &str, value: &str, max: u64) -> Result<u64, ArgError> {
@@ -147,7 +188,8 @@ pub fn parse<S: AsRef<str>>(argv: &[S]) -> Result<Args, ArgError> {
     let mut seed = 1;
     let mut key = None;
     let mut plaintext = None;
-    let mut params = params::default_set();
+    let mut method = Method::Transciphering;
+    let mut params_name: Option<String> = None;
     let mut corrupt_output = false;
     let mut seen: Vec<String> = Vec::new();
 
@@ -164,8 +206,9 @@ pub fn parse<S: AsRef<str>>(argv: &[S]) -> Result<Args, ArgError> {
             corrupt_output = true;
             continue;
         }
-        const VALUED: [&str; 7] = [
+        const VALUED: [&str; 8] = [
             "--json",
+            "--method",
             "--blocks",
             "--threads",
             "--seed",
@@ -198,7 +241,28 @@ pub fn parse<S: AsRef<str>>(argv: &[S]) -> Result<Args, ArgError> {
             }
             "--key" => key = Some(parse_hex16(name, &value)?),
             "--plaintext" => plaintext = Some(parse_hex16(name, &value)?),
-            "--params" => {
+            "--params" => params_name = Some(value),
+            "--method" => {
+                method = METHODS
+                    .iter()
+                    .find(|(n, _)| *n == value)
+                    .map(|(_, m)| *m)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = METHODS.iter().map(|(n, _)| *n).collect();
+                        ArgError::Message(format!(
+                            "--method {value:?}: unknown method (known: {})",
+                            names.join(", ")
+                        ))
+                    })?
+            }
+            _ => unreachable!("every valued option is matched"),
+        }
+    }
+    let mut params = params::default_set();
+    let mut leveled = leveled_params::default_set();
+    if let Some(value) = params_name {
+        match method {
+            Method::Transciphering => {
                 params = params::by_name(&value).ok_or_else(|| {
                     let names: Vec<&str> = params::ALL.iter().map(|p| p.name).collect();
                     ArgError::Message(format!(
@@ -207,7 +271,14 @@ pub fn parse<S: AsRef<str>>(argv: &[S]) -> Result<Args, ArgError> {
                     ))
                 })?
             }
-            _ => unreachable!("every valued option is matched"),
+            Method::Leveled => {
+                leveled = leveled_params::by_name(&value).ok_or_else(|| {
+                    ArgError::Message(format!(
+                        "--params {value:?}: unknown parameter set for --method leveled (known: {})",
+                        leveled_params::names().join(", ")
+                    ))
+                })?
+            }
         }
     }
     let Some(json) = json else {
@@ -221,7 +292,9 @@ pub fn parse<S: AsRef<str>>(argv: &[S]) -> Result<Args, ArgError> {
         seed,
         key,
         plaintext,
+        method,
         params,
+        leveled,
         corrupt_output,
     })
 }
@@ -360,8 +433,40 @@ mod tests {
     }
 
     #[test]
+    fn methods_and_their_parameter_sets() {
+        let j = tmp_json();
+        let a = parse(&["--json", &j]).unwrap();
+        assert_eq!(a.method, Method::Transciphering);
+        let a = parse(&["--json", &j, "--method", "leveled"]).unwrap();
+        assert_eq!((a.method, a.leveled.name), (Method::Leveled, "leveled-128"));
+        let a = parse(&["--json", &j, "--params", "insecure-test", "--method=leveled"]).unwrap();
+        assert_eq!(a.leveled.name, "insecure-test");
+        assert_eq!(
+            message(&["--json", &j, "--method", "foo"]),
+            "--method \"foo\": unknown method (known: transciphering, leveled)"
+        );
+        assert_eq!(
+            message(&[
+                "--json",
+                &j,
+                "--method",
+                "leveled",
+                "--params",
+                "ks-pbs-tuniform-2m128"
+            ]),
+            "--params \"ks-pbs-tuniform-2m128\": unknown parameter set for --method leveled \
+             (known: leveled-128, leveled-128-k1, insecure-test)"
+        );
+        assert!(message(&["--json", &j, "--params", "leveled-128"])
+            .starts_with("--params \"leveled-128\": unknown parameter set (known: "));
+        assert_eq!(message(&["--json", &j, "--method"]), "--method needs a value");
+    }
+
+    #[test]
     fn help_is_not_an_error_message() {
         assert_eq!(parse(&["--help"]), Err(ArgError::Help));
         assert!(usage().contains("insecure-test"));
+        assert!(usage().contains("leveled-128 (default)"));
+        assert!(usage().contains("--method M"));
     }
 }

@@ -1,16 +1,18 @@
 //! tfhe_aes: AES-128 evaluated under TFHE with tfhe-rs, every block checked, timed per block.
 //!
-//!   tfhe_aes --json OUT [--blocks N] [--threads T] [--seed S] [--key HEX32]
-//!            [--plaintext HEX32] [--params NAME]
+//!   tfhe_aes --json OUT [--method transciphering|leveled] [--blocks N] [--threads T]
+//!            [--seed S] [--key HEX32] [--plaintext HEX32] [--params NAME]
 //!
 //! cipherbench's TFHE peer to run_cipher (BGV): the same question (how long does one AES-128
 //! block take homomorphically, and per block), answered by tfhe-rs's own bit-sliced AES
-//! (src/fhe_aes.rs) on the same machine. Exit status: 0 every block right; 1 bad arguments
+//! (src/fhe_aes.rs, the default) or by the leveled-TFHE lookup AES of Wei et al.
+//! (src/leveled/, `--method leveled`) on the same machine. Exit status: 0 every block right; 1 bad arguments
 //! or a failure (one message on stderr, no JSON written); 2 a block differed from the
 //! reference (JSON written with the timings under invalid_timings).
 
 mod args;
 mod fhe_aes;
+mod leveled;
 mod params;
 mod record;
 mod reference;
@@ -19,7 +21,7 @@ mod sysinfo;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use args::ArgError;
+use args::{ArgError, Method};
 use reference::Block;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): the random key and first block from --seed.
@@ -70,28 +72,40 @@ fn main() -> ExitCode {
         .map(|i| reference::encrypt(&key, &reference::input_block(&first, i)))
         .collect();
 
+    let (params_name, security_bits) = match a.method {
+        Method::Transciphering => (a.params.name, a.params.security_bits),
+        Method::Leveled => (a.leveled.name, a.leveled.security_bits),
+    };
     eprintln!(
-        "tfhe_aes: tfhe {} params {} ({} bits stated), {} block(s), {} thread(s)",
+        "tfhe_aes: tfhe {} method {} params {} ({} bits stated), {} block(s), {} thread(s)",
         env!("TFHE_VERSION"),
-        a.params.name,
-        a.params.security_bits,
+        a.method.name(),
+        params_name,
+        security_bits,
         a.blocks,
         threads
     );
     let wall = Instant::now();
     let blocks = a.blocks;
-    let run = std::panic::catch_unwind(|| {
-        fhe_aes::run(a.params, &key, &first, blocks, |b| {
-            eprintln!(
-                "tfhe_aes: block {}/{}: {:.3} s, {} bootstraps",
-                b.index + 1,
-                blocks,
-                b.seconds,
-                b.pbs
-            )
-        })
+    let progress = |b: &fhe_aes::BlockRun| {
+        eprintln!(
+            "tfhe_aes: block {}/{}: {:.3} s, {:.3} CPU s, {} bootstraps",
+            b.index + 1,
+            blocks,
+            b.seconds,
+            b.cpu_s,
+            b.pbs
+        )
+    };
+    let (method, leveled_set, params_set) = (a.method, a.leveled, a.params);
+    let run = std::panic::catch_unwind(|| match method {
+        Method::Transciphering => (fhe_aes::run(params_set, &key, &first, blocks, progress), None),
+        Method::Leveled => {
+            let (m, x) = leveled::run(leveled_set, &key, &first, blocks, progress);
+            (m, Some(leveled::record_fields(leveled_set, &x)))
+        }
     });
-    let m = match run {
+    let (m, extra) = match run {
         Ok(m) => m,
         Err(_) => return fail("tfhe-rs panicked (message above); no result written"),
     };
@@ -104,8 +118,24 @@ fn main() -> ExitCode {
         }
     }
     let machine = sysinfo::Machine::here();
+    let (params_json, implementation, packing) = match a.method {
+        Method::Transciphering => (
+            a.params.to_json(),
+            "tfhe::transciphering AES-128 (AesFheRoundKeys, AesFheState)",
+            "bit-sliced",
+        ),
+        Method::Leveled => (
+            a.leveled.to_json(),
+            leveled::IMPLEMENTATION,
+            "one bit per LWE ciphertext; bytes looked up by CMUX trees over GGSW selectors",
+        ),
+    };
     let inputs = record::Inputs {
-        set: a.params,
+        params: params_json,
+        method: a.method.name(),
+        implementation,
+        packing,
+        extra,
         key: &key,
         first: &first,
         seed: a.seed,

@@ -9,12 +9,20 @@
 use serde_json::{json, Value};
 
 use crate::fhe_aes::Measurement;
-use crate::params::ParamSet;
 use crate::reference::{self, Block};
 use crate::sysinfo::Machine;
 
 pub struct Inputs<'a> {
-    pub set: &'a ParamSet,
+    /// The parameter set as recorded (ParamSet::to_json or LeveledSet::to_json).
+    pub params: Value,
+    /// `transciphering` or `leveled`.
+    pub method: &'a str,
+    pub implementation: &'a str,
+    pub packing: &'a str,
+    /// Method-specific fields added at the top level (the leveled method's counts, key
+    /// sizes, noise); moved under invalid_timings with the timings when a block is wrong
+    /// only where they are timings (they are not).
+    pub extra: Option<Value>,
     pub key: &'a Block,
     pub first: &'a Block,
     pub seed: u64,
@@ -61,16 +69,17 @@ pub fn build(inp: &Inputs, m: &Measurement, outputs: &[Option<Block>], expected:
     let mut out = json!({
         "cipher": "aes128",
         "instance": "AES-128",
-        "packing": "bit-sliced",
+        "packing": inp.packing,
+        "method": inp.method,
         "direction": "encrypt",
         "mode": "ctr: block i = AES_k(plaintext + i mod 2^128), key encrypted, counter public",
         "rounds": 10,
         "rounds_spec": 10,
         "scheme": "tfhe",
         "backend": "tfhe-rs",
-        "implementation": "tfhe::transciphering AES-128 (AesFheRoundKeys, AesFheState)",
+        "implementation": inp.implementation,
         "crate": {"name": "tfhe", "version": env!("TFHE_VERSION")},
-        "params": inp.set.to_json(),
+        "params": inp.params.clone(),
         "blocks": blocks,
         "seed": inp.seed,
         "threads": inp.threads,
@@ -87,6 +96,11 @@ pub fn build(inp: &Inputs, m: &Measurement, outputs: &[Option<Block>], expected:
         "correct": correct,
     });
     let obj = out.as_object_mut().expect("a JSON object");
+    if let Some(Value::Object(extra)) = &inp.extra {
+        for (k, v) in extra {
+            obj.insert(k.clone(), v.clone());
+        }
+    }
     if correct {
         obj.insert("timings".into(), timings);
         obj.insert("per_block".into(), Value::Array(per_block));
@@ -127,7 +141,11 @@ mod tests {
 
     fn inputs<'a>(machine: &'a Machine, key: &'a Block) -> Inputs<'a> {
         Inputs {
-            set: default_set(),
+            params: default_set().to_json(),
+            method: "transciphering",
+            implementation: "test",
+            packing: "bit-sliced",
+            extra: Some(json!({"counts": {"cmuxes": 3}})),
             key,
             first: key,
             seed: 1,
@@ -157,6 +175,8 @@ mod tests {
         assert!(r.get("invalid_timings").is_none());
         assert_eq!(r["params"]["security"], 128);
         assert_eq!(r["crate"]["version"], env!("TFHE_VERSION"));
+        assert_eq!(r["method"], "transciphering");
+        assert_eq!(r["counts"]["cmuxes"], 3);
     }
 
     #[test]

@@ -50,6 +50,21 @@ fn bad_arguments_exit_1_with_a_named_error_and_no_json() {
             vec!["--json", js, "--key", "00"],
             "--key \"00\": needs exactly 32 hex digits",
         ),
+        (
+            vec!["--json", js, "--method", "foo"],
+            "--method \"foo\": unknown method (known: transciphering, leveled)",
+        ),
+        (
+            vec![
+                "--json",
+                js,
+                "--method",
+                "leveled",
+                "--params",
+                "ks-pbs-tuniform-2m128",
+            ],
+            "unknown parameter set for --method leveled (known: leveled-128, leveled-128-k1, insecure-test)",
+        ),
         (vec!["--blocks", "1"], "--json is required"),
         (
             vec!["--json", "/no-such-dir-cb/x.json"],
@@ -135,6 +150,90 @@ fn a_wrong_block_exits_2_and_keeps_no_timings() {
     assert_eq!(r["wrong_blocks"], 1);
     assert!(r.get("timings").is_none());
     assert!(r["invalid_timings"]["timings"]["total_s"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn leveled_method_fips197_on_the_test_set() {
+    let j = out_path("leveled.json");
+    let o = run(&[
+        "--json",
+        j.to_str().unwrap(),
+        "--method",
+        "leveled",
+        "--params",
+        "insecure-test",
+        "--threads",
+        "2",
+        "--key",
+        "000102030405060708090a0b0c0d0e0f",
+        "--plaintext",
+        "00112233445566778899aabbccddeeff",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = read_json(&j);
+    assert_eq!(r["correct"], true);
+    assert_eq!(r["method"], "leveled");
+    assert_eq!(r["params"]["name"], "insecure-test");
+    assert_eq!(r["params"]["security"], 0);
+    assert_eq!(r["ciphertext_hex"], "69c4e0d86a7b0430d8cdb78070b4c55a");
+    let c = &r["counts"]["per_block"];
+    assert_eq!(c["circuit_bootstraps"], 1280);
+    assert_eq!(c["bootstraps"], 1280);
+    assert_eq!(c["key_switches"], 1280);
+    assert!(c["cmuxes"].as_u64().unwrap() > 0);
+    assert!(r["key_sizes_bytes"]["total"].as_u64().unwrap() > 0);
+    assert!(r["timings"]["latency_s"].as_f64().unwrap() > 0.0);
+    assert_eq!(r["pbs"]["per_block"], 1280.0);
+    // The record keeps no secret key: the only key-derived field is the fingerprint.
+    let text = std::fs::read_to_string(&j).unwrap();
+    assert!(!text.contains("000102030405060708090a0b0c0d0e0f"));
+}
+
+#[test]
+fn leveled_wrong_block_exits_2_and_keeps_no_timings() {
+    let j = out_path("leveled_wrong.json");
+    let o = run(&[
+        "--json",
+        j.to_str().unwrap(),
+        "--method",
+        "leveled",
+        "--params",
+        "insecure-test",
+        "--corrupt-output",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let r = read_json(&j);
+    assert_eq!(r["correct"], false);
+    assert!(r.get("timings").is_none());
+    assert!(r["invalid_timings"]["timings"]["total_s"].as_f64().unwrap() > 0.0);
+}
+
+/// One block of the leveled method at its 128-bit set (leveled-128): a few CPU minutes
+/// with the key schedule. Run by `make test-slow`.
+#[test]
+#[ignore]
+fn leveled_one_block_at_128_bits() {
+    let j = out_path("leveled_slow.json");
+    let o = run(&[
+        "--json",
+        j.to_str().unwrap(),
+        "--method",
+        "leveled",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r = read_json(&j);
+    assert_eq!(r["correct"], true);
+    assert_eq!(r["params"]["name"], "leveled-128");
+    assert_eq!(r["params"]["security"], 128);
+    assert!(r["noise"]["model"]["log2_p_fail_block"].as_f64().unwrap() <= -40.0);
+    assert!(
+        r["noise"]["measured_max_abs_error_decided_log2"]
+            .as_f64()
+            .unwrap()
+            < -2.0
+    );
 }
 
 /// One block at tfhe-rs's default parameters (128 bits stated): about 5 CPU minutes
