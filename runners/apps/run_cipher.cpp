@@ -412,6 +412,11 @@ double available_memory_bytes() {
   return 0;
 }
 
+// The bytes a run may hold: --max-memory-gb, else the memory available (0 when unknown).
+double memory_allowed(const Options& o) {
+  return o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
+}
+
 // A fresh ciphertext's bytes at the run's chain (BGV; 0 when unknown), set by run().
 double fresh_ciphertext_bytes = 0;
 
@@ -422,7 +427,7 @@ std::pair<bool, std::string> subkey_policy(const Options& o, long ciphertexts) {
   if (o.subkeys == "up-front") return {false, "--subkeys up-front"};
   if (o.subkeys == "per-round") return {true, "--subkeys per-round"};
   const double bytes = double(ciphertexts) * fresh_ciphertext_bytes;
-  const double avail = o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
+  const double avail = memory_allowed(o);
   const std::string size = msg(ciphertexts, " ciphertexts, about ", std::fixed, std::setprecision(1), bytes / 1e9,
                                " GB, against ", avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed" : "available");
   if (bytes > 0 && avail > 0 && bytes > avail / 4) return {true, "all subkeys at once: " + size + " (over a quarter)"};
@@ -673,7 +678,7 @@ int run(const Options& o_in) {
     const bgv::Chain ch(bgv::ChainParams{o.m, o.bits, o.c});
     const bgv::MemoryModel mm(ch, o.m, ZmStar(o.m).phi(), size_t(BgvParams{}.keep_uniform_mib) << 20);
     const double key_bytes = double(plan->keys) * double(mm.key);
-    const double avail = o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
+    const double avail = memory_allowed(o);
     if (avail > 0 && key_bytes > avail && !o.force)
       throw ParameterError(msg("m=", o.m, " with a ", o.bits, "-bit chain (c=", o.c, ", ", ch.num_primes() - ch.S(),
                                " primes) needs about ", std::fixed, std::setprecision(1), key_bytes / 1e9,
