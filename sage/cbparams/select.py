@@ -366,18 +366,40 @@ def _add_note(row: dict, note: str) -> None:
     row["note"] = "; ".join(x for x in (row.get("note", ""), note) if x)
 
 
+def groups(rows: list[dict], p: dict) -> dict:
+    """The rows one answer is chosen from: per instance and target, over the packings, or
+    per instance, target and packing with params.select_per_packing (each packing on its
+    own best ring, to compare packings). Keys (cipher, target, packing or None)."""
+    out: dict = {}
+    for r in rows:
+        packing = (r.get("packing") or "packed") if p["select_per_packing"] else None
+        out.setdefault((r["cipher"], float(r["security_target"]), packing), []).append(r)
+    return out
+
+
+def answers(p: dict) -> list[tuple]:
+    """The (cipher, target, packing or None) of every answer the selection gives (see
+    groups): with select_per_packing, each packing the instance offers."""
+    out = []
+    for name in p["ciphers"]:
+        offered = catalog.instances()[planner.instance(name)].packings
+        ks = [k for k in p["packings"] if k != BIT_SLICED or BIT_SLICED in offered] if p["select_per_packing"] else [None]
+        out += [(name, t, k) for t in targets(p) for k in ks]
+    return out
+
+
 def _assign_ranks(out: list[dict], p: dict) -> None:
-    """rank_latency and rank_block among the rows meeting their target, per cipher and target."""
+    """rank_latency, rank_block and rank_balanced among the rows meeting their target, per
+    group (see groups)."""
     for r in out:
         r.pop("rank_latency", None)
         r.pop("rank_block", None)
         r.pop("rank_balanced", None)
-    for name in {r["cipher"] for r in out}:
-        for t in targets(p):
-            good = [r for r in out if r["cipher"] == name and r["security_target"] == t and r.get("meets_target")]
-            for obj, col in (("latency", "rank_latency"), ("block", "rank_block"), ("balanced", "rank_balanced")):
-                for i, r in enumerate(sorted(good, key=lambda r: (_objective(r, obj, "predicted"), r["m"])), 1):
-                    r[col] = i
+    for rows in groups(out, p).values():
+        good = [r for r in rows if r.get("meets_target")]
+        for obj, col in (("latency", "rank_latency"), ("block", "rank_block"), ("balanced", "rank_balanced")):
+            for i, r in enumerate(sorted(good, key=lambda r: (_objective(r, obj, "predicted"), r["m"])), 1):
+                r[col] = i
 
 
 def _below_note(row: dict, t: float) -> str:
@@ -397,7 +419,7 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
     under the target by it, so the selected ring has been checked by the hybrid too.
 
     With measured_dir and params.measure_candidates, the first measure_candidates rings by
-    each ranking (per instance and target, over the packings) that meet the target are
+    each ranking (per group: see groups) that meet the target are
     run for params.measure_rounds rounds (cbparams.measure): their measured_* columns, and
     dominated_by where another measured ring beats one on both latency and time per block."""
     planned = [r for r in cand_rows if int(r["plan"])]
@@ -482,24 +504,23 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
 def _measure_top(out: list[dict], plan_of: dict, model: dict, p: dict, measured_dir, log=print) -> None:
     """measured_* and dominated_by columns (see rank)."""
     k = p["measure_candidates"]
-    for name in {r["cipher"] for r in out}:
-        for t in targets(p):
-            rows = [r for r in out if r["cipher"] == name and r["security_target"] == t and r.get("meets_target")]
-            todo = [r for r in rows if min(r.get(c, 10**9) for c in ("rank_latency", "rank_block", "rank_balanced")) <= k]
-            for r in sorted(todo, key=lambda r: (r["rank_latency"], r["m"])):
-                try:
-                    r.update(measure.measure(r, plan_of[r["plan_file"]], model, p, measured_dir))
-                except runner.RunError as e:
-                    _add_note(r, f"measuring run failed: {str(e).splitlines()[-1]}")
-                    continue
-                log(f"{name} {r['packing']} m={r['m']} at {t:g}: measured {r['measured_latency_s']} s "
-                    f"({r['measured_block_s']} s per block; {r['measured_rounds']} rounds took "
-                    f"{r['measured_rounds_s']} s at {r['measured_threads']} threads), predicted "
-                    f"{r['predicted_latency_s']} s")
-            for r in todo:
-                by = measure.dominated(r, todo)
-                if by is not None:
-                    r["dominated_by"] = f"m={by['m']} {by['packing']}"
+    for (name, t, _), rows in groups(out, p).items():
+        rows = [r for r in rows if r.get("meets_target")]
+        todo = [r for r in rows if min(r.get(c, 10**9) for c in ("rank_latency", "rank_block", "rank_balanced")) <= k]
+        for r in sorted(todo, key=lambda r: (r["rank_latency"], r["m"])):
+            try:
+                r.update(measure.measure(r, plan_of[r["plan_file"]], model, p, measured_dir))
+            except runner.RunError as e:
+                _add_note(r, f"measuring run failed: {str(e).splitlines()[-1]}")
+                continue
+            log(f"{name} {r['packing']} m={r['m']} at {t:g}: measured {r['measured_latency_s']} s "
+                f"({r['measured_block_s']} s per block; {r['measured_rounds']} rounds took "
+                f"{r['measured_rounds_s']} s at {r['measured_threads']} threads), predicted "
+                f"{r['predicted_latency_s']} s")
+        for r in todo:
+            by = measure.dominated(r, todo)
+            if by is not None:
+                r["dominated_by"] = f"m={by['m']} {by['packing']}"
 
 
 MODEL_NAMES = {"helib": "HElib's formula", "coresvp": "core-SVP"}
@@ -535,43 +556,45 @@ def _objective(row: dict, objective: str, kind: str) -> float:
 
 
 def select(ranked: list[dict], p: dict, log=print) -> list[dict]:
-    """Per instance and target, the ring (and packing) first by params.objective: by
+    """Per instance and target (and packing, with params.select_per_packing: see groups),
+    the ring (and packing) first by params.objective: by
     measured time among the measured rings that reach the target and no other measured
     ring dominates, else (none measured) by predicted time; selected_by says which. When
     none reaches the target, params.strict decides: SecurityError, or a row with status
     "unreachable"."""
     col = {"latency": "rank_latency", "block": "rank_block", "balanced": "rank_balanced"}[p["objective"]]
     out = []
-    for name in p["ciphers"]:
-        for t in targets(p):
-            rows = [r for r in ranked if r["cipher"] == name and float(r["security_target"]) == t]
-            measured = [r for r in rows if str(r.get("meets_target", "")) in ("1", "True")
-                        and _num(r.get("measured_latency_s")) is not None and not r.get("dominated_by")]
-            best = sorted(measured, key=lambda r: (_objective(r, p["objective"], "measured"), int(r["m"])))[:1]
-            how = (f"measured: the least {OBJECTIVES[p['objective']]} among {len(measured)} measured rings that "
-                   f"reach the target and no other measured ring beats on both latency and time per block")
-            if not best:
-                best = [r for r in rows if str(r.get(col, "")) == "1"]
-                how = f"predicted: the first by {col} (no ring measured)"
-            if best:
-                row = dict(best[0], objective=p["objective"], status="ok", selected_by=how)
-                row.update(security_of(row, p))
-                out.append(row)
-                continue
-            planned = [r for r in rows if r.get("status") == "ok"]
-            reach = max((min([float(r[f"{k}_bits"]) for k in p["target_models"]]
-                             + ([float(r["est_best"])] if _num(r.get("est_best")) is not None else []))
-                         for r in planned), default=None)
-            why = (f"cipher {name}: params.security_target={t:g} is reached by none of the {len(rows)} planned "
-                   f"rings (m <= {p['m_max']}; best {reach:.1f} bits)" if reach is not None else
-                   f"cipher {name}: no ring of the sweep was planned for params.security_target={t:g} "
-                   f"(none estimated within slack_bits={p['slack_bits']:g} of it, or the engine refused all)")
-            why += "; raise params.m_max or params.plan_candidates, or lower the target"
-            if p["strict"]:
-                raise SecurityError(why)
-            log(f"warning: {why}")
-            out.append({"cipher": name, "security_target": t, "status": "unreachable", "note": why,
-                        "objective": p["objective"]})
+    by_group = groups(ranked, p)
+    for name, t, packing in answers(p):
+        rows = by_group.get((name, t, packing), [])
+        measured = [r for r in rows if str(r.get("meets_target", "")) in ("1", "True")
+                    and _num(r.get("measured_latency_s")) is not None and not r.get("dominated_by")]
+        best = sorted(measured, key=lambda r: (_objective(r, p["objective"], "measured"), int(r["m"])))[:1]
+        how = (f"measured: the least {OBJECTIVES[p['objective']]} among {len(measured)} measured rings that "
+               f"reach the target and no other measured ring beats on both latency and time per block")
+        if not best:
+            best = [r for r in rows if str(r.get(col, "")) == "1"]
+            how = f"predicted: the first by {col} (no ring measured)"
+        if best:
+            row = dict(best[0], objective=p["objective"], status="ok", selected_by=how)
+            row.update(security_of(row, p))
+            out.append(row)
+            continue
+        planned = [r for r in rows if r.get("status") == "ok"]
+        reach = max((min([float(r[f"{k}_bits"]) for k in p["target_models"]]
+                         + ([float(r["est_best"])] if _num(r.get("est_best")) is not None else []))
+                     for r in planned), default=None)
+        who = f"cipher {name}" + (f" {packing}" if packing else "")
+        why = (f"{who}: params.security_target={t:g} is reached by none of the {len(rows)} planned "
+               f"rings (m <= {p['m_max']}; best {reach:.1f} bits)" if reach is not None else
+               f"{who}: no ring of the sweep was planned for params.security_target={t:g} "
+               f"(none estimated within slack_bits={p['slack_bits']:g} of it, or the engine refused all)")
+        why += "; raise params.m_max or params.plan_candidates, or lower the target"
+        if p["strict"]:
+            raise SecurityError(why)
+        log(f"warning: {why}")
+        out.append({"cipher": name, "security_target": t, "status": "unreachable", "note": why,
+                    "objective": p["objective"], **({"packing": packing} if packing else {})})
     return out
 
 

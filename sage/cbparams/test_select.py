@@ -80,6 +80,30 @@ def test_selection_never_takes_a_dominated_ring():
     assert exp["experiments"][0]["packing"] == "byte-sliced" and exp["experiments"][0]["name"] == "aes-sel128-sliced"
 
 
+
+def test_select_per_packing_gives_each_packing_its_own_ring():
+    """params.select_per_packing: one answer per packing (each the best of its own rings),
+    where the default gives the best over all packings; a packing an instance does not
+    offer (Vision has no bit-sliced form) gives no answer, one with no ring reaching the
+    target an "unreachable" row that names the packing."""
+    rows = [_measured(53261, "packed", 9.6, 0.08, 1, 3), _measured(49955, "packed", 12.0, 0.5, 2, 4),
+            _measured(53261, "sliced", 86.0, 0.045, 3, 2), _measured(60787, "bit-sliced", 530.0, 0.19, 4, 1)]
+    p = load_params({"ciphers": ["aes", "vision8"], "security_target": 128, "objective": "balanced",
+                     "packings": ["packed", "sliced", "bit-sliced"]})
+    one = [r for r in SEL.select(rows, p) if r["status"] == "ok"]
+    assert [(r["m"], r["packing"]) for r in one] == [(53261, "packed")]
+    each = SEL.select(rows, dict(p, select_per_packing=True))
+    ok = [(r["cipher"], r["m"], r["packing"]) for r in each if r["status"] == "ok"]
+    assert ok == [("aes", 53261, "packed"), ("aes", 53261, "sliced"), ("aes", 60787, "bit-sliced")]
+    lost = [(r["cipher"], r.get("packing")) for r in each if r["status"] == "unreachable"]
+    assert lost == [("vision8", "packed"), ("vision8", "sliced")]
+    assert all("vision8 " in r["note"] for r in each if r["status"] == "unreachable")
+    names = [e["name"] for e in yaml.safe_load(SEL.selected_yaml(
+        [dict(r, phi=1, bits=700, c=3, hwt=120, rounds=10, blocks=1, helib_bits=130.0, coresvp_bits=130.0,
+              predicted_latency_s=1.0, predicted_block_s=1.0, security_source="HElib") for r in each
+         if r["status"] == "ok"]))["experiments"]]
+    assert names == ["aes-sel128", "aes-sel128-sliced", "aes-sel128-bit-sliced"]
+
 @needs_engine
 def test_selection_measures_its_best_candidates(small_rows, model, tmp_path):
     """With measure_candidates, the first rings by each ranking are run (decryption checked
