@@ -25,8 +25,8 @@ import pandas as pd
 import published
 import security_marks
 
-COLUMNS = ["name", "instance", "packing", "m", "rounds", "paper_bits", "bits", "paper_security", "security_helib",
-           "hwt", "security_helib_dense", "security_coresvp", "below_80_bits", "bits_used_per_round",
+COLUMNS = ["name", "instance", "packing", "m", "rounds", "paper_bits", "bits", "paper_security", "security_target",
+           "security_helib", "hwt", "c", "security_helib_dense", "security_coresvp", "below_80_bits", "bits_used_per_round",
            "paper_total_min", "total_min", "status", "chain_note", "security_note", "time_note"]
 
 
@@ -72,6 +72,17 @@ def security_note(security, paper_security, hwt, dense, log2_q):
     return f"{head}: " + "; and ".join(reasons)
 
 
+def target_note(target, paper_security, hwt, c):
+    """How a run reached its security: the config's target (run_cipher --security-target)
+    and what the engine chose for it, or that the config fixed the chain and key."""
+    if target is None:
+        return f"the config fixed the chain and key (key weight {hwt}, c={c}); no security target"
+    key = "a dense key" if hwt == 0 else f"key weight {hwt}"
+    who = "the paper's figure" if abs(target - paper_security) < 0.05 else f"{target:g} bits"
+    return (f"run at security target {target:g} ({who}, by HElib's formula for the key used): the engine chose "
+            f"c={c} and {key}, the fewest digits, then the shortest chain, then the lightest key reaching it")
+
+
 def time_note(total_min, paper_total_min, threads, blocks):
     return (f"time {total_min:.2f} min {_rel(total_min, paper_total_min, 0)} {paper_total_min:.2f}: "
             f"{total_min / paper_total_min:.2f} x the paper's, this machine with {threads} thread(s) and {blocks} "
@@ -86,8 +97,10 @@ def paper_vs_ours(experiments, runs, dense_security, coresvp):
     for p in published.paper_rows(experiments):
         row = {k: p[k] for k in ("name", "instance", "packing", "m", "rounds", "paper_bits")}
         row.update(paper_security=p["paper_security"], paper_total_min=p["paper_total_min"], bits=p["config_bits"])
-        ran = runs[(runs["name"] == p["name"]) & (runs["m"] == p["m"]) & (runs["bits"] == p["config_bits"])] \
-            if len(runs) else runs
+        row["security_target"] = p["security_target"]
+        ran = runs[(runs["name"] == p["name"]) & (runs["m"] == p["m"])] if len(runs) else runs
+        if len(ran) and p["config_bits"] != "plan":  # a planned chain's bits are the run's
+            ran = ran[ran["bits"] == p["config_bits"]]
         if "backend" in ran.columns:
             ran = ran[ran["backend"].fillna("engine") == "engine"]
         if ran.empty:
@@ -99,7 +112,8 @@ def paper_vs_ours(experiments, runs, dense_security, coresvp):
         r = ran.iloc[0]
         used = (float(r["bits"]) - float(r["final_capacity_bits"])) / int(r["rounds"])
         dense = dense_security(int(r["m"]), float(r["log2_q"]))
-        row.update(status="run", security_helib=float(r["security_helib"]), hwt=int(r["hwt"]),
+        row.update(status="run", security_helib=float(r["security_helib"]), hwt=int(r["hwt"]), c=int(r["c"]),
+                   bits=int(r["bits"]),
                    security_helib_dense=round(dense, 3),
                    security_coresvp=coresvp(int(r["phi"]), float(r["log2_q"]), int(r["hwt"])),
                    bits_used_per_round=round(used, 1), total_min=float(ran["total_s"].mean()) / 60)
@@ -107,6 +121,7 @@ def paper_vs_ours(experiments, runs, dense_security, coresvp):
         row["chain_note"] = chain_note(int(r["bits"]), p["paper_bits"], p["rounds"], used, p["linear"])
         row["security_note"] = security_note(row["security_helib"], p["paper_security"], row["hwt"], dense,
                                              float(r["log2_q"]))
+        row["security_note"] += "; " + target_note(p["security_target"], p["paper_security"], row["hwt"], row["c"])
         row["time_note"] = time_note(row["total_min"], p["paper_total_min"], int(r["threads"]), int(r["blocks"]))
         rows.append(row)
     return pd.DataFrame(rows, columns=COLUMNS)

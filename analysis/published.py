@@ -46,7 +46,7 @@ def instance_label(experiment):
 def paper_rows(experiments):
     """One row per ring of `experiments` (a config's list) that has a `paper:` entry: the
     experiment's name, instance, packing, linear, rounds, m, the paper's bits, security and minutes,
-    and our chain for that ring (the config's bits)."""
+    and our chain for that ring (the config's bits, "plan" without) and security target (None without)."""
     rows = []
     for e in experiments:
         for ring in e["rings"]:
@@ -58,7 +58,7 @@ def paper_rows(experiments):
             rows.append({"name": e["name"], "instance": instance_label(e), "state": ciphers.label(e), "packing": e["packing"],
                          "linear": e.get("linear", "separate"), "rounds": e["rounds"], "m": ring["m"], "paper_bits": p["bits"],
                          "paper_security": p["security"], "paper_total_min": p["total_min"],
-                         "config_bits": ours[-1]})
+                         "config_bits": ours[-1], "security_target": ring.get("security_target")})
     return rows
 
 

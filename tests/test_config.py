@@ -100,6 +100,8 @@ BAD = [
     (["backends"], ["tfhe"], "invalid config: backends[0]: 'tfhe' is not one of ['engine', 'helib']"),
     (["helib_ntl_route"], "conda", "invalid config: helib_ntl_route: 'conda' is not one of ['debian', 'native']"),
     (["stages"], DELETE, "invalid config: (top level): 'stages' is a required property"),
+    (["experiments", 0, "rings", 0, "security_target"], 128, "experiments[0] (name='aes-packed').rings[0]: m=257 gives "
+     "bits=400 and security_target=128: a security target chooses the digits and key weight and plans the chain"),
     (["experiments", 0, "hwt"], 50, "invalid config: experiments[0].hwt: 50 is not allowed (Hamming weight of the "
      "secret key (run_cipher --hwt), 0 (a dense key) or at least 120"),
 ]
@@ -134,8 +136,15 @@ def test_slurm_profile_dry_run(tmp_path):
     aes = next(e for e in cfg["experiments"] if e["name"] == "aes-packed")["rings"][0]
     v64 = next(e for e in cfg["experiments"] if e["name"] == "vision64")["rings"][0]
     assert (aes["m"], v64["m"]) == (53261, 164737)
-    for phi, bits in ((46080, aes["bits"]), (163840, v64["bits"])):
-        assert f"mem_mb={math.ceil(phi * bits * per_bit / 1e6)}," in result.stdout
+    # the rings give security targets, not chains: the engine plans each (one guess of a
+    # planned chain's bits sizes every request, so memory goes as phi)
+    assert "bits" not in aes and "bits" not in v64
+    mem = {m: int(x) for m, x in re.findall(r"run_cipher aes-packed m=(\d+) bits=plan .*?mem_mb=(\d+)", result.stdout)}
+    mem.update({m: int(x) for m, x in re.findall(r"run_cipher vision64 m=(\d+) bits=plan .*?mem_mb=(\d+)", result.stdout)})
+    assert mem["164737"] / mem["53261"] == pytest.approx(163840 / 46080, rel=1e-3) and per_bit > 0
+    # each asks run_cipher for the paper's security, and leaves it the key weight to choose
+    assert f"--security-target {aes['security_target']}" in result.stdout
+    assert not re.search(r"--security-target[^\n]*--hwt|--hwt[^\n]*--security-target", result.stdout)
     assert re.search(r"runtime=\d+", result.stdout)
     # The dry run shows the threads the config asks for (paper.yaml: 2), not the 1 core a
     # dry run counts without --cores.

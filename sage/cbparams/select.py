@@ -252,8 +252,8 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
             chosen = set()
             for floor in (t - p["slack_bits"], t + p["slack_bits"]):
                 ok = [r for r in rows if r["est_security"] >= floor]
-                for key in ("est_latency_s", "est_block_s"):
-                    for r in sorted(ok, key=lambda r: (r[key], r["m"]))[:p["plan_candidates"]]:
+                for objective in OBJECTIVES:  # the rankings the selection measures and chooses by
+                    for r in sorted(ok, key=lambda r: (_objective(r, objective, "est"), r["m"]))[:p["plan_candidates"]]:
                         chosen.add(r["m"])
             for r in rows:
                 r["plan"] = int(r["m"] in chosen)

@@ -397,12 +397,15 @@ def test_selection_with_estimator(selection, model, tmp_path, case):
     """With the estimator there, a planned ring whose cheapest attack is under the target is
     not ranked (a note says why); the primal hybrid runs on the first ring by the objective,
     then on the next while the first falls under the target by it; the selection says it
-    was checked by the estimator. Target 25 on the fixture's two rings (phi 3456, 4096)."""
+    was checked by the estimator. Target 25 on the fixture's first two rings by latency
+    (the others, as many as the rankings planned, stay above the target and behind them)."""
     p0, cand, ranked0 = selection
     rows = [r for r in ranked0 if r["status"] == "ok" and r["security_target"] == 25]
-    first, second = sorted(rows, key=lambda r: r["rank_latency"])      # by latency, mode off
-    costs = {int(first["phi"]): {"usvp": 40.0, "dual": 41.0, "hybrid": 20.0},
-             int(second["phi"]): {"usvp": 45.0, "dual": 46.0, "hybrid": 30.0}}
+    assert len(rows) >= 2, "the fixture plans at least two rings at target 25"
+    first, second, *others = sorted(rows, key=lambda r: r["rank_latency"])      # by latency, mode off
+    costs = {int(r["phi"]): {"usvp": 50.0 + i, "dual": 51.0 + i, "hybrid": 40.0 + i} for i, r in enumerate(others)}
+    costs.update({int(first["phi"]): {"usvp": 40.0, "dual": 41.0, "hybrid": 20.0},
+                  int(second["phi"]): {"usvp": 45.0, "dual": 46.0, "hybrid": 30.0}})
     if case == "dual":
         costs[int(first["phi"])]["dual"] = 24.0
     if case == "error":      # dual fails on the first ring (KeyError in the stand-in); its hybrid passes

@@ -156,6 +156,14 @@ def _expand_runs(cfg):
                 )
             bits_list = ring.get("bits", PLAN)
             bits_list = bits_list if isinstance(bits_list, list) else [bits_list]
+            target = ring.get("security_target")
+            if target is not None and ring.get("bits") is not None:
+                raise ConfigError(f"{where}.rings[{j}]: m={m} gives bits={ring['bits']} and security_target={target}: "
+                                  f"a security target chooses the digits and key weight and plans the chain, "
+                                  f"drop one of them")
+            if target is not None and "helib" in cfg.get("backends", ["engine"]):
+                raise ConfigError(f"{where}.rings[{j}]: m={m} has security_target={target}: the HElib backend "
+                                  f"has no planner to choose digits and key weight for it")
             if PLAN in bits_list and "helib" in cfg.get("backends", ["engine"]):
                 raise ConfigError(f"{where}.rings[{j}]: m={m} has no bits: the HElib backend has no planner, "
                                   f"give the chain's bits")
@@ -177,7 +185,9 @@ def _expand_runs(cfg):
                     rounds=exp["rounds"],
                     blocks=ring.get("blocks", exp.get("blocks")),
                     c=exp.get("c", EXPERIMENT_DEFAULTS["c"]),
-                    hwt=exp.get("hwt", EXPERIMENT_DEFAULTS["hwt"]),
+                    # with a security target and no hwt the engine chooses the weight (None here)
+                    hwt=exp.get("hwt", None if target is not None else EXPERIMENT_DEFAULTS["hwt"]),
+                    security_target=target,
                     m=m,
                     phi=euler_phi(m),
                     d=d,
@@ -242,8 +252,10 @@ def run_cipher_args(wildcards):
     args += [
         "--rounds", r["rounds"], "--packing", r["packing"], "--linear", r["linear"],
         "--m", r["m"], *([] if r["bits"] == PLAN else ["--bits", r["bits"]]),
-        "--c", r["c"], "--hwt", r["hwt"], "--seed", r["seed"],
+        "--c", r["c"], *([] if r["hwt"] is None else ["--hwt", r["hwt"]]), "--seed", r["seed"],
     ]
+    if r.get("security_target") is not None:
+        args += ["--security-target", r["security_target"]]
     if r["blocks"] is not None:
         args += ["--blocks", r["blocks"]]
     return " ".join(str(a) for a in args)
