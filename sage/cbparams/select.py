@@ -415,8 +415,9 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
     gets its fast attacks (mode fast: usvp and dual; full: the full estimate), and a ring
     whose cheapest attack is under the target does not meet it (a note says so). With
     params.estimator.hybrid and a sparse key, the primal hybrid (minutes a ring, cached)
-    then runs on the first ring by params.objective, and on the next while the first falls
-    under the target by it, so the selected ring has been checked by the hybrid too.
+    then runs on the first ring by params.objective of each answer (see groups), and on the
+    next while the first falls under the target by it, so every selected ring has been
+    checked by the hybrid too.
 
     With measured_dir and params.measure_candidates, the first measure_candidates rings by
     each ranking (per group: see groups) that meet the target are
@@ -477,23 +478,22 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
     _assign_ranks(out, p)
     if where is not None and where.available and est["hybrid"]:
         col = {"latency": "rank_latency", "block": "rank_block", "balanced": "rank_balanced"}[p["objective"]]
-        for name in {r["cipher"] for r in out}:
-            for t in targets(p):
-                while True:
-                    top = [r for r in out if r["cipher"] == name and r["security_target"] == t and r.get(col) == 1]
-                    if not top or int(top[0]["hwt"]) == 0 or "hybrid" in results_of[id(top[0])]:
-                        break
-                    row = top[0]
-                    results = results_of[id(row)]
-                    results.update(run_estimator(where, int(row["phi"]), row["log2_q"], int(row["hwt"]), ["hybrid"],
-                                                 est, log, f"{name} m={row['m']} bits={row['bits']}"))
-                    row.update({k: v for k, v in estimator_columns(where, results).items() if k != "estimator_note"})
-                    if results["hybrid"]["status"] != "ok":
-                        _add_note(row, results["hybrid"]["note"] + ": not checked by the hybrid")
-                    if not meets(row, p, t):
-                        row["meets_target"] = 0
-                        _add_note(row, _below_note(row, t))
-                        _assign_ranks(out, p)
+        for (name, t, _), group in groups(out, p).items():  # each answer's first ring
+            while True:
+                top = [r for r in group if r.get(col) == 1]
+                if not top or int(top[0]["hwt"]) == 0 or "hybrid" in results_of[id(top[0])]:
+                    break
+                row = top[0]
+                results = results_of[id(row)]
+                results.update(run_estimator(where, int(row["phi"]), row["log2_q"], int(row["hwt"]), ["hybrid"],
+                                             est, log, f"{name} m={row['m']} bits={row['bits']}"))
+                row.update({k: v for k, v in estimator_columns(where, results).items() if k != "estimator_note"})
+                if results["hybrid"]["status"] != "ok":
+                    _add_note(row, results["hybrid"]["note"] + ": not checked by the hybrid")
+                if not meets(row, p, t):
+                    row["meets_target"] = 0
+                    _add_note(row, _below_note(row, t))
+                    _assign_ranks(out, p)
     if measured_dir is not None and p["measure_candidates"] > 0:
         plan_of = {str(path): d for _, path, d in docs}
         _measure_top(out, plan_of, model, p, measured_dir, log)

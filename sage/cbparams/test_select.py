@@ -445,6 +445,23 @@ def test_selection_with_estimator(selection, model, tmp_path, case):
 
 
 @needs_engine
+def test_hybrid_checks_each_packings_answer(small_rows, model, tmp_path):
+    """With select_per_packing each packing has its own answer, so the primal hybrid runs
+    on the first ring of each (not only on the instance's first ring over all packings)."""
+    p = load_params(dict(SMALL, packings=["packed", "sliced"], select_per_packing=True))
+    cand, ranked0 = _selection(small_rows, p, model, tmp_path / "plans")
+    phis = {int(r["phi"]) for r in ranked0 if r["status"] == "ok"}
+    costs = {n: {"usvp": 60.0, "dual": 61.0, "hybrid": 50.0} for n in phis}
+    p = dict(p, estimator={"path": _fake_with(tmp_path, costs), "mode": "fast", "hybrid": True,
+                           "timeout_s": 60, "cache_dir": str(tmp_path / "cache")})
+    ranked = SEL.rank(cand, tmp_path / "plans", model, p, log=lambda s: None)
+    firsts = [r for r in ranked if r.get("rank_balanced") == 1]
+    assert sorted(r["packing"] for r in firsts) == ["packed", "sliced"]
+    assert all(r["est_hybrid"] == 50.0 for r in firsts)
+    assert all(r["est_hybrid"] == "" for r in ranked if r.get("rank_balanced", 0) > 1)
+
+
+@needs_engine
 def test_selection_says_helib_without_estimator(selection, model, monkeypatch):
     """The estimator asked for (mode fast) but absent: the selection is by HElib's formula,
     and says so and why."""
