@@ -64,6 +64,8 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     const auto& digit = ctx_.digits()[j];
     DCRTPoly a(ctx_, all);
+    // Each limb from its own (seed, tag) stream: the same words at any thread count.
+#pragma omp parallel for schedule(static) if(ctx_.parallel())
     for (size_t r = 0; r < all.size(); ++r)
       Sampler::uniform_limb(key.a_seed, KeySwitchKey::tag(j, all[r]), ctx_.q(all[r]), a.limb(long(r)), ctx_.phi());
     std::vector<long> e = rng_.gaussian(ctx_.phi());

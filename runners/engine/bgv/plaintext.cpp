@@ -5,6 +5,8 @@
 #include <numeric>
 #include <random>
 
+#include <omp.h>
+
 #include "engine/util/canonical.h"
 
 namespace cb::bgv {
@@ -31,8 +33,6 @@ Plaintext::Plaintext(const Context& ctx, const NTL::GF2X& mu)
 
 std::pair<std::vector<long>, RootBound> Plaintext::small_lift(long m, std::vector<long> mu01) {
   const auto& emb = *util::canonical_embedding(m);
-  RootBound best = RootBound::from_values(emb.magnitudes(mu01));
-  std::vector<long> best_lift = mu01;
   long nonzero = 0;
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the positions of the nonzero coefficients
   for (size_t i = 0; i < mu01.size(); ++i)
@@ -40,22 +40,32 @@ std::pair<std::vector<long>, RootBound> Plaintext::small_lift(long m, std::vecto
       ++nonzero;
       for (int k = 0; k < 8; ++k) h = (h ^ ((uint64_t(i) >> (8 * k)) & 0xff)) * 0x100000001b3ull;
     }
-  if (nonzero < 2) return {std::move(best_lift), std::move(best)};
-  std::mt19937_64 gen(h);  // the standard fixes mt19937_64's sequence: the same lift everywhere
-  for (int trial = 0; trial < kLiftTrials; ++trial) {
-    std::vector<long> lift = mu01;
-    uint64_t bits = 0;
-    int left = 0;
-    for (long& c : lift) {
-      if (!c) continue;
-      if (!left) bits = gen(), left = 64;
-      if (bits & 1) c = -1;
-      bits >>= 1, --left;
+  // The candidates: mu01 itself, then kLiftTrials signings drawn in order from gen.
+  std::vector<std::vector<long>> lifts{mu01};
+  if (nonzero >= 2) {
+    std::mt19937_64 gen(h);  // the standard fixes mt19937_64's sequence: the same lift everywhere
+    for (int trial = 0; trial < kLiftTrials; ++trial) {
+      std::vector<long> lift = mu01;
+      uint64_t bits = 0;
+      int left = 0;
+      for (long& c : lift) {
+        if (!c) continue;
+        if (!left) bits = gen(), left = 64;
+        if (bits & 1) c = -1;
+        bits >>= 1, --left;
+      }
+      lifts.push_back(std::move(lift));
     }
-    RootBound r = RootBound::from_values(emb.magnitudes(lift));
-    if (r.log2_max() < best.log2_max()) best = std::move(r), best_lift = std::move(lift);
   }
-  return {std::move(best_lift), std::move(best)};
+  // Their embeddings (an FFT of length >= 2m each) side by side; the first strictly
+  // smallest wins, as in a sequential scan.
+  std::vector<RootBound> bounds(lifts.size());
+#pragma omp parallel for schedule(static, 1) if (lifts.size() > 1 && !omp_in_parallel())
+  for (long i = 0; i < long(lifts.size()); ++i) bounds[i] = RootBound::from_values(emb.magnitudes(lifts[i]));
+  size_t best = 0;
+  for (size_t i = 1; i < lifts.size(); ++i)
+    if (bounds[i].log2_max() < bounds[best].log2_max()) best = i;
+  return {std::move(lifts[best]), std::move(bounds[best])};
 }
 
 RootBound Plaintext::embedding_of(const SlotRing& slots, long m, const NTL::GF2X& mu) {
