@@ -86,6 +86,7 @@
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
 #include "backend/plan_cache.h"
+#include "backend/backend_json.h"
 #include "backend/clear_backend.h"
 #ifdef CB_HAVE_HELIB
 #include "backend/helib_backend.h"
@@ -188,10 +189,10 @@ json round_json(const RoundRecord& r) {
           {"counts", r.counts.as_map()}};
 }
 
-json params_json(const BackendInfo& i) {
-  return {{"m", i.m},       {"phi", i.phi},   {"d", i.d},           {"slots", i.slots},
-          {"bits", i.bits}, {"c", i.c},       {"hwt", i.hwt},       {"log2_q", i.log2_q},
-          {"log2_q_ct", i.log2_q_ct},         {"log2_p", i.log2_p}, {"security", i.security}};
+json params_json(const BackendInfo& i) {  // the record's "params": the backend's fields but its name
+  json j = info_json(i);
+  j.erase("name");
+  return j;
 }
 template <class B>
 json params_json(const B& b) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "backend/backend_json.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -24,22 +25,6 @@ uint64_t fnv1a(const std::string& s) {
     h *= 1099511628211ull;
   }
   return h;
-}
-
-json info_json(const BackendInfo& i) {
-  return {{"name", i.name}, {"m", i.m}, {"phi", i.phi}, {"d", i.d}, {"slots", i.slots}, {"bits", i.bits},
-          {"c", i.c}, {"hwt", i.hwt}, {"log2_q", i.log2_q}, {"log2_q_ct", i.log2_q_ct}, {"log2_p", i.log2_p},
-          {"security", i.security}};
-}
-
-BackendInfo info_of(const json& j) {
-  BackendInfo i;
-  i.name = j.at("name").get<std::string>();
-  i.m = j.at("m"), i.phi = j.at("phi"), i.d = j.at("d"), i.slots = j.at("slots"), i.bits = j.at("bits");
-  i.c = j.at("c"), i.hwt = j.at("hwt");
-  i.log2_q = j.at("log2_q"), i.log2_q_ct = j.at("log2_q_ct"), i.log2_p = j.at("log2_p");
-  i.security = j.at("security");
-  return i;
 }
 
 json plan_to_json(const ChainPlan& p) {
