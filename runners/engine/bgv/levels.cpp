@@ -5,6 +5,8 @@
 #include <climits>
 #include <map>
 
+#include <omp.h>
+
 #include "engine/errors.h"
 
 namespace cb::bgv {
@@ -13,6 +15,12 @@ namespace {
 bool includes(const PrimeSet& big, const PrimeSet& small) {
   return std::includes(big.begin(), big.end(), small.begin(), small.end());
 }
+
+// The maxima over the roots below run on the process' threads (a max, exact in any order,
+// so every thread count decides alike) where the roots are many enough to pay for it and
+// no parallel region is running already (the planner's, the evaluator's).
+constexpr size_t kParallelRoots = 8192;
+bool spread(size_t n) { return n >= kParallelRoots && !omp_in_parallel() && omp_get_max_threads() > 1; }
 
 // log2 max_u (2^al a_u + ra 2^rho r_u) (2^be b_u + rb 2^rho r_u) for normalized vectors
 // (max 1) a, b, r; ra, rb in {0, 1}. Factors are scaled to at most 1 to stay in range.
@@ -26,7 +34,7 @@ double log2_max_product(const RootBound& A, double al, const RootBound& B, doubl
   const double *pa = a.data(), *pb = b.data(), *pr = r.data();
   const size_t n = a.size();
   double best = 0;  // a max is exact in any order: the vector loop gives the scalar loop's value
-#pragma omp simd reduction(max : best)
+#pragma omp parallel for simd reduction(max : best) if(spread(n))
   for (size_t u = 0; u < n; ++u) best = std::max(best, (fa * pa[u] + ga * pr[u]) * (fb * pb[u] + gb * pr[u]));
   return ma + mb + std::log2(best);
 }
@@ -42,10 +50,10 @@ double log2_max_sum(const RootBound& A, double al, const RootBound& B, double be
   const size_t n = a.size();
   double best = 0;
   if (k) {
-#pragma omp simd reduction(max : best)
+#pragma omp parallel for simd reduction(max : best) if(spread(n))
     for (size_t u = 0; u < n; ++u) best = std::max(best, fa * pa[u] + fb * pb[u] + g * pr[u]);
   } else {
-#pragma omp simd reduction(max : best)
+#pragma omp parallel for simd reduction(max : best) if(spread(n))
     for (size_t u = 0; u < n; ++u) best = std::max(best, fa * pa[u] + fb * pb[u]);
   }
   return mx + std::log2(best);
