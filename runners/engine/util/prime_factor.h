@@ -48,6 +48,8 @@
 #include <memory>
 #include <vector>
 
+#include "engine/util/short_convolution.h"
+
 namespace cb::util {
 
 class PrimeFactorTransform {
@@ -62,6 +64,9 @@ class PrimeFactorTransform {
   // convolution length N_p of each.
   static std::vector<long> factors(long m);
   static std::vector<long> conv_lengths(long m);
+  // Per factor, the odd length r of the short convolutions when the Rader convolution is
+  // split (L = N_p r, Agarwal-Cooley), else 1 (L = N_p a power of two, or padded).
+  static std::vector<long> short_lengths(long m);
   // Word operations of one transform (butterflies, products, sums and gathered words):
   // the unit of CyclotomicTransform's choice (cyclotomic_transform.h).
   static double cost(long m);
@@ -85,9 +90,12 @@ class PrimeFactorTransform {
   // and inverse twiddles, and the transformed kernels w (forward) and w' (inverse) times
   // 1/N_p, each with its Shoup companion (shoup52 for fast moduli, else shoup).
   struct Dim {
-    long n = 0;
+    long n = 0, r = 1;
     std::vector<uint64_t> tw, twp, itw, itwp, kf, kfp, ki, kip;
+    std::shared_ptr<const ShortConvolution> sc;  // r > 1: the length-r convolutions
   };
+  // The convolutions of one pass (forward kernels, or inverse with inv), in place.
+  void convolve_pass(const Dim& D, uint64_t* rows, long L, long wp, bool inv) const;
   long m_;
   uint64_t q_;
   bool fast_;
