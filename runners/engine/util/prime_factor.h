@@ -1,5 +1,6 @@
 // prime_factor.h: evaluation at the primitive m-th roots of unity for squarefree m, by
-// the prime-factor algorithm (Good-Thomas) with Rader's convolutions (docs/references.md §7).
+// the prime-factor algorithm (Good-Thomas) with Rader's convolutions, split by
+// Agarwal-Cooley where their length is not a power of two (docs/references.md §7).
 //
 // The task is bluestein.h's: for a polynomial a of degree < m and zeta a primitive m-th
 // root of unity mod q, the values A_j = sum_i a_i zeta^(ij) at j in Z_m^* (forward), and
@@ -22,24 +23,39 @@
 // x_0 plus a cyclic convolution of length L of u_r = x_(g^(-r)) with w_t = omega^(g^t).
 // The inverse pass, from values v_j at j != 0 to all outputs y_i = sum_j v_j omega^(-ij),
 // is y_0 = sum_j v_j and y_(g^s) = (u * w')_s with u_r = v_(g^(-r)), w'_t = omega^(-g^t).
-// The convolution runs as a power-of-two NTT of length N_p: N_p = L when L is a power of
-// two (p = 3, 5, 17, 257, 65537), else the power of two >= 2L - 1 with the kernel wrapped
-// (w at t and at N_p - t, as in Bluestein). The kernel's transform, times 1/N_p, is
-// precomputed. Every N_p divides the Bluestein length N, so the chain's primes
-// (q = 1 mod m N) serve both algorithms and give identical values.
+// The convolution runs on power-of-two NTTs, in one of three ways (scheme() in the .cpp
+// takes the one cost() counts cheaper, per p):
+//  - L a power of two (p = 3, 5, 17, 257, 65537): an NTT of length N_p = L.
+//  - Agarwal-Cooley split, L = N_p r with N_p = 2^a and r odd > 1. Z_L = Z_(2^a) x Z_r by
+//    t -> (t mod 2^a, t mod r) (CRT; gcd(2^a, r) = 1), and a cyclic convolution only adds
+//    indices, so it becomes a 2^a x r two-dimensional cyclic convolution. Stored with
+//    t mod 2^a outermost (row pos(t) = (t mod 2^a) r + t mod r), a length-2^a NTT on rows
+//    of r * wp words diagonalizes the first axis; at each of its 2^a frequencies remains
+//    a cyclic convolution of length r with that frequency's r kernel values, computed
+//    directly (short_convolution.h: r^2 products by constants, no roots of order r
+//    needed); then the inverse NTT. 240 = 16 x 15 (p = 241), 12 = 4 x 3 (p = 13),
+//    640 = 128 x 5 (p = 641), 672 = 32 x 21 (p = 673), 96 = 32 x 3 (p = 97).
+//  - Padded: N_p the power of two >= 2L - 1 with the kernel wrapped (w at t and at
+//    N_p - t, as in Bluestein), where the split would cost more (p = 103: 2 x 51).
+// The kernel's transform, times 1/N_p, is precomputed (split: each frequency's slice
+// becomes its short convolution's constants). Every N_p divides the Bluestein length N,
+// so the chain's primes (q = 1 mod m N) serve both algorithms and give identical values.
 //
 // Layout. A pass along dimension d sees the array as rows indexed by i_d (in Rader's
 // order, row 0 for i_d = 0) and columns indexed by the other coordinates. All the
 // columns' convolutions run at once: an NTT whose butterflies act on whole rows, so the
 // vector lanes run along the columns and a block of rows is contiguous. Between passes a
 // gather table (int32, per m, shared by every prime) moves each word to its place in the
-// next pass' rows; the first table reads the coefficients, the last writes the values in
-// Z_m^* order. At m = 4369 = 17 * 257: a pass of 16-point convolutions over 257 columns,
-// then one of 256-point convolutions over 16 columns, about a third of Bluestein's work.
+// next pass' rows (at the convolution's rows pos(t)); the first table reads the
+// coefficients, the last writes the values in Z_m^* order. At m = 4369 = 17 * 257: a pass
+// of 16-point convolutions over 257 columns, then one of 256-point convolutions over 16
+// columns, about a third of Bluestein's work. At m = 53261 = 13 * 17 * 241: 4 x 3 split
+// convolutions over 4097 columns, 16-point ones over 2892, 16 x 15 split ones over 192;
+// about half of Bluestein's time (BENCHMARKS.md, "Transforms").
 //
 // Arithmetic. For q < 2^50 with IFMA compiled (ifma.h) the butterflies are 52-bit Shoup
-// products with the NTT's lazy ranges (forward [0, 4q), inverse [0, 2q), ntt.h); each
-// pass ends fully reduced. Otherwise scalar 64-bit Shoup products with full reductions.
+// products with the NTT's lazy ranges (forward [0, 4q), inverse [0, 2q), ntt.h; the short
+// convolutions take [0, 4q) to [0, 2q)); each pass ends fully reduced. Otherwise scalar 64-bit Shoup products with full reductions.
 // Inputs may be any words: the first gather reduces them (a product by 1 forward, by
 // 1/m inverse).
 #pragma once
@@ -61,7 +77,7 @@ class PrimeFactorTransform {
   // True when the algorithm applies: m odd, >= 3, squarefree (and at most 2^24).
   static bool applies(long m);
   // The prime factors p of m in the order of the forward passes (increasing), and the
-  // convolution length N_p of each.
+  // NTT length N_p of each one's Rader convolution.
   static std::vector<long> factors(long m);
   static std::vector<long> conv_lengths(long m);
   // Per factor, the odd length r of the short convolutions when the Rader convolution is

@@ -10,10 +10,11 @@
 // length-r convolutions are computed directly:
 //     y_s = sum_(i < r) x_i h_((s - i) mod r),   s < r,
 // r^2 products by precomputed constants. For the lengths the papers' rings give (r = 3,
-// 5, 15, 21, 51) this beats the alternatives on AVX-512 IFMA, where a product costs
-// about what an addition does: Winograd's minimal algorithms trade products for
-// additions (length 3: 4 products and 11 additions against 9 and 6) and a padded
-// power-of-two convolution costs 2 r log2(2r) butterflies.
+// 5, 15, 21) this is the cheapest form we counted on AVX-512 IFMA, where a product by a
+// constant costs about what a reduced addition does: Winograd's short algorithms
+// (Agarwal-Cooley 1977) trade products for additions (length 3: 4 products and 11
+// additions against 9 products and 6 accumulations; not implemented), and a padded
+// power-of-two convolution costs about 2 r log2(2r) butterflies.
 //
 // The IFMA kernel keeps a column's r inputs in registers (r <= 15) and accumulates each
 // output's r products exactly, as the low and high 52-bit halves of the 104-bit
