@@ -317,20 +317,10 @@ void inverse_levels52(uint64_t* a, long n, long wp, const uint64_t* itw, const u
       }
     }
 }
-void convolve52(uint64_t* a, long n, long wp, long first_len, const uint64_t* tw, const uint64_t* twp,
-                const uint64_t* itw, const uint64_t* itwp, const uint64_t* k, const uint64_t* kp, uint64_t q) {
-  const Ifma52 ar(q);
-  forward_levels52(a, n, wp, first_len, tw, twp, q);
-  for (long r = 0; r < n; ++r) {
-    const __m512i w = _mm512_set1_epi64(k[r]), wq = _mm512_set1_epi64(kp[r]);
-    uint64_t* x = a + r * wp;
-    for (long i = 0; i < wp; i += 8) _mm512_storeu_si512(x + i, ar.mul_lazy(_mm512_loadu_si512(x + i), w, wq));
-  }
-  inverse_levels52(a, n, wp, itw, itwp, q);
-}
-// As gather(); with wq != 0 the product (wq = shoup52(w, q)) reduces any word to [0, q).
+// As gather(); with wq != 0 the product (wq = shoup52(w, q)) reduces any word to [0, q),
+// else with reduce words in [0, 2q) are reduced to [0, q).
 void gather52(uint64_t* dst, const int32_t* tab, long n, const uint64_t* src, uint64_t limit, uint64_t w,
-              uint64_t wq, uint64_t q) {
+              uint64_t wq, uint64_t q, bool reduce = false) {
   const Ifma52 ar(q);
   const __m512i qv = _mm512_set1_epi64(q), wv = _mm512_set1_epi64(w), wqv = _mm512_set1_epi64(wq);
   const __m256i lim = _mm256_set1_epi32(int32_t(std::min<uint64_t>(limit, 0x7fffffff)));
@@ -340,13 +330,14 @@ void gather52(uint64_t* dst, const int32_t* tab, long n, const uint64_t* src, ui
     const __mmask8 k = _mm256_cmplt_epu32_mask(idx, lim);
     __m512i v = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), k, idx, src, 8);
     if (wq) v = reduce_once52(ar.mul_lazy(fit52(v, q), wv, wqv), qv);
+    if (reduce) v = reduce_once52(v, qv);
     _mm512_storeu_si512(dst + t, v);
   }
   for (; t < n; ++t) {
     const uint32_t s = uint32_t(tab[t]);
     const uint64_t v = s < limit ? src[s] : 0;
     if (!wq) {
-      dst[t] = v;
+      dst[t] = reduce && v >= q ? v - q : v;
     } else {
       const uint64_t r = mul_shoup52_lazy(fit52(v, q), w, wq, q);
       dst[t] = r >= q ? r - q : r;
@@ -398,8 +389,10 @@ double PrimeFactorTransform::cost(long m) {
     long w = 1;
     for (size_t e = 0; e < p.size(); ++e)
       if (e != d) w *= ext[e];
-    // the convolutions (scheme_cost), the gather and the additions of row 0, per column
-    total += double(round8(w)) * (scheme_cost(scheme(p[d])) + 2.0 * p[d]);
+    // per column: the convolutions (scheme_cost), the gather of p rows, and row 0 added
+    // to (forward) or summed from (inverse) the r rows of the NTT's frequency 0
+    const Scheme s = scheme(p[d]);
+    total += double(round8(w)) * (scheme_cost(s) + double(p[d]) + double(s.r));
     ext[d] = p[d] - 1;
   }
   long phi = 1;
@@ -529,20 +522,12 @@ PrimeFactorTransform::PrimeFactorTransform(long m, uint64_t q, uint64_t zeta) : 
 // N_p >= 2L - 1 and L <= N_p/2): the rows from L on are zero, and level 0 of the forward
 // NTT maps (lo, 0) to (lo, lo), a copy. Split (r > 1): the NTT runs on rows of r * wp words
 // (the Agarwal-Cooley map puts t mod N_p outermost), then each frequency's r rows are
-// convolved with its short kernel.
+// convolved with its short kernel. Scalar kernels, values in [0, q).
 void PrimeFactorTransform::convolve_pass(const Dim& D, uint64_t* rows, long L, long wp, bool inv) const {
   const long n = D.n, r = D.r;
   const uint64_t q = q_;
   const uint64_t *k = inv ? D.ki.data() : D.kf.data(), *kp = inv ? D.kip.data() : D.kfp.data();
   if (r > 1) {
-#ifdef CB_UTIL_IFMA
-    if (fast_) {
-      forward_levels52(rows, n, r * wp, n / 2, D.tw.data(), D.twp.data(), q);
-      for (long b = 0; b < n; ++b) D.sc->apply(rows + b * r * wp, wp, k + b * r, kp + b * r);
-      inverse_levels52(rows, n, r * wp, D.itw.data(), D.itwp.data(), q);
-      return;
-    }
-#endif
     forward_levels(rows, n, r * wp, n / 2, D.tw.data(), D.twp.data(), q);
     for (long b = 0; b < n; ++b) D.sc->apply(rows + b * r * wp, wp, k + b * r, kp + b * r);
     inverse_levels(rows, n, r * wp, D.itw.data(), D.itwp.data(), q);
@@ -554,17 +539,60 @@ void PrimeFactorTransform::convolve_pass(const Dim& D, uint64_t* rows, long L, l
     std::memcpy(rows + n / 2 * wp, rows, sizeof(uint64_t) * n / 2 * wp);
     first_len = n / 4;
   }
-#ifdef CB_UTIL_IFMA
-  if (fast_) {
-    convolve52(rows, n, wp, first_len, D.tw.data(), D.twp.data(), D.itw.data(), D.itwp.data(), k, kp, q);
-    return;
-  }
-#endif
   convolve(rows, n, wp, first_len, D.tw.data(), D.twp.data(), D.itw.data(), D.itwp.data(), k, kp, q);
 }
 
+#ifdef CB_UTIL_IFMA
+// The IFMA pass (q < 2^50), with row 0 folded in at frequency 0 of the NTT (the first r
+// rows after the forward levels; padded, r = 1: row 0 there sums the first half, which
+// holds u and zeros). Forward: adding x_0 there adds it to every output of the inverse
+// NTT (its frequency-0 twiddles are 1), so row0 = x_0 is added to the r rows before the
+// inverse levels. Inverse: frequency 0 holds the sums over the NTT's axis, so their sum
+// over the r rows is sum_t u_t, written to row0 in [0, 2q). Inputs (rows, and row0
+// forward) in [0, 2q); outputs in [0, 2q).
+void PrimeFactorTransform::convolve_pass52(const Dim& D, uint64_t* rows, long L, long wp, bool inv,
+                                           uint64_t* row0) const {
+  const long n = D.n, r = D.r;
+  const uint64_t q = q_;
+  const uint64_t *k = inv ? D.ki.data() : D.kf.data(), *kp = inv ? D.kip.data() : D.kfp.data();
+  const __m512i two_q = _mm512_set1_epi64(2 * q), four_q = _mm512_set1_epi64(4 * q);
+  long first_len = n / 2;
+  if (r == 1 && n > L) {
+    std::memset(rows + L * wp, 0, sizeof(uint64_t) * (n / 2 - L) * wp);
+    std::memcpy(rows + n / 2 * wp, rows, sizeof(uint64_t) * n / 2 * wp);
+    first_len = n / 4;
+  }
+  forward_levels52(rows, n, r * wp, first_len, D.tw.data(), D.twp.data(), q);  // [0, 4q)
+  if (inv)
+    for (long i = 0; i < wp; i += 8) {
+      __m512i s = _mm512_setzero_si512();
+      for (long j = 0; j < r; ++j) s = reduce_once52(_mm512_add_epi64(s, _mm512_loadu_si512(rows + j * wp + i)), four_q);
+      _mm512_storeu_si512(row0 + i, reduce_once52(s, two_q));
+    }
+  if (r > 1) {
+    for (long b = 0; b < n; ++b) D.sc->apply(rows + b * r * wp, wp, k + b * r, kp + b * r);
+  } else {
+    const Ifma52 ar(q);
+    for (long j = 0; j < n; ++j) {
+      const __m512i w = _mm512_set1_epi64(k[j]), wq = _mm512_set1_epi64(kp[j]);
+      uint64_t* x = rows + j * wp;
+      for (long i = 0; i < wp; i += 8) _mm512_storeu_si512(x + i, ar.mul_lazy(_mm512_loadu_si512(x + i), w, wq));
+    }
+  }
+  if (!inv)  // [0, 2q) + [0, 2q) -> [0, 2q)
+    for (long j = 0; j < r; ++j)
+      for (long i = 0; i < wp; i += 8) {
+        const __m512i v = _mm512_add_epi64(_mm512_loadu_si512(rows + j * wp + i), _mm512_loadu_si512(row0 + i));
+        _mm512_storeu_si512(rows + j * wp + i, reduce_once52(v, two_q));
+      }
+  inverse_levels52(rows, n, r * wp, D.itw.data(), D.itwp.data(), q);
+}
+#endif
+
+
 // Forward pass along dimension d: row 0 = x_0 (i_d = 0), rows 1 + r = u_r; then rows
-// 1 + s = x_0 + (u * w)_s = X_(g^s), fully reduced.
+// 1 + s = x_0 + (u * w)_s = X_(g^s): in [0, 2q) with the IFMA kernels, fully reduced by
+// the last gather; fully reduced by the scalar ones.
 void PrimeFactorTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const {
   if (ncoeffs < 0 || ncoeffs > m_)
     throw ParameterError(msg("PrimeFactorTransform::forward: ncoeffs=", ncoeffs, " is outside [0, m=", m_, "]"));
@@ -582,13 +610,7 @@ void PrimeFactorTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_
 #ifdef CB_UTIL_IFMA
     if (fast_) {
       gather52(buf, st.gather.data(), st.rows * wp, src, limit, w, wq, q);
-      const __m512i qv = _mm512_set1_epi64(q), two_q = _mm512_set1_epi64(2 * q);
-      convolve_pass(D, rows, L, wp, false);
-      for (long r = 0; r < L; ++r)  // [0, 2q) + [0, q) -> [0, q)
-        for (long i = 0; i < wp; i += 8) {
-          const __m512i s = _mm512_add_epi64(_mm512_loadu_si512(rows + r * wp + i), _mm512_loadu_si512(buf + i));
-          _mm512_storeu_si512(rows + r * wp + i, reduce_once52(reduce_once52(s, two_q), qv));
-        }
+      convolve_pass52(D, rows, L, wp, false, buf);  // adds row 0; [0, 2q)
     } else
 #endif
     {
@@ -602,7 +624,7 @@ void PrimeFactorTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_
   }
 #ifdef CB_UTIL_IFMA
   if (fast_) {
-    gather52(values, P.fwd_out.data(), P.phi, src, limit, 0, 0, q);
+    gather52(values, P.fwd_out.data(), P.phi, src, limit, 0, 0, q, true);
     return;
   }
 #endif
@@ -610,7 +632,7 @@ void PrimeFactorTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_
 }
 
 // Inverse pass along dimension d: rows 1 + r = u_r = v_(g^-r); then row 0 = sum_r u_r
-// (i_d = 0) and rows 1 + s = (u * w')_s (i_d = g^s), fully reduced.
+// (i_d = 0) and rows 1 + s = (u * w')_s (i_d = g^s); ranges as forward.
 void PrimeFactorTransform::inverse(const uint64_t* values, uint64_t* coeffs) const {
   const Plan& P = *plan_;
   const uint64_t q = q_;
@@ -626,15 +648,7 @@ void PrimeFactorTransform::inverse(const uint64_t* values, uint64_t* coeffs) con
 #ifdef CB_UTIL_IFMA
     if (fast_) {
       gather52(rows, st.gather.data(), L * wp, src, limit, w, wq, q);
-      const __m512i qv = _mm512_set1_epi64(q);
-      for (long i = 0; i < wp; i += 8) {
-        __m512i s = _mm512_setzero_si512();
-        for (long r = 0; r < L; ++r) s = reduce_once52(_mm512_add_epi64(s, _mm512_loadu_si512(rows + r * wp + i)), qv);
-        _mm512_storeu_si512(buf + i, s);
-      }
-      convolve_pass(D, rows, L, wp, true);
-      for (long i = 0; i < L * wp; i += 8)
-        _mm512_storeu_si512(rows + i, reduce_once52(_mm512_loadu_si512(rows + i), qv));
+      convolve_pass52(D, rows, L, wp, true, buf);  // writes row 0; [0, 2q)
     } else
 #endif
     {
@@ -651,7 +665,7 @@ void PrimeFactorTransform::inverse(const uint64_t* values, uint64_t* coeffs) con
   }
 #ifdef CB_UTIL_IFMA
   if (fast_) {
-    gather52(coeffs, P.inv_out.data(), m_, src, limit, 0, 0, q);
+    gather52(coeffs, P.inv_out.data(), m_, src, limit, 0, 0, q, true);
     return;
   }
 #endif

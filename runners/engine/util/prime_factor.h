@@ -55,7 +55,12 @@
 //
 // Arithmetic. For q < 2^50 with IFMA compiled (ifma.h) the butterflies are 52-bit Shoup
 // products with the NTT's lazy ranges (forward [0, 4q), inverse [0, 2q), ntt.h; the short
-// convolutions take [0, 4q) to [0, 2q)); each pass ends fully reduced. Otherwise scalar 64-bit Shoup products with full reductions.
+// convolutions take [0, 4q) to [0, 2q)). Row 0 (x_0, or sum_t u_t) is folded into the
+// convolution at the NTT's frequency 0: added to its r rows before the inverse NTT
+// (every output gains it, since that frequency's inverse twiddles are 1), or summed from
+// them after the forward NTT; the passes end in [0, 2q) and the last gather reduces.
+// Otherwise scalar 64-bit Shoup products with full reductions, row 0 in a sweep of its
+// own.
 // Inputs may be any words: the first gather reduces them (a product by 1 forward, by
 // 1/m inverse).
 #pragma once
@@ -110,8 +115,10 @@ class PrimeFactorTransform {
     std::vector<uint64_t> tw, twp, itw, itwp, kf, kfp, ki, kip;
     std::shared_ptr<const ShortConvolution> sc;  // r > 1: the length-r convolutions
   };
-  // The convolutions of one pass (forward kernels, or inverse with inv), in place.
+  // The convolutions of one pass (forward kernels, or inverse with inv), in place: scalar
+  // kernels, and the IFMA ones with row 0 folded in (forward: added; inverse: written).
   void convolve_pass(const Dim& D, uint64_t* rows, long L, long wp, bool inv) const;
+  void convolve_pass52(const Dim& D, uint64_t* rows, long L, long wp, bool inv, uint64_t* row0) const;
   long m_;
   uint64_t q_;
   bool fast_;
