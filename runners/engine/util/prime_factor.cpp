@@ -285,37 +285,94 @@ void gather(uint64_t* dst, const int32_t* tab, long n, const uint64_t* src, uint
 #ifdef CB_UTIL_IFMA
 // q < 2^50: 52-bit Shoup products, lazy ranges as in ntt.h: forward [0, 4q) -> [0, 4q),
 // the kernel product [0, 4q) -> [0, 2q), inverse [0, 2q) -> [0, 2q).
+// Two levels at a time where it can (radix 4: half the sweeps over the rows), then one.
 void forward_levels52(uint64_t* a, long n, long wp, long first_len, const uint64_t* tw, const uint64_t* twp,
                       uint64_t q) {
   const Ifma52 ar(q);
   const __m512i two_q = _mm512_set1_epi64(2 * q);
-  for (long len = first_len, blocks = n / (2 * std::max<long>(first_len, 1)); len >= 1; len /= 2, blocks *= 2)
+  // x, y in [0, 4q) -> x + W y, x - W y + 2q in [0, 4q)
+  auto bfly = [&](__m512i& x, __m512i& y, __m512i w, __m512i wq) {
+    const __m512i u = reduce_once52(x, two_q), t = ar.mul_lazy(y, w, wq);
+    x = _mm512_add_epi64(u, t);
+    y = _mm512_add_epi64(_mm512_sub_epi64(u, t), two_q);
+  };
+  auto set = [](uint64_t v) { return _mm512_set1_epi64(v); };
+  long len = first_len, blocks = n / (2 * std::max<long>(first_len, 1));
+  for (; len >= 2; len /= 4, blocks *= 4)
     for (long b = 0; b < blocks; ++b) {
-      const __m512i w = _mm512_set1_epi64(tw[blocks + b]), wq = _mm512_set1_epi64(twp[blocks + b]);
-      uint64_t* x = a + 2 * b * len * wp;
-      uint64_t* y = x + len * wp;
-      for (long i = 0; i < len * wp; i += 8) {
-        const __m512i u = reduce_once52(_mm512_loadu_si512(x + i), two_q);
-        const __m512i t = ar.mul_lazy(_mm512_loadu_si512(y + i), w, wq);
-        _mm512_storeu_si512(x + i, _mm512_add_epi64(u, t));
-        _mm512_storeu_si512(y + i, _mm512_add_epi64(_mm512_sub_epi64(u, t), two_q));
+      const __m512i w1 = set(tw[blocks + b]), w1q = set(twp[blocks + b]);
+      const __m512i w2 = set(tw[2 * blocks + 2 * b]), w2q = set(twp[2 * blocks + 2 * b]);
+      const __m512i w3 = set(tw[2 * blocks + 2 * b + 1]), w3q = set(twp[2 * blocks + 2 * b + 1]);
+      const long h = len / 2 * wp;
+      uint64_t* pa = a + 2 * b * len * wp;
+      for (long i = 0; i < h; i += 8) {
+        __m512i A = _mm512_loadu_si512(pa + i), B = _mm512_loadu_si512(pa + h + i);
+        __m512i C = _mm512_loadu_si512(pa + 2 * h + i), D = _mm512_loadu_si512(pa + 3 * h + i);
+        bfly(A, C, w1, w1q);
+        bfly(B, D, w1, w1q);
+        bfly(A, B, w2, w2q);
+        bfly(C, D, w3, w3q);
+        _mm512_storeu_si512(pa + i, A);
+        _mm512_storeu_si512(pa + h + i, B);
+        _mm512_storeu_si512(pa + 2 * h + i, C);
+        _mm512_storeu_si512(pa + 3 * h + i, D);
+      }
+    }
+  if (len == 1)
+    for (long b = 0; b < blocks; ++b) {
+      const __m512i w = set(tw[blocks + b]), wq = set(twp[blocks + b]);
+      uint64_t* x = a + 2 * b * wp;
+      uint64_t* y = x + wp;
+      for (long i = 0; i < wp; i += 8) {
+        __m512i u = _mm512_loadu_si512(x + i), v = _mm512_loadu_si512(y + i);
+        bfly(u, v, w, wq);
+        _mm512_storeu_si512(x + i, u);
+        _mm512_storeu_si512(y + i, v);
       }
     }
 }
 void inverse_levels52(uint64_t* a, long n, long wp, const uint64_t* itw, const uint64_t* itwp, uint64_t q) {
   const Ifma52 ar(q);
   const __m512i two_q = _mm512_set1_epi64(2 * q);
-  for (long len = 1, blocks = n / 2; len < n; len *= 2, blocks /= 2)
-    for (long b = 0; b < blocks; ++b) {
-      const __m512i w = _mm512_set1_epi64(itw[blocks + b]), wq = _mm512_set1_epi64(itwp[blocks + b]);
-      uint64_t* x = a + 2 * b * len * wp;
-      uint64_t* y = x + len * wp;
-      for (long i = 0; i < len * wp; i += 8) {
-        const __m512i u = _mm512_loadu_si512(x + i), v = _mm512_loadu_si512(y + i);
-        _mm512_storeu_si512(x + i, reduce_once52(_mm512_add_epi64(u, v), two_q));
-        _mm512_storeu_si512(y + i, ar.mul_lazy(_mm512_add_epi64(_mm512_sub_epi64(u, v), two_q), w, wq));
+  // x, y in [0, 2q) -> x + y, (x - y) W^-1 in [0, 2q)
+  auto bfly = [&](__m512i& x, __m512i& y, __m512i w, __m512i wq) {
+    const __m512i u = x, v = y;
+    x = reduce_once52(_mm512_add_epi64(u, v), two_q);
+    y = ar.mul_lazy(_mm512_add_epi64(_mm512_sub_epi64(u, v), two_q), w, wq);
+  };
+  auto set = [](uint64_t v) { return _mm512_set1_epi64(v); };
+  long len = 1, blocks = n / 2;
+  for (; 2 * len < n; len *= 4, blocks /= 4)
+    for (long b = 0; b < blocks / 2; ++b) {
+      const __m512i w1 = set(itw[blocks + 2 * b]), w1q = set(itwp[blocks + 2 * b]);
+      const __m512i w2 = set(itw[blocks + 2 * b + 1]), w2q = set(itwp[blocks + 2 * b + 1]);
+      const __m512i w3 = set(itw[blocks / 2 + b]), w3q = set(itwp[blocks / 2 + b]);
+      const long h = len * wp;
+      uint64_t* pa = a + 4 * b * len * wp;
+      for (long i = 0; i < h; i += 8) {
+        __m512i A = _mm512_loadu_si512(pa + i), B = _mm512_loadu_si512(pa + h + i);
+        __m512i C = _mm512_loadu_si512(pa + 2 * h + i), D = _mm512_loadu_si512(pa + 3 * h + i);
+        bfly(A, B, w1, w1q);
+        bfly(C, D, w2, w2q);
+        bfly(A, C, w3, w3q);
+        bfly(B, D, w3, w3q);
+        _mm512_storeu_si512(pa + i, A);
+        _mm512_storeu_si512(pa + h + i, B);
+        _mm512_storeu_si512(pa + 2 * h + i, C);
+        _mm512_storeu_si512(pa + 3 * h + i, D);
       }
     }
+  if (len < n) {  // one level left: len = n / 2, one block
+    const __m512i w = set(itw[1]), wq = set(itwp[1]);
+    uint64_t* x = a;
+    uint64_t* y = x + len * wp;
+    for (long i = 0; i < len * wp; i += 8) {
+      __m512i u = _mm512_loadu_si512(x + i), v = _mm512_loadu_si512(y + i);
+      bfly(u, v, w, wq);
+      _mm512_storeu_si512(x + i, u);
+      _mm512_storeu_si512(y + i, v);
+    }
+  }
 }
 // As gather(); with wq != 0 the product (wq = shoup52(w, q)) reduces any word to [0, q),
 // else with reduce words in [0, 2q) are reduced to [0, q).
