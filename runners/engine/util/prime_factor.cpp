@@ -382,10 +382,16 @@ void gather52(uint64_t* dst, const int32_t* tab, long n, const uint64_t* src, ui
   const __m512i qv = _mm512_set1_epi64(q), wv = _mm512_set1_epi64(w), wqv = _mm512_set1_epi64(wq);
   const __m256i lim = _mm256_set1_epi32(int32_t(std::min<uint64_t>(limit, 0x7fffffff)));
   long t = 0;
+  const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (; t + 8 <= n; t += 8) {
     const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tab + t));
     const __mmask8 k = _mm256_cmplt_epu32_mask(idx, lim);
-    __m512i v = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), k, idx, src, 8);
+    // Eight consecutive sources (runs along the coordinate both layouts vary fastest): a load.
+    const uint32_t first = uint32_t(tab[t]);
+    const bool run = k == 0xff &&
+                     _mm256_cmpeq_epi32_mask(idx, _mm256_add_epi32(_mm256_set1_epi32(int32_t(first)), iota)) == 0xff;
+    __m512i v = run ? _mm512_loadu_si512(src + first)
+                    : _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), k, idx, src, 8);
     if (wq) v = reduce_once52(ar.mul_lazy(fit52(v, q), wv, wqv), qv);
     if (reduce) v = reduce_once52(v, qv);
     _mm512_storeu_si512(dst + t, v);
