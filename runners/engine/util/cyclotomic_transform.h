@@ -11,17 +11,19 @@
 //  - Bluestein's (bluestein.h), for every odd m: one cyclic convolution of power-of-two
 //    length N >= 2m - 1, about N log2 N butterflies;
 //  - the prime-factor algorithm (prime_factor.h), for squarefree m = p_1 ... p_k: one
-//    pass per p_d of Rader convolutions of length N_p < 4 p_d, run over all the other
-//    coordinates at once.
+//    pass per p_d of Rader convolutions of length p_d - 1 (power-of-two NTTs, split by
+//    Agarwal-Cooley with short direct convolutions of the odd part, or padded), run over
+//    all the other coordinates at once.
 // The choice (choose()) compares their operation counts (bluestein_cost(),
 // PrimeFactorTransform::cost()) and takes the prime-factor algorithm when it needs less
 // than kPrimeFactorShare of Bluestein's work and the modulus takes the IFMA kernels (its
 // scalar kernels are slower than Bluestein's AVX-512 ones). The counts track the measured
-// times (bench_ntt, BENCHMARKS.md "Transforms"): count / time against Bluestein at m = 4369
-// = 17 * 257 0.33 / 0.32-0.34, m = 163455 = 3 * 5 * 17 * 641 0.48 / 0.43-0.45, m = 148733 =
-// 13 * 17 * 673 0.82 / 0.69-0.72, m = 164737 = 257 * 641 0.82 / 0.75-0.85; at m = 53261 =
-// 13 * 17 * 241 0.99 / 1.03-1.12 and m = 49955 0.96 / 1.00-1.05, where the share keeps
-// Bluestein. Both need q = 1 (mod m N_p) for their
+// times, and overstate the prime-factor ones a little (bench_ntt, BENCHMARKS.md
+// "Transforms", loaded machine): count / time against Bluestein at m = 4369 = 17 * 257
+// 0.29 / 0.28, m = 3205 = 5 * 641 0.72 / 0.55-0.59, m = 49955 = 5 * 97 * 103 0.64 /
+// 0.56-0.57, m = 53261 = 13 * 17 * 241 0.60 / 0.49, m = 148733 = 13 * 17 * 673 0.45 /
+// 0.30-0.31, m = 163455 = 3 * 5 * 17 * 641 0.24 / 0.19-0.20, m = 164737 = 257 * 641 0.38 /
+// 0.37-0.40. Both need q = 1 (mod m N_p) for their
 // lengths; the chain's primes (q = 1 mod m N, N = bluestein_length(m), chain.h) serve
 // either, since every N_p divides N.
 #pragma once

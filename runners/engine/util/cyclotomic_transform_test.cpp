@@ -185,8 +185,10 @@ TEST_P(Transform, ProductsOfValuesAreRingProducts) {
 
 // The same rings with 60-bit primes (64-bit Shoup kernels) and 50-bit primes (the IFMA
 // kernels when compiled in, else again the 64-bit ones), by Bluestein's algorithm and,
-// for squarefree m, by the prime-factor one (its Rader lengths: p - 1 a power of two for
-// 3, 5, 17, 257; padded convolutions for 7, 11, 13).
+// for squarefree m, by the prime-factor one. Its Rader lengths: p - 1 a power of two for
+// 3, 5, 17, 257; split by Agarwal-Cooley into N_p x r for 7 (2 x 3), 11 (2 x 5), 13
+// (4 x 3), 31 (2 x 15), 41 (8 x 5), 43 (2 x 21, the short convolution's generic kernel),
+// 241 (16 x 15, as in m = 53261), 673 (32 x 21, as in m = 148733); padded for 103.
 std::vector<RingCase> rings() {
   const RingCase base[] = {{3, "smallest ring", 0},
                            {7, "N = 16: the shortest vector NTT, from level 1", 0},
@@ -196,6 +198,12 @@ std::vector<RingCase> rings() {
                            {771, "3*257", 0},
                            {1155, "four primes 3*5*7*11", 0},
                            {1105, "5*13*17", 0},
+                           {1001, "7*11*13: split Rader lengths 2x3, 2x5, 4x3", 0},
+                           {1271, "31*41: split 2x15 and 8x5", 0},
+                           {723, "3*241: split 16x15, the 241 of m=53261", 0},
+                           {2193, "3*17*43: split 2x21", 0},
+                           {673, "prime: split 32x21, the 673 of m=148733", 0},
+                           {515, "5*103: 102 padded to 256 (2x51 would cost more)", 0},
                            {4369, "17*257, a test ring of the engine", 0}};
   std::vector<RingCase> out;
   for (int bits : {60, 50})
@@ -211,8 +219,10 @@ INSTANTIATE_TEST_SUITE_P(Rings, Transform, ::testing::ValuesIn(rings()),
 
 TEST(PrimeFactor, AgreesWithBluesteinWordForWord) {
   // Same zeta, same order of the values: the engine may mix the algorithms across primes.
-  // (163455 = 3*5*17*641 and 164737 = 257*641: the large rings where it is chosen.)
-  for (long m : {15L, 255L, 1155L, 4369L, 163455L, 164737L})
+  // (The papers' rings where it is chosen: 49955 = 5*97*103, 53261 = 13*17*241, 148733 =
+  // 13*17*673, 163455 = 3*5*17*641, 164737 = 257*641; and small rings with every kind of
+  // Rader convolution.)
+  for (long m : {15L, 255L, 1155L, 1001L, 1271L, 2193L, 4369L, 49955L, 53261L, 148733L, 163455L, 164737L})
     for (int bits : {60, 50}) {
       const uint64_t q = ntt_primes(1, bits, uint64_t(m) * uint64_t(bluestein_length(m)))[0];
       const CyclotomicTransform b(m, q, Algorithm::bluestein), p(m, q, Algorithm::prime_factor);
@@ -236,12 +246,21 @@ TEST(PrimeFactor, ChosenWhereItDoesLessWork) {
   EXPECT_TRUE(PrimeFactorTransform::applies(53261));  // 13*17*241
   EXPECT_EQ(PrimeFactorTransform::factors(4369), (std::vector<long>{17, 257}));
   EXPECT_EQ(PrimeFactorTransform::conv_lengths(4369), (std::vector<long>{16, 256}));
-  EXPECT_EQ(PrimeFactorTransform::conv_lengths(53261), (std::vector<long>{32, 16, 512}));
+  // 13, 17, 241: 12 = 4 x 3 and 240 = 16 x 15 split (Agarwal-Cooley), 16 a power of two.
+  EXPECT_EQ(PrimeFactorTransform::conv_lengths(53261), (std::vector<long>{4, 16, 16}));
+  EXPECT_EQ(PrimeFactorTransform::short_lengths(53261), (std::vector<long>{3, 1, 15}));
+  // 103: 2 x 51 would cost 102 short products per output against a padded 256-point NTT.
+  EXPECT_EQ(PrimeFactorTransform::conv_lengths(515), (std::vector<long>{4, 256}));
+  EXPECT_EQ(PrimeFactorTransform::short_lengths(515), (std::vector<long>{1, 1}));
   // 17 * 257: the Rader lengths are powers of two, a third of Bluestein's count.
   EXPECT_LT(PrimeFactorTransform::cost(4369), 0.4 * CyclotomicTransform::bluestein_cost(4369));
   EXPECT_EQ(CyclotomicTransform::choose(4369, true), Algorithm::prime_factor);
   EXPECT_EQ(CyclotomicTransform::choose(4369, false), Algorithm::bluestein);  // scalar kernels
-  EXPECT_EQ(CyclotomicTransform::choose(53261, true), Algorithm::bluestein);  // about equal
+  // The papers' rings: the split Rader convolutions make it the cheaper one.
+  for (long m : {49955L, 53261L, 148733L, 163455L, 164737L}) {
+    EXPECT_LT(PrimeFactorTransform::cost(m), 0.7 * CyclotomicTransform::bluestein_cost(m)) << "m=" << m;
+    EXPECT_EQ(CyclotomicTransform::choose(m, true), Algorithm::prime_factor) << "m=" << m;
+  }
   EXPECT_EQ(CyclotomicTransform::choose(243, true), Algorithm::bluestein);
   const uint64_t q = ntt_primes(1, 50, uint64_t(4369) * uint64_t(bluestein_length(4369)))[0];
   EXPECT_EQ(CyclotomicTransform(4369, q).algorithm(),
@@ -249,18 +268,28 @@ TEST(PrimeFactor, ChosenWhereItDoesLessWork) {
 }
 
 TEST(PrimeFactor, MemoryModelMatchesTheTables) {
-  const long m = 4369;
-  const auto qs = ntt_primes(3, 50, uint64_t(m) * uint64_t(bluestein_length(m)));
-  size_t own = 0;
-  bool pf = false;
-  for (uint64_t q : qs) {
-    const CyclotomicTransform t(m, q);
-    own += t.bytes();
-    pf |= t.algorithm() == Algorithm::prime_factor;
+  // 4369: power-of-two Rader lengths; 1001: split ones (2x3, 2x5, 4x3); 53261 (chosen since
+  // the split): 4x3, 16, 16x15.
+  for (long m : {4369L, 1001L, 53261L}) {
+    long phi = 0;
+    for (long j = 1; j < m; ++j) phi += std::gcd(j, m) == 1;
+    const auto qs = ntt_primes(3, 50, uint64_t(m) * uint64_t(bluestein_length(m)));
+    size_t own = 0;
+    bool pf = false;
+    for (uint64_t q : qs) {
+      const CyclotomicTransform t(m, q);
+      own += t.bytes();
+      pf |= t.algorithm() == Algorithm::prime_factor;
+    }
+    EXPECT_EQ(pf, kIfmaCompiled) << "m=" << m;
+    EXPECT_EQ(CyclotomicTransform::tables_bytes(m, phi, qs), own + (pf ? CyclotomicTransform::shared_bytes(m, phi) : 0))
+        << "m=" << m;
+    // The prime-factor tables of every prime, also where Bluestein's would be chosen.
+    const PrimeFactorTransform p(m, qs[0], primitive_root_of_unity(m, qs[0]));
+    EXPECT_EQ(PrimeFactorTransform::table_bytes(m), p.bytes()) << "m=" << m;
   }
-  EXPECT_EQ(CyclotomicTransform::tables_bytes(m, 4096, qs), own + (pf ? CyclotomicTransform::shared_bytes(m, 4096) : 0));
   // The shared tables' size is counted without building them: check against built plans.
-  for (long mm : {15L, 1105L, 1155L, 4369L}) {
+  for (long mm : {15L, 1105L, 1155L, 1001L, 1271L, 4369L, 53261L}) {
     const uint64_t q = ntt_primes(1, 50, uint64_t(mm) * uint64_t(bluestein_length(mm)))[0];
     EXPECT_EQ(PrimeFactorTransform::shared_bytes(mm), PrimeFactorTransform(mm, q, primitive_root_of_unity(mm, q)).plan_bytes())
         << "m=" << mm;

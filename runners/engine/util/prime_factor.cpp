@@ -10,6 +10,7 @@
 #include "engine/util/ifma.h"
 #include "engine/util/modarith.h"
 #include "engine/util/primes.h"
+#include "engine/util/short_convolution.h"
 
 namespace cb::util {
 
@@ -21,8 +22,31 @@ long pow2_at_least(long x) {
   while (n < x) n <<= 1;
   return n;
 }
-long conv_length(long p) { return is_pow2(p - 1) ? p - 1 : pow2_at_least(2 * (p - 1) - 1); }
 long round8(long w) { return (w + 7) / 8 * 8; }
+
+// How the Rader convolution of length L = p - 1 runs: a power-of-two NTT of length n,
+// and (r > 1) the Agarwal-Cooley split L = n r, r odd, with one short convolution of
+// length r per frequency; r = 1 with n = L (L a power of two) or n >= 2L - 1 (padded).
+struct Scheme {
+  long n, r;
+};
+// Operations per column, in cost()'s unit: two NTTs (n/2 log2 n butterflies each, over r
+// sub-columns), then n kernel products or n short convolutions.
+double scheme_cost(Scheme s) {
+  const double log_n = __builtin_ctzl(s.n);  // n = 2^ctz(n)
+  return s.r == 1 ? double(s.n) * log_n + double(s.n)
+                  : double(s.r) * double(s.n) * log_n + double(s.n) * ShortConvolution::cost(s.r);
+}
+// The cheaper of the padded and the split convolution (for every column of every m).
+Scheme scheme(long p) {
+  const long L = p - 1;
+  if (is_pow2(L)) return {L, 1};
+  const Scheme padded{pow2_at_least(2 * L - 1), 1};
+  long n = 1;
+  while (L % (2 * n) == 0) n *= 2;
+  const Scheme split{n, L / n};
+  return scheme_cost(split) < scheme_cost(padded) ? split : padded;
+}
 
 // The smallest generator of Z_p^*, p an odd prime.
 long generator(long p) {
@@ -49,7 +73,10 @@ struct PrimeFactorTransform::Plan {
     std::vector<int32_t> gather;  // rows * wp source positions (-1: zero)
   };
   long m = 0, phi = 0;
-  std::vector<long> p, L, N, e;         // per factor: p, p - 1, N_p, CRT idempotent
+  std::vector<long> p, L, N, R, e;      // per factor: p, p - 1, N_p, odd length r (1: none), CRT idempotent
+  // pos[d][t]: the row (after row 0) of the convolution's index t < L: t itself, or under
+  // the Agarwal-Cooley split (t mod N_p) R + (t mod R).
+  std::vector<std::vector<long>> pos;
   std::vector<std::vector<long>> pw;    // pw[d][s] = g^s mod p
   std::vector<std::vector<long>> dlog;  // dlog[d][x] = s with g^s = x, x != 0
   std::vector<Stage> fwd, inv;          // passes: forward by increasing p, inverse decreasing
@@ -112,7 +139,11 @@ PrimeFactorTransform::Plan::Plan(long m_) : m(m_) {
   const long k = long(p.size());
   for (long d = 0; d < k; ++d) {
     L.push_back(p[d] - 1);
-    N.push_back(conv_length(p[d]));
+    const Scheme sc = scheme(p[d]);
+    N.push_back(sc.n);
+    R.push_back(sc.r);
+    pos.emplace_back(L[d]);
+    for (long t = 0; t < L[d]; ++t) pos[d][t] = sc.r == 1 ? t : (t % sc.n) * sc.r + t % sc.r;
     const long rest = m / p[d];
     e.push_back(rest * long(inv_mod(uint64_t(rest % p[d]), uint64_t(p[d]))) % m);
     const long g = generator(p[d]);
@@ -141,11 +172,12 @@ PrimeFactorTransform::Plan::Plan(long m_) : m(m_) {
       decode(in, c, x);
       for (long row = 0; row < st.rows; ++row) {
         x[d] = row == 0 ? 0 : neg_pow(d, row - 1);
-        st.gather[row * st.wp + c] =
-            int32_t(d == 0 ? crt(x) : (1 + dlog[prev.row][x[prev.row]]) * prev.wp + column(prev, x));
+        const long dst = row == 0 ? 0 : 1 + pos[d][row - 1];
+        st.gather[dst * st.wp + c] =
+            int32_t(d == 0 ? crt(x) : (1 + pos[prev.row][dlog[prev.row][x[prev.row]]]) * prev.wp + column(prev, x));
       }
     }
-    buf_words = std::max(buf_words, (1 + N[d]) * st.wp);
+    buf_words = std::max(buf_words, (1 + N[d] * R[d]) * st.wp);
     fwd.push_back(std::move(st));
     prev = in;
     prev.s_kind[d] = true;
@@ -153,12 +185,12 @@ PrimeFactorTransform::Plan::Plan(long m_) : m(m_) {
   for (long j = 1; j < m; ++j) {
     if (rank[j] < 0) continue;
     for (long d = 0; d < k; ++d) x[d] = j % p[d];
-    fwd_out.push_back(int32_t((1 + dlog[prev.row][x[prev.row]]) * prev.wp + column(prev, x)));
+    fwd_out.push_back(int32_t((1 + pos[prev.row][dlog[prev.row][x[prev.row]]]) * prev.wp + column(prev, x)));
   }
 
   // Inverse: passes by decreasing factor; dimensions already passed hold residues i_d,
   // the others dlogs of the units j_d. Output rows: 0 for i_d = 0, 1 + dlog i_d.
-  auto out_row = [&](long d, long xd) { return xd == 0 ? 0 : 1 + dlog[d][xd]; };
+  auto out_row = [&](long d, long xd) { return xd == 0 ? 0 : 1 + pos[d][dlog[d][xd]]; };
   prev = Layout{-1, std::vector<bool>(k, true), 0};
   for (long d = k - 1; d >= 0; --d) {
     Layout in{int(d), prev.s_kind, 0};
@@ -170,11 +202,11 @@ PrimeFactorTransform::Plan::Plan(long m_) : m(m_) {
       decode(in, c, x);
       for (long r = 0; r < L[d]; ++r) {
         x[d] = neg_pow(d, r);
-        st.gather[r * st.wp + c] = int32_t(d == k - 1 ? rank[crt(x)]
-                                                      : out_row(prev.row, x[prev.row]) * prev.wp + column(prev, x));
+        st.gather[pos[d][r] * st.wp + c] = int32_t(
+            d == k - 1 ? rank[crt(x)] : out_row(prev.row, x[prev.row]) * prev.wp + column(prev, x));
       }
     }
-    buf_words = std::max(buf_words, (1 + N[d]) * st.wp);
+    buf_words = std::max(buf_words, (1 + N[d] * R[d]) * st.wp);
     inv.push_back(std::move(st));
     prev = in;
     prev.s_kind[d] = false;
@@ -220,11 +252,7 @@ void forward_levels(uint64_t* a, long n, long wp, long first_len, const uint64_t
       }
     }
 }
-void convolve(uint64_t* a, long n, long wp, long first_len, const uint64_t* tw, const uint64_t* twp,
-              const uint64_t* itw, const uint64_t* itwp, const uint64_t* k, const uint64_t* kp, uint64_t q) {
-  forward_levels(a, n, wp, first_len, tw, twp, q);
-  for (long r = 0; r < n; ++r)
-    for (long i = 0; i < wp; ++i) a[r * wp + i] = mul_shoup(a[r * wp + i], k[r], kp[r], q);
+void inverse_levels(uint64_t* a, long n, long wp, const uint64_t* itw, const uint64_t* itwp, uint64_t q) {
   for (long len = 1, blocks = n / 2; len < n; len *= 2, blocks /= 2)
     for (long b = 0; b < blocks; ++b) {
       const uint64_t w = itw[blocks + b], wq = itwp[blocks + b];
@@ -236,6 +264,13 @@ void convolve(uint64_t* a, long n, long wp, long first_len, const uint64_t* tw, 
         y[i] = mul_shoup(sub_mod(u, v, q), w, wq, q);
       }
     }
+}
+void convolve(uint64_t* a, long n, long wp, long first_len, const uint64_t* tw, const uint64_t* twp,
+              const uint64_t* itw, const uint64_t* itwp, const uint64_t* k, const uint64_t* kp, uint64_t q) {
+  forward_levels(a, n, wp, first_len, tw, twp, q);
+  for (long r = 0; r < n; ++r)
+    for (long i = 0; i < wp; ++i) a[r * wp + i] = mul_shoup(a[r * wp + i], k[r], kp[r], q);
+  inverse_levels(a, n, wp, itw, itwp, q);
 }
 // dst[t] = src[tab[t]] (0 where tab[t] is -1 or >= limit), times w when wq != 0.
 void gather(uint64_t* dst, const int32_t* tab, long n, const uint64_t* src, uint64_t limit, uint64_t w,
@@ -250,58 +285,122 @@ void gather(uint64_t* dst, const int32_t* tab, long n, const uint64_t* src, uint
 #ifdef CB_UTIL_IFMA
 // q < 2^50: 52-bit Shoup products, lazy ranges as in ntt.h: forward [0, 4q) -> [0, 4q),
 // the kernel product [0, 4q) -> [0, 2q), inverse [0, 2q) -> [0, 2q).
-void convolve52(uint64_t* a, long n, long wp, long first_len, const uint64_t* tw, const uint64_t* twp,
-                const uint64_t* itw, const uint64_t* itwp, const uint64_t* k, const uint64_t* kp, uint64_t q) {
+// Two levels at a time where it can (radix 4: half the sweeps over the rows), then one.
+void forward_levels52(uint64_t* a, long n, long wp, long first_len, const uint64_t* tw, const uint64_t* twp,
+                      uint64_t q) {
   const Ifma52 ar(q);
   const __m512i two_q = _mm512_set1_epi64(2 * q);
-  for (long len = first_len, blocks = n / (2 * std::max<long>(first_len, 1)); len >= 1; len /= 2, blocks *= 2)
+  // x, y in [0, 4q) -> x + W y, x - W y + 2q in [0, 4q)
+  auto bfly = [&](__m512i& x, __m512i& y, __m512i w, __m512i wq) {
+    const __m512i u = reduce_once52(x, two_q), t = ar.mul_lazy(y, w, wq);
+    x = _mm512_add_epi64(u, t);
+    y = _mm512_add_epi64(_mm512_sub_epi64(u, t), two_q);
+  };
+  auto set = [](uint64_t v) { return _mm512_set1_epi64(v); };
+  long len = first_len, blocks = n / (2 * std::max<long>(first_len, 1));
+  for (; len >= 2; len /= 4, blocks *= 4)
     for (long b = 0; b < blocks; ++b) {
-      const __m512i w = _mm512_set1_epi64(tw[blocks + b]), wq = _mm512_set1_epi64(twp[blocks + b]);
-      uint64_t* x = a + 2 * b * len * wp;
-      uint64_t* y = x + len * wp;
-      for (long i = 0; i < len * wp; i += 8) {
-        const __m512i u = reduce_once52(_mm512_loadu_si512(x + i), two_q);
-        const __m512i t = ar.mul_lazy(_mm512_loadu_si512(y + i), w, wq);
-        _mm512_storeu_si512(x + i, _mm512_add_epi64(u, t));
-        _mm512_storeu_si512(y + i, _mm512_add_epi64(_mm512_sub_epi64(u, t), two_q));
+      const __m512i w1 = set(tw[blocks + b]), w1q = set(twp[blocks + b]);
+      const __m512i w2 = set(tw[2 * blocks + 2 * b]), w2q = set(twp[2 * blocks + 2 * b]);
+      const __m512i w3 = set(tw[2 * blocks + 2 * b + 1]), w3q = set(twp[2 * blocks + 2 * b + 1]);
+      const long h = len / 2 * wp;
+      uint64_t* pa = a + 2 * b * len * wp;
+      for (long i = 0; i < h; i += 8) {
+        __m512i A = _mm512_loadu_si512(pa + i), B = _mm512_loadu_si512(pa + h + i);
+        __m512i C = _mm512_loadu_si512(pa + 2 * h + i), D = _mm512_loadu_si512(pa + 3 * h + i);
+        bfly(A, C, w1, w1q);
+        bfly(B, D, w1, w1q);
+        bfly(A, B, w2, w2q);
+        bfly(C, D, w3, w3q);
+        _mm512_storeu_si512(pa + i, A);
+        _mm512_storeu_si512(pa + h + i, B);
+        _mm512_storeu_si512(pa + 2 * h + i, C);
+        _mm512_storeu_si512(pa + 3 * h + i, D);
       }
     }
-  for (long r = 0; r < n; ++r) {
-    const __m512i w = _mm512_set1_epi64(k[r]), wq = _mm512_set1_epi64(kp[r]);
-    uint64_t* x = a + r * wp;
-    for (long i = 0; i < wp; i += 8) _mm512_storeu_si512(x + i, ar.mul_lazy(_mm512_loadu_si512(x + i), w, wq));
-  }
-  for (long len = 1, blocks = n / 2; len < n; len *= 2, blocks /= 2)
+  if (len == 1)
     for (long b = 0; b < blocks; ++b) {
-      const __m512i w = _mm512_set1_epi64(itw[blocks + b]), wq = _mm512_set1_epi64(itwp[blocks + b]);
-      uint64_t* x = a + 2 * b * len * wp;
-      uint64_t* y = x + len * wp;
-      for (long i = 0; i < len * wp; i += 8) {
-        const __m512i u = _mm512_loadu_si512(x + i), v = _mm512_loadu_si512(y + i);
-        _mm512_storeu_si512(x + i, reduce_once52(_mm512_add_epi64(u, v), two_q));
-        _mm512_storeu_si512(y + i, ar.mul_lazy(_mm512_add_epi64(_mm512_sub_epi64(u, v), two_q), w, wq));
+      const __m512i w = set(tw[blocks + b]), wq = set(twp[blocks + b]);
+      uint64_t* x = a + 2 * b * wp;
+      uint64_t* y = x + wp;
+      for (long i = 0; i < wp; i += 8) {
+        __m512i u = _mm512_loadu_si512(x + i), v = _mm512_loadu_si512(y + i);
+        bfly(u, v, w, wq);
+        _mm512_storeu_si512(x + i, u);
+        _mm512_storeu_si512(y + i, v);
       }
     }
 }
-// As gather(); with wq != 0 the product (wq = shoup52(w, q)) reduces any word to [0, q).
+void inverse_levels52(uint64_t* a, long n, long wp, const uint64_t* itw, const uint64_t* itwp, uint64_t q) {
+  const Ifma52 ar(q);
+  const __m512i two_q = _mm512_set1_epi64(2 * q);
+  // x, y in [0, 2q) -> x + y, (x - y) W^-1 in [0, 2q)
+  auto bfly = [&](__m512i& x, __m512i& y, __m512i w, __m512i wq) {
+    const __m512i u = x, v = y;
+    x = reduce_once52(_mm512_add_epi64(u, v), two_q);
+    y = ar.mul_lazy(_mm512_add_epi64(_mm512_sub_epi64(u, v), two_q), w, wq);
+  };
+  auto set = [](uint64_t v) { return _mm512_set1_epi64(v); };
+  long len = 1, blocks = n / 2;
+  for (; 2 * len < n; len *= 4, blocks /= 4)
+    for (long b = 0; b < blocks / 2; ++b) {
+      const __m512i w1 = set(itw[blocks + 2 * b]), w1q = set(itwp[blocks + 2 * b]);
+      const __m512i w2 = set(itw[blocks + 2 * b + 1]), w2q = set(itwp[blocks + 2 * b + 1]);
+      const __m512i w3 = set(itw[blocks / 2 + b]), w3q = set(itwp[blocks / 2 + b]);
+      const long h = len * wp;
+      uint64_t* pa = a + 4 * b * len * wp;
+      for (long i = 0; i < h; i += 8) {
+        __m512i A = _mm512_loadu_si512(pa + i), B = _mm512_loadu_si512(pa + h + i);
+        __m512i C = _mm512_loadu_si512(pa + 2 * h + i), D = _mm512_loadu_si512(pa + 3 * h + i);
+        bfly(A, B, w1, w1q);
+        bfly(C, D, w2, w2q);
+        bfly(A, C, w3, w3q);
+        bfly(B, D, w3, w3q);
+        _mm512_storeu_si512(pa + i, A);
+        _mm512_storeu_si512(pa + h + i, B);
+        _mm512_storeu_si512(pa + 2 * h + i, C);
+        _mm512_storeu_si512(pa + 3 * h + i, D);
+      }
+    }
+  if (len < n) {  // one level left: len = n / 2, one block
+    const __m512i w = set(itw[1]), wq = set(itwp[1]);
+    uint64_t* x = a;
+    uint64_t* y = x + len * wp;
+    for (long i = 0; i < len * wp; i += 8) {
+      __m512i u = _mm512_loadu_si512(x + i), v = _mm512_loadu_si512(y + i);
+      bfly(u, v, w, wq);
+      _mm512_storeu_si512(x + i, u);
+      _mm512_storeu_si512(y + i, v);
+    }
+  }
+}
+// As gather(); with wq != 0 the product (wq = shoup52(w, q)) reduces any word to [0, q),
+// else with reduce words in [0, 2q) are reduced to [0, q).
 void gather52(uint64_t* dst, const int32_t* tab, long n, const uint64_t* src, uint64_t limit, uint64_t w,
-              uint64_t wq, uint64_t q) {
+              uint64_t wq, uint64_t q, bool reduce = false) {
   const Ifma52 ar(q);
   const __m512i qv = _mm512_set1_epi64(q), wv = _mm512_set1_epi64(w), wqv = _mm512_set1_epi64(wq);
   const __m256i lim = _mm256_set1_epi32(int32_t(std::min<uint64_t>(limit, 0x7fffffff)));
   long t = 0;
+  const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (; t + 8 <= n; t += 8) {
     const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tab + t));
     const __mmask8 k = _mm256_cmplt_epu32_mask(idx, lim);
-    __m512i v = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), k, idx, src, 8);
+    // Eight consecutive sources (runs along the coordinate both layouts vary fastest): a load.
+    const uint32_t first = uint32_t(tab[t]);
+    const bool run = k == 0xff &&
+                     _mm256_cmpeq_epi32_mask(idx, _mm256_add_epi32(_mm256_set1_epi32(int32_t(first)), iota)) == 0xff;
+    __m512i v = run ? _mm512_loadu_si512(src + first)
+                    : _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), k, idx, src, 8);
     if (wq) v = reduce_once52(ar.mul_lazy(fit52(v, q), wv, wqv), qv);
+    if (reduce) v = reduce_once52(v, qv);
     _mm512_storeu_si512(dst + t, v);
   }
   for (; t < n; ++t) {
     const uint32_t s = uint32_t(tab[t]);
     const uint64_t v = s < limit ? src[s] : 0;
     if (!wq) {
-      dst[t] = v;
+      dst[t] = reduce && v >= q ? v - q : v;
     } else {
       const uint64_t r = mul_shoup52_lazy(fit52(v, q), w, wq, q);
       dst[t] = r >= q ? r - q : r;
@@ -335,8 +434,14 @@ std::vector<long> PrimeFactorTransform::factors(long m) {
 
 std::vector<long> PrimeFactorTransform::conv_lengths(long m) {
   std::vector<long> n;
-  for (long p : factors(m)) n.push_back(conv_length(p));
+  for (long p : factors(m)) n.push_back(scheme(p).n);
   return n;
+}
+
+std::vector<long> PrimeFactorTransform::short_lengths(long m) {
+  std::vector<long> r;
+  for (long p : factors(m)) r.push_back(scheme(p).r);
+  return r;
 }
 
 double PrimeFactorTransform::cost(long m) {
@@ -347,10 +452,10 @@ double PrimeFactorTransform::cost(long m) {
     long w = 1;
     for (size_t e = 0; e < p.size(); ++e)
       if (e != d) w *= ext[e];
-    const long n = conv_length(p[d]);
-    // two NTTs (n/2 log n butterflies each), the kernel product, the gather and the
-    // additions of row 0, per column
-    total += double(round8(w)) * (double(n) * __builtin_ctzl(n) + n + 2.0 * p[d]);  // n = 2^ctz(n)
+    // per column: the convolutions (scheme_cost), the gather of p rows, and row 0 added
+    // to (forward) or summed from (inverse) the r rows of the NTT's frequency 0
+    const Scheme s = scheme(p[d]);
+    total += double(round8(w)) * (scheme_cost(s) + double(p[d]) + double(s.r));
     ext[d] = p[d] - 1;
   }
   long phi = 1;
@@ -359,8 +464,13 @@ double PrimeFactorTransform::cost(long m) {
 }
 
 size_t PrimeFactorTransform::table_bytes(long m) {
+  // per factor: the NTT's twiddles and inverse twiddles with companions (4 N_p words),
+  // the forward and inverse kernels with companions (4 N_p r words)
   size_t w = 0;
-  for (long n : conv_lengths(m)) w += 8 * size_t(n);
+  for (long p : factors(m)) {
+    const Scheme s = scheme(p);
+    w += 4 * size_t(std::max<long>(s.n, 2)) + 4 * size_t(s.n * s.r);
+  }
   return w * sizeof(uint64_t);
 }
 
@@ -417,8 +527,9 @@ PrimeFactorTransform::PrimeFactorTransform(long m, uint64_t q, uint64_t zeta) : 
   auto comp = [&](uint64_t w) { return fast_ ? shoup52(w, q) : shoup(w, q); };
   for (size_t d = 0; d < P.p.size(); ++d) {
     Dim D;
-    const long n = P.N[d], L = P.L[d], p = P.p[d];
+    const long n = P.N[d], L = P.L[d], p = P.p[d], r = P.R[d];
     D.n = n;
+    D.r = r;
     // Twiddles of the length-n NTT: tw[2^l + b] = root^(bitrev_l(b) n / 2^(l+1)).
     const uint64_t root = primitive_root_of_unity(uint64_t(n), q);
     D.tw.assign(std::max<long>(n, 2), 1);
@@ -432,25 +543,33 @@ PrimeFactorTransform::PrimeFactorTransform(long m, uint64_t q, uint64_t zeta) : 
       }
     std::vector<uint64_t> twp64(D.tw.size()), itwp64(D.itw.size());
     for (size_t i = 0; i < D.tw.size(); ++i) twp64[i] = shoup(D.tw[i], q), itwp64[i] = shoup(D.itw[i], q);
-    // Kernels w_t = omega^(g^t), w'_t = omega^(-g^t) at t and (wrapped) n - t, their
-    // transforms times 1/n.
+    // Kernels w_t = omega^(g^t), w'_t = omega^(-g^t) at pos(t) (padded: also wrapped at
+    // n - t), their transforms (along the NTT's axis, r columns) times 1/n; split, each
+    // frequency's r values then become its short convolution's constants.
     const uint64_t omega = pow_mod(zeta, uint64_t(P.e[d]), q), n_inv = inv_mod(uint64_t(n) % q, q);
     std::vector<uint64_t> op(p);
     op[0] = 1;
     for (long x = 1; x < p; ++x) op[x] = mul_mod(op[x - 1], omega, q);
-    D.kf.assign(n, 0);
-    D.ki.assign(n, 0);
+    D.kf.assign(n * r, 0);
+    D.ki.assign(n * r, 0);
     for (long t = 0; t < L; ++t) {
       const uint64_t w = op[P.pw[d][t]], wi = op[(p - P.pw[d][t]) % p];
-      D.kf[t] = w, D.ki[t] = wi;
+      D.kf[P.pos[d][t]] = w, D.ki[P.pos[d][t]] = wi;
       if (n > L && t > 0) D.kf[n - t] = op[P.pw[d][L - t]], D.ki[n - t] = op[(p - P.pw[d][L - t]) % p];
     }
-    forward_levels(D.kf.data(), n, 1, n / 2, D.tw.data(), twp64.data(), q);
-    forward_levels(D.ki.data(), n, 1, n / 2, D.tw.data(), twp64.data(), q);
-    D.kfp.resize(n), D.kip.resize(n);
-    for (long i = 0; i < n; ++i) {
+    forward_levels(D.kf.data(), n, r, n / 2, D.tw.data(), twp64.data(), q);
+    forward_levels(D.ki.data(), n, r, n / 2, D.tw.data(), twp64.data(), q);
+    D.kfp.resize(n * r), D.kip.resize(n * r);
+    for (long i = 0; i < n * r; ++i) {
       D.kf[i] = mul_mod(D.kf[i], n_inv, q), D.ki[i] = mul_mod(D.ki[i], n_inv, q);
       D.kfp[i] = comp(D.kf[i]), D.kip[i] = comp(D.ki[i]);
+    }
+    if (r > 1) {
+      D.sc = std::make_shared<const ShortConvolution>(r, q);
+      for (long b = 0; b < n; ++b) {
+        D.sc->prepare(D.kf.data() + b * r, D.kf.data() + b * r, D.kfp.data() + b * r);
+        D.sc->prepare(D.ki.data() + b * r, D.ki.data() + b * r, D.kip.data() + b * r);
+      }
     }
     D.twp.resize(D.tw.size()), D.itwp.resize(D.itw.size());
     for (size_t i = 0; i < D.tw.size(); ++i) D.twp[i] = comp(D.tw[i]), D.itwp[i] = comp(D.itw[i]);
@@ -461,33 +580,82 @@ PrimeFactorTransform::PrimeFactorTransform(long m, uint64_t q, uint64_t zeta) : 
   minv_p_ = comp(minv_);
 }
 
-namespace {
-
-// The convolutions of one pass: rows[0..L) hold the gathered u_r (further rows are
-// junk), n = N_p. When n > L (a padded convolution, n >= 2L - 1, so L <= n/2) the rows
-// from L on are zero, and level 0 of the forward NTT maps (lo, 0) to (lo, lo): a copy.
-void convolve_pass(uint64_t* rows, long n, long L, long wp, bool fast, const uint64_t* tw, const uint64_t* twp,
-                   const uint64_t* itw, const uint64_t* itwp, const uint64_t* k, const uint64_t* kp, uint64_t q) {
+// The convolutions of one pass with D's forward (kf) or inverse (ki) kernel: rows[0..L)
+// hold the gathered u_r at rows pos(r) (further rows are junk). Padded (N_p > L, so
+// N_p >= 2L - 1 and L <= N_p/2): the rows from L on are zero, and level 0 of the forward
+// NTT maps (lo, 0) to (lo, lo), a copy. Split (r > 1): the NTT runs on rows of r * wp words
+// (the Agarwal-Cooley map puts t mod N_p outermost), then each frequency's r rows are
+// convolved with its short kernel. Scalar kernels, values in [0, q).
+void PrimeFactorTransform::convolve_pass(const Dim& D, uint64_t* rows, long L, long wp, bool inv) const {
+  const long n = D.n, r = D.r;
+  const uint64_t q = q_;
+  const uint64_t *k = inv ? D.ki.data() : D.kf.data(), *kp = inv ? D.kip.data() : D.kfp.data();
+  if (r > 1) {
+    forward_levels(rows, n, r * wp, n / 2, D.tw.data(), D.twp.data(), q);
+    for (long b = 0; b < n; ++b) D.sc->apply(rows + b * r * wp, wp, k + b * r, kp + b * r);
+    inverse_levels(rows, n, r * wp, D.itw.data(), D.itwp.data(), q);
+    return;
+  }
   long first_len = n / 2;
   if (n > L) {
     std::memset(rows + L * wp, 0, sizeof(uint64_t) * (n / 2 - L) * wp);
     std::memcpy(rows + n / 2 * wp, rows, sizeof(uint64_t) * n / 2 * wp);
     first_len = n / 4;
   }
-#ifdef CB_UTIL_IFMA
-  if (fast) {
-    convolve52(rows, n, wp, first_len, tw, twp, itw, itwp, k, kp, q);
-    return;
-  }
-#endif
-  (void)fast;
-  convolve(rows, n, wp, first_len, tw, twp, itw, itwp, k, kp, q);
+  convolve(rows, n, wp, first_len, D.tw.data(), D.twp.data(), D.itw.data(), D.itwp.data(), k, kp, q);
 }
 
-}  // namespace
+#ifdef CB_UTIL_IFMA
+// The IFMA pass (q < 2^50), with row 0 folded in at frequency 0 of the NTT (the first r
+// rows after the forward levels; padded, r = 1: row 0 there sums the first half, which
+// holds u and zeros). Forward: adding x_0 there adds it to every output of the inverse
+// NTT (its frequency-0 twiddles are 1), so row0 = x_0 is added to the r rows before the
+// inverse levels. Inverse: frequency 0 holds the sums over the NTT's axis, so their sum
+// over the r rows is sum_t u_t, written to row0 in [0, 2q). Inputs (rows, and row0
+// forward) in [0, 2q); outputs in [0, 2q).
+void PrimeFactorTransform::convolve_pass52(const Dim& D, uint64_t* rows, long L, long wp, bool inv,
+                                           uint64_t* row0) const {
+  const long n = D.n, r = D.r;
+  const uint64_t q = q_;
+  const uint64_t *k = inv ? D.ki.data() : D.kf.data(), *kp = inv ? D.kip.data() : D.kfp.data();
+  const __m512i two_q = _mm512_set1_epi64(2 * q), four_q = _mm512_set1_epi64(4 * q);
+  long first_len = n / 2;
+  if (r == 1 && n > L) {
+    std::memset(rows + L * wp, 0, sizeof(uint64_t) * (n / 2 - L) * wp);
+    std::memcpy(rows + n / 2 * wp, rows, sizeof(uint64_t) * n / 2 * wp);
+    first_len = n / 4;
+  }
+  forward_levels52(rows, n, r * wp, first_len, D.tw.data(), D.twp.data(), q);  // [0, 4q)
+  if (inv)
+    for (long i = 0; i < wp; i += 8) {
+      __m512i s = _mm512_setzero_si512();
+      for (long j = 0; j < r; ++j) s = reduce_once52(_mm512_add_epi64(s, _mm512_loadu_si512(rows + j * wp + i)), four_q);
+      _mm512_storeu_si512(row0 + i, reduce_once52(s, two_q));
+    }
+  if (r > 1) {
+    for (long b = 0; b < n; ++b) D.sc->apply(rows + b * r * wp, wp, k + b * r, kp + b * r);
+  } else {
+    const Ifma52 ar(q);
+    for (long j = 0; j < n; ++j) {
+      const __m512i w = _mm512_set1_epi64(k[j]), wq = _mm512_set1_epi64(kp[j]);
+      uint64_t* x = rows + j * wp;
+      for (long i = 0; i < wp; i += 8) _mm512_storeu_si512(x + i, ar.mul_lazy(_mm512_loadu_si512(x + i), w, wq));
+    }
+  }
+  if (!inv)  // [0, 2q) + [0, 2q) -> [0, 2q)
+    for (long j = 0; j < r; ++j)
+      for (long i = 0; i < wp; i += 8) {
+        const __m512i v = _mm512_add_epi64(_mm512_loadu_si512(rows + j * wp + i), _mm512_loadu_si512(row0 + i));
+        _mm512_storeu_si512(rows + j * wp + i, reduce_once52(v, two_q));
+      }
+  inverse_levels52(rows, n, r * wp, D.itw.data(), D.itwp.data(), q);
+}
+#endif
+
 
 // Forward pass along dimension d: row 0 = x_0 (i_d = 0), rows 1 + r = u_r; then rows
-// 1 + s = x_0 + (u * w)_s = X_(g^s), fully reduced.
+// 1 + s = x_0 + (u * w)_s = X_(g^s): in [0, 2q) with the IFMA kernels, fully reduced by
+// the last gather; fully reduced by the scalar ones.
 void PrimeFactorTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const {
   if (ncoeffs < 0 || ncoeffs > m_)
     throw ParameterError(msg("PrimeFactorTransform::forward: ncoeffs=", ncoeffs, " is outside [0, m=", m_, "]"));
@@ -498,27 +666,19 @@ void PrimeFactorTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_
   for (size_t k = 0; k < P.fwd.size(); ++k) {
     const Plan::Stage& st = P.fwd[k];
     const Dim& D = dims_[st.dim];
-    const long wp = st.wp, n = D.n, L = P.L[st.dim];
+    const long wp = st.wp, L = P.L[st.dim];
     uint64_t* buf = scratch(int(k % 2), P.buf_words);
     uint64_t* rows = buf + wp;
     const uint64_t w = k == 0 ? 1 : 0, wq = k == 0 ? one_p_ : 0;  // reduce the input words
 #ifdef CB_UTIL_IFMA
     if (fast_) {
       gather52(buf, st.gather.data(), st.rows * wp, src, limit, w, wq, q);
-      const __m512i qv = _mm512_set1_epi64(q), two_q = _mm512_set1_epi64(2 * q);
-      convolve_pass(rows, n, L, wp, true, D.tw.data(), D.twp.data(), D.itw.data(), D.itwp.data(), D.kf.data(),
-                    D.kfp.data(), q);
-      for (long r = 0; r < L; ++r)  // [0, 2q) + [0, q) -> [0, q)
-        for (long i = 0; i < wp; i += 8) {
-          const __m512i s = _mm512_add_epi64(_mm512_loadu_si512(rows + r * wp + i), _mm512_loadu_si512(buf + i));
-          _mm512_storeu_si512(rows + r * wp + i, reduce_once52(reduce_once52(s, two_q), qv));
-        }
+      convolve_pass52(D, rows, L, wp, false, buf);  // adds row 0; [0, 2q)
     } else
 #endif
     {
       gather(buf, st.gather.data(), st.rows * wp, src, limit, w, wq, q);
-      convolve_pass(rows, n, L, wp, false, D.tw.data(), D.twp.data(), D.itw.data(), D.itwp.data(), D.kf.data(),
-                    D.kfp.data(), q);
+      convolve_pass(D, rows, L, wp, false);
       for (long r = 0; r < L; ++r)
         for (long i = 0; i < wp; ++i) rows[r * wp + i] = add_mod(rows[r * wp + i], buf[i], q);
     }
@@ -527,7 +687,7 @@ void PrimeFactorTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_
   }
 #ifdef CB_UTIL_IFMA
   if (fast_) {
-    gather52(values, P.fwd_out.data(), P.phi, src, limit, 0, 0, q);
+    gather52(values, P.fwd_out.data(), P.phi, src, limit, 0, 0, q, true);
     return;
   }
 #endif
@@ -535,7 +695,7 @@ void PrimeFactorTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_
 }
 
 // Inverse pass along dimension d: rows 1 + r = u_r = v_(g^-r); then row 0 = sum_r u_r
-// (i_d = 0) and rows 1 + s = (u * w')_s (i_d = g^s), fully reduced.
+// (i_d = 0) and rows 1 + s = (u * w')_s (i_d = g^s); ranges as forward.
 void PrimeFactorTransform::inverse(const uint64_t* values, uint64_t* coeffs) const {
   const Plan& P = *plan_;
   const uint64_t q = q_;
@@ -544,23 +704,14 @@ void PrimeFactorTransform::inverse(const uint64_t* values, uint64_t* coeffs) con
   for (size_t k = 0; k < P.inv.size(); ++k) {
     const Plan::Stage& st = P.inv[k];
     const Dim& D = dims_[st.dim];
-    const long wp = st.wp, n = D.n, L = P.L[st.dim];
+    const long wp = st.wp, L = P.L[st.dim];
     uint64_t* buf = scratch(int(k % 2), P.buf_words);
     uint64_t* rows = buf + wp;
     const uint64_t w = k == 0 ? minv_ : 0, wq = k == 0 ? minv_p_ : 0;  // 1/m, reducing the inputs
 #ifdef CB_UTIL_IFMA
     if (fast_) {
       gather52(rows, st.gather.data(), L * wp, src, limit, w, wq, q);
-      const __m512i qv = _mm512_set1_epi64(q);
-      for (long i = 0; i < wp; i += 8) {
-        __m512i s = _mm512_setzero_si512();
-        for (long r = 0; r < L; ++r) s = reduce_once52(_mm512_add_epi64(s, _mm512_loadu_si512(rows + r * wp + i)), qv);
-        _mm512_storeu_si512(buf + i, s);
-      }
-      convolve_pass(rows, n, L, wp, true, D.tw.data(), D.twp.data(), D.itw.data(), D.itwp.data(), D.ki.data(),
-                    D.kip.data(), q);
-      for (long i = 0; i < L * wp; i += 8)
-        _mm512_storeu_si512(rows + i, reduce_once52(_mm512_loadu_si512(rows + i), qv));
+      convolve_pass52(D, rows, L, wp, true, buf);  // writes row 0; [0, 2q)
     } else
 #endif
     {
@@ -570,15 +721,14 @@ void PrimeFactorTransform::inverse(const uint64_t* values, uint64_t* coeffs) con
         for (long r = 0; r < L; ++r) s = add_mod(s, rows[r * wp + i], q);
         buf[i] = s;
       }
-      convolve_pass(rows, n, L, wp, false, D.tw.data(), D.twp.data(), D.itw.data(), D.itwp.data(), D.ki.data(),
-                    D.kip.data(), q);
+      convolve_pass(D, rows, L, wp, true);
     }
     src = buf;
     limit = uint64_t(P.buf_words);
   }
 #ifdef CB_UTIL_IFMA
   if (fast_) {
-    gather52(coeffs, P.inv_out.data(), m_, src, limit, 0, 0, q);
+    gather52(coeffs, P.inv_out.data(), m_, src, limit, 0, 0, q, true);
     return;
   }
 #endif
