@@ -342,6 +342,7 @@ void fwd_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, l
 template <class A>
 void inv_wide_range(uint64_t* a, long n, int l_begin, int l_end, long b_begin, long b_end,
                     const uint64_t* itw, const uint64_t* itwp, const A& ar) {
+  if (l_end <= l_begin) return;  // no wide level (a short transform): nor a shift by -1
   int l = l_end - 1;
   const int shift = l - l_begin;
   long bb = b_begin << shift, be = b_end << shift;  // block range at level l
