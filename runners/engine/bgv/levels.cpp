@@ -16,11 +16,44 @@ bool includes(const PrimeSet& big, const PrimeSet& small) {
   return std::includes(big.begin(), big.end(), small.begin(), small.end());
 }
 
-// The maxima over the roots below run on the process' threads (a max, exact in any order,
-// so every thread count decides alike) where the roots are many enough to pay for it and
-// no parallel region is running already (the planner's, the evaluator's).
+// max_u (fa a_u + ga r_u)(fb b_u + gb r_u) over [lo, hi) (product) and max_u (fa a_u +
+// fb b_u + g r_u) (sum): vector loops, a max being exact in any order.
+double max_product(const double* pa, const double* pb, const double* pr, double fa, double ga, double fb,
+                   double gb, size_t lo, size_t hi) {
+  double best = 0;
+#pragma omp simd reduction(max : best)
+  for (size_t u = lo; u < hi; ++u) best = std::max(best, (fa * pa[u] + ga * pr[u]) * (fb * pb[u] + gb * pr[u]));
+  return best;
+}
+
+double max_sum(const double* pa, const double* pb, const double* pr, double fa, double fb, double g, size_t lo,
+               size_t hi) {
+  double best = 0;
+  if (g != 0) {
+#pragma omp simd reduction(max : best)
+    for (size_t u = lo; u < hi; ++u) best = std::max(best, fa * pa[u] + fb * pb[u] + g * pr[u]);
+  } else {
+#pragma omp simd reduction(max : best)
+    for (size_t u = lo; u < hi; ++u) best = std::max(best, fa * pa[u] + fb * pb[u]);
+  }
+  return best;
+}
+
+// kernel(lo, hi) over [0, n), split among the process' threads where the roots are many
+// enough to pay for it and no parallel region runs already (the evaluator's); the maxima
+// combine exactly, so every thread count decides alike.
 constexpr size_t kParallelRoots = 8192;
-bool spread(size_t n) { return n >= kParallelRoots && !omp_in_parallel() && omp_get_max_threads() > 1; }
+template <class Kernel>
+double max_over(size_t n, const Kernel& kernel) {
+  if (n < kParallelRoots || omp_in_parallel() || omp_get_max_threads() < 2) return kernel(size_t(0), n);
+  double best = 0;
+#pragma omp parallel reduction(max : best)
+  {
+    const size_t t = size_t(omp_get_thread_num()), T = size_t(omp_get_num_threads());
+    best = kernel(n * t / T, n * (t + 1) / T);
+  }
+  return best;
+}
 
 // log2 max_u (2^al a_u + ra 2^rho r_u) (2^be b_u + rb 2^rho r_u) for normalized vectors
 // (max 1) a, b, r; ra, rb in {0, 1}. Factors are scaled to at most 1 to stay in range.
@@ -30,12 +63,10 @@ double log2_max_product(const RootBound& A, double al, const RootBound& B, doubl
   const double ma = ra ? std::max(al, rho) : al, mb = rb ? std::max(be, rho) : be;
   const double fa = std::exp2(al - ma), fb = std::exp2(be - mb);
   const double ga = ra ? std::exp2(rho - ma) : 0, gb = rb ? std::exp2(rho - mb) : 0;
-  const auto &a = A.normalized(), &b = B.normalized(), &r = R.normalized();
-  const double *pa = a.data(), *pb = b.data(), *pr = r.data();
-  const size_t n = a.size();
-  double best = 0;  // a max is exact in any order: the vector loop gives the scalar loop's value
-#pragma omp parallel for simd reduction(max : best) if(spread(n))
-  for (size_t u = 0; u < n; ++u) best = std::max(best, (fa * pa[u] + ga * pr[u]) * (fb * pb[u] + gb * pr[u]));
+  const double *pa = A.normalized().data(), *pb = B.normalized().data(), *pr = R.normalized().data();
+  const double best = max_over(A.normalized().size(), [&](size_t lo, size_t hi) {
+    return max_product(pa, pb, pr, fa, ga, fb, gb, lo, hi);
+  });
   return ma + mb + std::log2(best);
 }
 
@@ -45,17 +76,10 @@ double log2_max_sum(const RootBound& A, double al, const RootBound& B, double be
   double mx = std::max(al, be);
   if (k) mx = std::max(mx, rho);
   const double fa = std::exp2(al - mx), fb = std::exp2(be - mx), g = k ? k * std::exp2(rho - mx) : 0;
-  const auto &a = A.normalized(), &b = B.normalized(), &r = R.normalized();
-  const double *pa = a.data(), *pb = b.data(), *pr = r.data();
-  const size_t n = a.size();
-  double best = 0;
-  if (k) {
-#pragma omp parallel for simd reduction(max : best) if(spread(n))
-    for (size_t u = 0; u < n; ++u) best = std::max(best, fa * pa[u] + fb * pb[u] + g * pr[u]);
-  } else {
-#pragma omp parallel for simd reduction(max : best) if(spread(n))
-    for (size_t u = 0; u < n; ++u) best = std::max(best, fa * pa[u] + fb * pb[u]);
-  }
+  const double *pa = A.normalized().data(), *pb = B.normalized().data(), *pr = R.normalized().data();
+  const double best = max_over(A.normalized().size(), [&](size_t lo, size_t hi) {
+    return max_sum(pa, pb, pr, fa, fb, g, lo, hi);
+  });
   return mx + std::log2(best);
 }
 }  // namespace
