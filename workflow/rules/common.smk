@@ -185,8 +185,10 @@ def _expand_runs(cfg):
                     rounds=exp["rounds"],
                     blocks=ring.get("blocks", exp.get("blocks")),
                     c=exp.get("c", EXPERIMENT_DEFAULTS["c"]),
-                    # with a security target and no hwt the engine chooses the weight (None here)
-                    hwt=exp.get("hwt", None if target is not None else EXPERIMENT_DEFAULTS["hwt"]),
+                    # with a security target and no hwt of its own the engine chooses the
+                    # weight (None here; validate filled in the schema's default: config.smk)
+                    hwt=(None if target is not None and exp["name"] not in EXPLICIT_HWT
+                         else exp.get("hwt", EXPERIMENT_DEFAULTS["hwt"])),
                     security_target=target,
                     m=m,
                     phi=euler_phi(m),
