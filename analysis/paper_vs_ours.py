@@ -35,8 +35,12 @@ def _rel(a, b, tol):
 
 
 def chain_note(bits, paper_bits, rounds, used_per_round=None, linear="separate"):
-    """Our chain against the paper's, in words (used_per_round: from a run, else None)."""
+    """Our chain against the paper's, in words (used_per_round: from a run, else None; bits
+    "plan": the engine plans the chain at the run, none yet)."""
     paper_pr = paper_bits / rounds
+    if bits == "plan":
+        return (f"chain planned by the engine at the run (not run here): the paper's {paper_bits} bits allow at "
+                f"most {paper_pr:.0f} bits per round")
     rel = _rel(bits, paper_bits, 0)
     head = f"chain {bits} {rel} {paper_bits}"
     if linear == "fused":

@@ -235,12 +235,16 @@ def test_paper_vs_ours_explains_differences_from_the_figures(tidy):
     assert "no security target" in a["security_note"]
     # a ring that asks for the paper's security (no bits: the engine plans and chooses c and
     # the key weight): its run is found by name and ring, and the note says what was chosen
-    sliced = runs["name"] == "aes-byte-sliced"
-    runs.loc[sliced, ["m", "phi", "bits", "hwt", "c", "log2_q", "security_helib", "final_capacity_bits", "rounds"]] = \
-        [53261, 46080, 684, 150, 4, 900.0, 137.0, 20.0, 10]
     exps = [{"name": "aes-byte-sliced", "cipher": "aes128", "packing": "byte-sliced", "rounds": 10,
              "rings": [{"m": 53261, "security_target": 136.256,
                         "paper": {"bits": 820, "security": 136.256, "total_min": 1.93}}]}]
+    (t,) = [r for _, r in paper_vs_ours.paper_vs_ours(exps, runs, lambda m, lq: 140.0, lambda phi, lq, h: 135.0).iterrows()]
+    assert t["status"] == "not run" and t["chain_note"].startswith("chain planned by the engine at the run")
+    sliced = runs[runs["name"] == "aes-packed"].copy()
+    sliced["name"] = "aes-byte-sliced"
+    sliced[["m", "phi", "bits", "hwt", "c", "log2_q", "security_helib", "final_capacity_bits", "rounds"]] = \
+        [53261, 46080, 684, 150, 4, 900.0, 137.0, 20.0, 10]
+    runs = pd.concat([runs, sliced], ignore_index=True)
     (t,) = [r for _, r in paper_vs_ours.paper_vs_ours(exps, runs, lambda m, lq: 140.0, lambda phi, lq, h: 135.0).iterrows()]
     assert t["status"] == "run" and t["bits"] == 684 and (t["hwt"], t["c"], t["security_target"]) == (150, 4, 136.256)
     assert t["security_note"].startswith("security 137.0 > 136.3")
