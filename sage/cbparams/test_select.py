@@ -457,10 +457,11 @@ def test_hybrid_checks_each_packings_answer(small_rows, model, tmp_path):
     p = dict(p, estimator={"path": _fake_with(tmp_path, costs), "mode": "fast", "hybrid": True,
                            "timeout_s": 60, "cache_dir": str(tmp_path / "cache")})
     ranked = SEL.rank(cand, tmp_path / "plans", model, p, log=lambda s: None)
-    firsts = [r for r in ranked if r.get("rank_balanced") == 1]
+    col = {"latency": "rank_latency", "block": "rank_block", "balanced": "rank_balanced"}[p["objective"]]
+    firsts = [r for r in ranked if r.get(col) == 1]
     assert sorted(r["packing"] for r in firsts) == ["packed", "sliced"]
     assert all(r["est_hybrid"] == 50.0 for r in firsts)
-    assert all(r["est_hybrid"] == "" for r in ranked if r.get("rank_balanced", 0) > 1)
+    assert all(r["est_hybrid"] == "" for r in ranked if r.get(col, 0) > 1)
 
 
 @needs_engine
