@@ -36,7 +36,8 @@ their measured to their predicted time, `circuit_factor`, by which every predict
 multiplied. The configs' runs it is checked against are other rings and other rounds.
 
 The coefficients are non-negative least squares on relative error over bench_ops runs
-(`calibrate`: wall time, every result checked by decryption) on a few rings, chains and
+(`calibrate`: wall time, at one thread process CPU time, which a quiet machine gives as
+its wall time and a busy one does not inflate; every result checked by decryption) on a few rings, chains and
 digit counts, once per thread count (model["fits"]["<threads>"]): threads are measured,
 not modelled, so a prediction is for a thread count the model was calibrated at. A
 circuit's counts come from `run_cipher --plan` ("plan.op_counts": op, primes, dropped,
@@ -168,10 +169,11 @@ def bench_rows(doc: dict, ring: Ring) -> list[dict]:
         raise ParamError("a bench_ops JSON without op_primes: rebuild bench_ops (make build)")
     c = int(doc["c"])
     rows = []
+    cpu = _one_thread_cpu(doc)
     for name, op in BENCH_OP.items():
         if f"{name}_ms" not in doc:
             continue
-        sec = doc[f"{name}_ms"] / 1e3
+        sec = cpu.get(name, doc[f"{name}_ms"]) / 1e3
         l = int(doc["op_primes"].get(name, doc["op_primes"]["fresh"]))
         dropped = 1 if op == "mod_switch" else 0
         if op == "automorph_hoisted":
@@ -181,8 +183,17 @@ def bench_rows(doc: dict, ring: Ring) -> list[dict]:
     if "add_mixed_ms" in doc:
         l, to = int(doc["op_primes"]["add_mixed"]), int(doc["op_primes"]["add_mixed_to"])
         rows.append({"op": "add_mixed", "m": doc["m"], "ring": list(ring), "l": l, "to": to, "c": c,
-                     "dropped": l - to, "threads": int(doc["threads"]), "seconds": doc["add_mixed_ms"] / 1e3})
+                     "dropped": l - to, "threads": int(doc["threads"]),
+                     "seconds": cpu.get("add_mixed", doc["add_mixed_ms"]) / 1e3})
     return rows
+
+
+def _one_thread_cpu(doc: dict) -> dict:
+    """bench_ops' process CPU ms by operation where it ran on one thread: there CPU is the
+    operation's own cost, which on a quiet machine is its wall time and which other jobs
+    on the machine do not inflate (the calibration stays this machine's under load). Empty
+    at more threads, where the model fits wall time."""
+    return dict(doc.get("cpu_ms") or {}) if int(doc.get("threads", 1)) == 1 else {}
 
 
 def fit(rows: list[dict]) -> dict:
@@ -307,7 +318,7 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, 
             rows += bench_rows(doc, ring_of(ch, int(doc["phi"])))
             runs.append(str(path))
     model = {"features_version": FEATURES_VERSION, "observations": rows, "bench_runs": runs,
-             "threads": threads, "time": "wall (bench_ops <op>_ms)", "host": platform.node(), "cpu": _cpu_name(),
+             "threads": threads, "time": "one thread: process CPU (bench_ops cpu_ms); more: wall (bench_ops <op>_ms)", "host": platform.node(), "cpu": _cpu_name(),
              "bench_ops": str(exe), "bench_ops_mtime": exe.stat().st_mtime}
     model = _fitted(model)
     model["circuit_factor"], model["circuit_runs"] = {}, []
@@ -316,9 +327,11 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, 
         for args in circuits:
             doc = runner.run_json("run_cipher", [*args, "--seed", 1, "--threads", t], timeout=1800)
             pred = predict_plan(dict(model, circuit_factor={}), doc, threads=t)["seconds"]
-            measured += float(doc["timings"]["total_s"])
+            # one thread: the rounds' CPU time, as the one-thread fits (_one_thread_cpu)
+            secs = float(doc["timings"]["total_cpu_s" if t == 1 else "total_s"])
+            measured += secs
             predicted += pred
-            model["circuit_runs"].append({"args": [str(a) for a in args], "threads": t, "measured_s": doc["timings"]["total_s"],
+            model["circuit_runs"].append({"args": [str(a) for a in args], "threads": t, "measured_s": secs,
                                           "predicted_s": pred})
         model["circuit_factor"][str(t)] = measured / predicted if predicted > 0 else 1.0
         log(f"reference circuits at {t} threads: measured {measured:.3f} s, per-operation prediction "
