@@ -12,14 +12,11 @@ or the prime-factor algorithm: CyclotomicTransform::cost, asked of chain_info):
   of the chain's c holding one of its primes: digits_at) to the l + K primes (K special
   primes), multiplies by the key and divides by P: about l + (c + 2)(l + K) transforms
   (T each) and ~ c (l + K) pointwise products (n each);
-* mul also decides its result's level (Levels::product_set). Its switch targets, the
-  subsets of the S small primes times the l - S + 1 prefixes of the others, are arranged
-  once per operand pair (~ 2^S l; Levels::targets), and only some are priced on the noise
-  bound at the n roots: those dropping primes of both operands by bisection (capacity is
-  concave there: ~ log2(2^S (l - S + 1)) prices), the ~ 2^S that only add primes to an
-  operand one by one: ~ (2^S + log2(2^S (l - S + 1))) n + 2^S l;
+* mul also decides its result's level (Levels::product_set): every switch target, the
+  subsets of the S small primes times the l - S + 1 prefixes of the others, built (~ l
+  each) and priced on the noise bound at each of the n roots: ~ 2^S (l - S + 1)(n + l);
 * add_decide, the same decision for an add of two ciphertexts at different prime sets
-  (Levels::sum_set, counted beside the add), the same three terms, fitted on
+  (Levels::sum_set, counted beside the add): ~ 2^S (l - S + 1)(n + l), fitted on
   bench_ops' add_mixed (an add of a fresh ciphertext and one a prime lower) less the
   mod switch and the add it also does;
 * automorph_hoisted (each automorphism of automorph_many: the digits are shared), the
@@ -54,7 +51,7 @@ Sub-commands (python -m cbparams.cost_model ...):
 
 >>> r = Ring(n=4096, T=60000.0, S=3, K=5)
 >>> [round(f / 1e6, 3) for f in features("mul", r, l=15, c=3)]
-[0.0, 0.061, 6.9, 0.246, 0.033, 0.027, 0.0]
+[0.0, 0.061, 6.9, 0.246, 0.426, 0.002]
 >>> one = {"fits": {"1": {"add": [0.0, 1e-9]}}}
 >>> round(predict_counts(one, [{"op": "add", "primes": 2, "dropped": 0, "count": 10}], Ring(100, 1.0, 0, 2), c=3), 12)
 2e-06
@@ -65,7 +62,6 @@ import argparse
 import csv
 import glob
 import json
-import math
 import os
 import platform
 import subprocess
@@ -78,7 +74,7 @@ from .config import load_params
 from .errors import ParamError
 
 #: Bumped whenever features() changes: a model fitted on other features is refused.
-FEATURES_VERSION = 4
+FEATURES_VERSION = 3
 
 #: Operations of the model, as the planner names them (runners/backend/plan_backend.h).
 OPS = ["add", "add_plain", "mul_plain", "mul", "automorph", "automorph_hoisted", "mod_switch", "add_decide"]
@@ -144,23 +140,16 @@ def features(op: str, r: Ring, l: int, c: int, dropped: int = 0) -> list[float]:
         return [1.0, n * l]
     if op in ("mul", "automorph"):
         f = [1.0, n * l, T * (l + (c + 2) * (l + K)), n * c * (l + K)]
-        return f + decision(r, l) if op == "mul" else f
+        targets = 2.0 ** S * max(l - S + 1, 1)
+        return f + [targets * n, targets * l] if op == "mul" else f
     if op == "add_decide":
-        return decision(r, l)
+        targets = 2.0 ** S * max(l - S + 1, 1)
+        return [targets * n, targets * l]
     if op == "automorph_hoisted":
         return [1.0, n * c * (l + K), T * (l + K)]
     if op == "mod_switch":
         return [1.0, T * (l + dropped) if dropped else n * l]
     raise ParamError(f"op={op!r} is not an operation of the cost model: use one of {OPS}")
-
-
-def decision(r: Ring, l: int) -> list[float]:
-    """The level decision's terms over l primes (module doc): the supersets priced one by
-    one (2^S n), the bisection over the rest (log2 of the targets, n each) and the targets
-    arranged (2^S l)."""
-    n, _, S, _ = r
-    targets = 2.0 ** S * max(l - S + 1, 1)
-    return [2.0 ** S * n, math.log2(targets) * n, 2.0 ** S * l]
 
 
 def bench_rows(doc: dict, ring: Ring) -> list[dict]:
