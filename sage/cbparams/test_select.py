@@ -155,10 +155,8 @@ def test_bit_sliced_is_a_packing_the_selection_compares(model, tmp_path):
 
 @pytest.fixture(scope="module")
 def selection(small_rows, model, tmp_path_factory):
-    """Candidates and ranking at targets 25 (reachable) and 300 (not), plans in a temp dir;
-    two rings planned by each ranking, so the estimator tests have a second ring whatever
-    the model ranks first."""
-    p = load_params(dict(SMALL, security_target=[25, 300], plan_candidates=2))
+    """Candidates and ranking at targets 25 (reachable) and 300 (not), plans in a temp dir."""
+    p = load_params(dict(SMALL, security_target=[25, 300]))
     return (p, *_selection(small_rows, p, model, tmp_path_factory.mktemp("plans")))
 
 
