@@ -6,7 +6,7 @@
 // (three roots by Horner's rule, inverse then forward) before its line is printed; a wrong
 // one stops the run with exit status 1.
 //
-//   build/bin/bench_ntt [reps]   (default 31)
+//   build/bin/bench_ntt [reps] [m ...]   (default 31 reps, the papers' rings)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -42,12 +42,15 @@ Timing time_ms(int reps, F&& f) {
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 31;
-  std::printf("%8s %8s %5s %5s %-14s %12s %12s %12s %12s %10s\n", "m", "phi", "bits", "fast", "algorithm",
-              "forward_ms", "inverse_ms", "fwd_min_ms", "inv_min_ms", "setup_ms");
+  std::printf("%8s %8s %5s %5s %-14s %12s %12s %12s %12s %10s %12s\n", "m", "phi", "bits", "fast", "algorithm",
+              "forward_ms", "inverse_ms", "fwd_min_ms", "inv_min_ms", "setup_ms", "cost");
   std::vector<int> sizes{60};
   if (max_fast_prime_bits() != 60) sizes.push_back(max_fast_prime_bits());
   using Algorithm = CyclotomicTransform::Algorithm;
-  for (long m : {4369L, 3205L, 49955L, 53261L, 148733L, 163455L, 164737L})
+  std::vector<long> rings{4369L, 3205L, 49955L, 53261L, 148733L, 163455L, 164737L};
+  if (argc > 2) rings.clear();
+  for (int i = 2; i < argc; ++i) rings.push_back(std::atol(argv[i]));
+  for (long m : rings)
   for (int bits : sizes)
   for (Algorithm algo : {Algorithm::bluestein, Algorithm::prime_factor}) {
     if (algo == Algorithm::prime_factor && !PrimeFactorTransform::applies(m)) continue;
@@ -80,9 +83,10 @@ int main(int argc, char** argv) {
                    CyclotomicTransform::name(algo));
       return 1;
     }
-    std::printf("%8ld %8ld %5d %5s %-14s %12.3f %12.3f %12.3f %12.3f %10.1f\n", m, t.phi(), bits,
+    std::printf("%8ld %8ld %5d %5s %-14s %12.3f %12.3f %12.3f %12.3f %10.1f %12.0f\n", m, t.phi(), bits,
                 t.fast() ? "yes" : "no", (std::string(CyclotomicTransform::name(algo)) + (chosen ? "*" : "")).c_str(),
-                fwd.median, inv.median, fwd.min, inv.min, setup);
+                fwd.median, inv.median, fwd.min, inv.min, setup,
+                algo == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : CyclotomicTransform::bluestein_cost(m));
   }
   return 0;
 }
