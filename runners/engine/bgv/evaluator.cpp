@@ -46,8 +46,10 @@ void Evaluator::switch_polys(const std::vector<DCRTPoly*>& polys, const std::vec
       *c = std::move(up);
     }
   }
-  if (!drop.empty())
-    for (DCRTPoly* c : polys) *c = divide_round(*c, target, drop);
+  if (!drop.empty()) {
+    auto r = divide_round(std::vector<const DCRTPoly*>(polys.begin(), polys.end()), target, drop);
+    for (size_t i = 0; i < polys.size(); ++i) *polys[i] = std::move(r[i]);
+  }
   n_ms_ += long(add.size() + drop.size());
 }
 
@@ -130,6 +132,7 @@ Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
   dg.targets = c.primes();
   const auto special = ctx_.special_primes();
   dg.targets.insert(dg.targets.end(), special.begin(), special.end());
+  std::vector<std::vector<int>> digits;
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     std::vector<int> digit;
     double bits = 0;
@@ -139,10 +142,11 @@ Evaluator::Digits Evaluator::decompose(const DCRTPoly& c) const {
         bits += ctx_.log2_q(i);
       }
     if (digit.empty()) continue;
-    dg.d.push_back(lift_digit(c, digit, dg.targets));
+    digits.push_back(std::move(digit));
     dg.which.push_back(j);
     dg.log2_d.push_back(bits);
   }
+  dg.d = lift_digits(c, digits, dg.targets);  // all digits in one parallel pass
   return dg;
 }
 
@@ -174,8 +178,9 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
   }
   const auto special = ctx_.special_primes();
   const std::vector<int> keep(dg.targets.begin(), dg.targets.end() - ctx_.K());
-  e0 = divide_round(acc0, keep, special);
-  e1 = divide_round(acc1, keep, special);
+  auto e = divide_round(std::vector<const DCRTPoly*>{&acc0, &acc1}, keep, special);
+  e0 = std::move(e[0]);
+  e1 = std::move(e[1]);
   ++n_ks_;
 }
 
@@ -192,8 +197,20 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   if (&a == &b) return square(a);
   Ciphertext bb = b;
   const auto target = levels_.product_set(a.primes(), a.noise, bb.primes(), bb.noise);
-  mod_switch_to(a, target);
-  mod_switch_to(bb, target);
+  if (a.primes() == bb.primes() && a.primes() != target) {
+    // Both operands at one prime set (the usual product): their four polynomials switched
+    // in one pass (rns_rounding.h), as two mod_switch_to calls would, counted as two.
+    const auto have = a.primes();
+    RootBound na = levels_.switched(have, a.noise, target), nb = levels_.switched(have, bb.noise, target);
+    const long before = n_ms_;
+    switch_polys({&a.c0, &a.c1, &bb.c0, &bb.c1}, have, target);
+    n_ms_ += n_ms_ - before;
+    a.noise = std::move(na);
+    bb.noise = std::move(nb);
+  } else {
+    mod_switch_to(a, target);
+    mod_switch_to(bb, target);
+  }
   DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
   d0 *= bb.c0;
   d1 *= bb.c1;

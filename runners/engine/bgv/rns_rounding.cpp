@@ -32,37 +32,49 @@ struct Lift {
   std::vector<int64_t, NoInitAllocator<int64_t>> v;
 };
 
-Lift crt_lift(const DCRTPoly& x, const std::vector<int>& drop, bool even_fix) {
-  const Context& ctx = x.context();
-  Lift L;
-  L.m = ctx.m();
-  L.drop = drop;
-  const long kT = long(drop.size());
-  L.y.resize(kT);
-  for (auto& yk : L.y) yk.resize(L.m);
+// The lifts of several polynomials at once (x[i] modulo prod(drop[i])), in one parallel
+// region of each kind: the inverse transforms of every (polynomial, prime) pair, then
+// the quotients of every (polynomial, chunk) pair. One polynomial's primes are few (a
+// digit's, the K special primes), so pooling them keeps the threads evenly busy and
+// waiting at one barrier where each lift had its own. Each lift's words are those of
+// lifting it alone.
+std::vector<Lift> crt_lift_many(const std::vector<const DCRTPoly*>& x,
+                                const std::vector<std::vector<int>>& drop, bool even_fix) {
+  const Context& ctx = x.front()->context();
+  const long nx = long(x.size());
+  std::vector<Lift> L(nx);
+  std::vector<std::pair<long, long>> items;  // (lift, k)
+  for (long i = 0; i < nx; ++i) {
+    L[i].m = ctx.m();
+    L[i].drop = drop[i];
+    L[i].y.resize(drop[i].size());
+    for (auto& yk : L[i].y) yk.resize(L[i].m);
+    L[i].v.resize(L[i].m);
+    for (long k = 0; k < long(drop[i].size()); ++k) items.emplace_back(i, k);
+  }
   // y_k = [b_k * (T/t_k)^-1]_{t_k}, b_k the coefficients of x modulo t_k.
 #pragma omp parallel for schedule(dynamic) if(ctx.parallel())
-  for (long k = 0; k < kT; ++k) {
-    const uint64_t t = ctx.q(drop[k]);
+  for (long it = 0; it < long(items.size()); ++it) {
+    const auto [i, k] = items[it];
+    const auto& dr = L[i].drop;
+    const uint64_t t = ctx.q(dr[k]);
     uint64_t hat = 1;  // T/t_k mod t_k
-    for (long j = 0; j < kT; ++j)
-      if (j != k) hat = mul_mod(hat, ctx.q(drop[j]) % t, t);
+    for (long j = 0; j < long(dr.size()); ++j)
+      if (j != k) hat = mul_mod(hat, ctx.q(dr[j]) % t, t);
     const util::ShoupMul w(util::inv_mod(hat, t), t);
-    auto& yk = L.y[k];
-    ctx.ntt(drop[k]).inverse(x.limb(index_in(x, drop[k])), yk.data());
-    util::mul_scalar_array(yk.data(), yk.data(), w, L.m, t);
+    auto& yk = L[i].y[k];
+    ctx.ntt(dr[k]).inverse(x[i]->limb(index_in(*x[i], dr[k])), yk.data());
+    util::mul_scalar_array(yk.data(), yk.data(), w, L[i].m, t);
   }
-  std::vector<double> inv_t(kT);
-  for (long k = 0; k < kT; ++k) inv_t[k] = 1.0 / double(ctx.q(drop[k]));
-  L.v.resize(L.m);
-  std::vector<const uint64_t*> y(kT);
-  for (long k = 0; k < kT; ++k) y[k] = L.y[k].data();
-  const long chunk = 4096;
+  const long m = ctx.m(), chunk = 4096, chunks = (m + chunk - 1) / chunk;
 #pragma omp parallel for schedule(static) if(ctx.parallel())
-  for (long i = 0; i < L.m; i += chunk) {
+  for (long it = 0; it < nx * chunks; ++it) {
+    const long i = it / chunks, c0 = (it % chunks) * chunk;
+    const long kT = long(L[i].drop.size());
     std::vector<const uint64_t*> yi(kT);
-    for (long k = 0; k < kT; ++k) yi[k] = y[k] + i;
-    util::crt_quotient_array(L.v.data() + i, yi.data(), inv_t.data(), kT, even_fix, std::min(chunk, L.m - i));
+    std::vector<double> inv_t(kT);
+    for (long k = 0; k < kT; ++k) yi[k] = L[i].y[k].data() + c0, inv_t[k] = 1.0 / double(ctx.q(L[i].drop[k]));
+    util::crt_quotient_array(L[i].v.data() + c0, yi.data(), inv_t.data(), kT, even_fix, std::min(chunk, m - c0));
   }
   return L;
 }
@@ -88,53 +100,69 @@ void lift_mod(const Context& ctx, const Lift& L, int s_index, std::vector<uint64
 
 }  // namespace
 
-DCRTPoly lift_digit(const DCRTPoly& x, const std::vector<int>& digit,
-                    const std::vector<int>& targets) {
+std::vector<DCRTPoly> lift_digits(const DCRTPoly& x, const std::vector<std::vector<int>>& digits,
+                                  const std::vector<int>& targets) {
   const Context& ctx = x.context();
-  const Lift L = crt_lift(x, digit, /*even_fix=*/false);
-  DCRTPoly r(ctx, targets, DCRTPoly::Uninitialized{});
+  const long nd = long(digits.size()), nt = long(targets.size());
+  const std::vector<Lift> L = crt_lift_many(std::vector<const DCRTPoly*>(nd, &x), digits, /*even_fix=*/false);
+  std::vector<DCRTPoly> r;
+  r.reserve(nd);
+  for (long d = 0; d < nd; ++d) r.emplace_back(ctx, targets, DCRTPoly::Uninitialized{});
 #pragma omp parallel if(ctx.parallel())
   {
     std::vector<uint64_t> z;
 #pragma omp for schedule(dynamic)
-    for (long j = 0; j < long(targets.size()); ++j) {
+    for (long it = 0; it < nd * nt; ++it) {
+      const long d = it / nt, j = it % nt;
       const int s = targets[j];
-      if (std::find(digit.begin(), digit.end(), s) != digit.end()) {
-        std::copy_n(x.limb(index_in(x, s)), ctx.phi(), r.limb(j));
+      if (std::find(digits[d].begin(), digits[d].end(), s) != digits[d].end()) {
+        std::copy_n(x.limb(index_in(x, s)), ctx.phi(), r[d].limb(j));
         continue;
       }
-      lift_mod(ctx, L, s, z);
-      ctx.ntt(s).forward(z.data(), ctx.m(), r.limb(j));
+      lift_mod(ctx, L[d], s, z);
+      ctx.ntt(s).forward(z.data(), ctx.m(), r[d].limb(j));
     }
   }
   return r;
 }
 
-DCRTPoly divide_round(const DCRTPoly& x, const std::vector<int>& keep,
-                      const std::vector<int>& drop) {
-  const Context& ctx = x.context();
-  const Lift L = crt_lift(x, drop, /*even_fix=*/true);
-  DCRTPoly r(ctx, keep, DCRTPoly::Uninitialized{});
+std::vector<DCRTPoly> divide_round(const std::vector<const DCRTPoly*>& x, const std::vector<int>& keep,
+                                   const std::vector<int>& drop) {
+  const Context& ctx = x.front()->context();
+  const long nx = long(x.size()), nk = long(keep.size());
+  const std::vector<Lift> L = crt_lift_many(x, std::vector<std::vector<int>>(nx, drop), /*even_fix=*/true);
+  std::vector<DCRTPoly> r;
+  r.reserve(nx);
+  for (long i = 0; i < nx; ++i) r.emplace_back(ctx, keep, DCRTPoly::Uninitialized{});
   const long phi = ctx.phi();
 #pragma omp parallel if(ctx.parallel())
   {
     std::vector<uint64_t> z;
     std::vector<uint64_t> dv(phi);
 #pragma omp for schedule(dynamic)
-    for (long j = 0; j < long(keep.size()); ++j) {
+    for (long it = 0; it < nx * nk; ++it) {
+      const long i = it / nk, j = it % nk;
       const int s_index = keep[j];
       const uint64_t s = ctx.q(s_index);
       uint64_t T_s = 1;
       for (int t : drop) T_s = mul_mod(T_s, ctx.q(t) % s, s);
       const util::ShoupMul w(util::inv_mod(T_s, s), s);
-      lift_mod(ctx, L, s_index, z);
+      lift_mod(ctx, L[i], s_index, z);
       ctx.ntt(s_index).forward(z.data(), ctx.m(), dv.data());
-      const uint64_t* xs = x.limb(index_in(x, s_index));
-      uint64_t* out = r.limb(j);
+      const uint64_t* xs = x[i]->limb(index_in(*x[i], s_index));
+      uint64_t* out = r[i].limb(j);
       for (long t = 0; t < phi; ++t) out[t] = util::mul_shoup(util::sub_mod(xs[t], dv[t], s), w.w, w.wp, s);
     }
   }
   return r;
+}
+
+DCRTPoly lift_digit(const DCRTPoly& x, const std::vector<int>& digit, const std::vector<int>& targets) {
+  return std::move(lift_digits(x, {digit}, targets).front());
+}
+
+DCRTPoly divide_round(const DCRTPoly& x, const std::vector<int>& keep, const std::vector<int>& drop) {
+  return std::move(divide_round(std::vector<const DCRTPoly*>{&x}, keep, drop).front());
 }
 
 }  // namespace cb::bgv

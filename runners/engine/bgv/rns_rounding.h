@@ -37,4 +37,15 @@ DCRTPoly lift_digit(const DCRTPoly& x, const std::vector<int>& digit,
 DCRTPoly divide_round(const DCRTPoly& x, const std::vector<int>& keep,
                       const std::vector<int>& drop);
 
+// The same for several polynomials or digits at once: lift_digits(x, digits, targets)[j]
+// is lift_digit(x, digits[j], targets), divide_round(xs, keep, drop)[i] is
+// divide_round(*xs[i], keep, drop), word for word; their (polynomial, prime) pairs share
+// each parallel loop, so the threads wait at a third of the barriers and none idles
+// while another finishes a digit's last prime (key switching lifts c digits and divides
+// two polynomials; a modulus switch divides two or three).
+std::vector<DCRTPoly> lift_digits(const DCRTPoly& x, const std::vector<std::vector<int>>& digits,
+                                  const std::vector<int>& targets);
+std::vector<DCRTPoly> divide_round(const std::vector<const DCRTPoly*>& x, const std::vector<int>& keep,
+                                   const std::vector<int>& drop);
+
 }  // namespace cb::bgv
