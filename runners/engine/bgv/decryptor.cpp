@@ -98,8 +98,17 @@ Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
       std::vector<int> drop;
       for (int p : T)
         if (p != best) drop.push_back(p);
-      const Ciphertext low(divide_round(c.c0, {best}, drop), divide_round(c.c1, {best}, drop),
-                           RootBound::flat(ctx_.phi(), at_1));
+      // w = c0 + c1 s, whose representative m + 2e modulo Q is what decryption reads,
+      // rounded alone to the prime `best` (one polynomial's transforms where switching c0
+      // and c1 took two): (w - delta) / T with delta = w (mod T) even is, modulo 2, m times
+      // T^-1 = m, and smaller than the switched pair's c0 + c1 s (no delta_1 s term), so
+      // at_1 still bounds it. Decrypted as the ciphertext (w', 0).
+      DCRTPoly w(ctx_, T, DCRTPoly::Uninitialized{});
+#pragma omp parallel for schedule(static) if(ctx_.parallel())
+      for (long i = 0; i < long(T.size()); ++i)
+        util::mul_add_mod_array(w.limb(i), c.c1.limb(i), sk_.s.limb_of(T[i]), c.c0.limb(i), ctx_.phi(),
+                                ctx_.q(T[i]));
+      const Ciphertext low(divide_round(w, {best}, drop), DCRTPoly(ctx_, {best}), RootBound::flat(ctx_.phi(), at_1));
       return decrypt_at_level(low);
     }
   }
