@@ -29,9 +29,11 @@ DCRTPoly DCRTPoly::from_coeffs(const Context& ctx, std::vector<int> primes,
     for (long i = 0; i < r.num_limbs(); ++i) {
       const uint64_t q = r.modulus(i);
       for (long k = 0; k < n; ++k) {
+        // Coefficients are mostly small (keys, noise, plaintexts): no division for those.
         const long c = coeffs[k];
-        tmp[k] = c >= 0 ? uint64_t(c) % q : q - uint64_t(-c) % q;
-        if (tmp[k] == q) tmp[k] = 0;
+        const uint64_t a = c >= 0 ? uint64_t(c) : uint64_t(0) - uint64_t(c);
+        const uint64_t r = a < q ? a : a % q;
+        tmp[k] = c >= 0 || r == 0 ? r : q - r;
       }
       ctx.ntt(r.primes_[i]).forward(tmp.data(), n, r.limb(i));
     }
