@@ -143,11 +143,14 @@ double BgvBackend::capacity_bits(const Ctxt& c) const { return impl_->ev->capaci
 void BgvBackend::require_automorphisms(const std::vector<long>& ks) {
   const auto t0 = std::chrono::steady_clock::now();
   const long m = impl_->ctx.m();
+  std::vector<long> fresh;  // in the order asked, each once: the keys' draws follow it
   for (long k : ks) {
     const long kk = ((k % m) + m) % m;
-    if (kk == 1 || impl_->autos.count(kk)) continue;
-    impl_->autos.emplace(kk, impl_->keygen.automorphism_key(impl_->sk, kk));
+    if (kk == 1 || impl_->autos.count(kk) || std::count(fresh.begin(), fresh.end(), kk)) continue;
+    fresh.push_back(kk);
   }
+  auto keys = impl_->keygen.automorphism_keys(impl_->sk, fresh);
+  for (size_t i = 0; i < fresh.size(); ++i) impl_->autos.emplace(fresh[i], std::move(keys[i]));
   impl_->keygen_s += seconds_since(t0);
 }
 

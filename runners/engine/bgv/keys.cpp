@@ -54,13 +54,24 @@ PublicKey KeyGenerator::public_key(const SecretKey& sk) {
   return pk;
 }
 
+KeyGenerator::Draws KeyGenerator::draw_switch_key() {
+  Draws d;
+  d.a_seed = rng_.next_u64() | 1;
+  for (size_t j = 0; j < ctx_.digits().size(); ++j) d.e.push_back(rng_.gaussian(ctx_.phi()));
+  return d;
+}
+
 KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_prime) {
+  return switch_key(sk, s_prime, draw_switch_key());
+}
+
+KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_prime, Draws draws) const {
   const auto all = key_primes(ctx_);
   KeySwitchKey key;
   key.log2_e = -INFINITY;
   const bool seeded =
       KeySwitchKey::stored_compact(long(ctx_.digits().size()), long(all.size()), ctx_.phi(), keep_uniform_bytes_);
-  key.a_seed = rng_.next_u64() | 1;
+  key.a_seed = draws.a_seed;
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     const auto& digit = ctx_.digits()[j];
     DCRTPoly a(ctx_, all);
@@ -68,7 +79,7 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
 #pragma omp parallel for schedule(static) if(ctx_.parallel())
     for (size_t r = 0; r < all.size(); ++r)
       Sampler::uniform_limb(key.a_seed, KeySwitchKey::tag(j, all[r]), ctx_.q(all[r]), a.limb(long(r)), ctx_.phi());
-    std::vector<long> e = rng_.gaussian(ctx_.phi());
+    std::vector<long>& e = draws.e[j];
     key.log2_e = std::max(key.log2_e, log2_canonical(e, ctx_.m()));
     for (long& x : e) x *= 2;
     DCRTPoly b = DCRTPoly::from_coeffs(ctx_, all, e);
@@ -127,6 +138,19 @@ KeySwitchKey KeyGenerator::automorphism_key(const SecretKey& sk, long k) {
   KeySwitchKey key = switch_key(sk, sk.s.permuted(ctx_.automorphism_perm(k)));
   key.k = ((k % ctx_.m()) + ctx_.m()) % ctx_.m();
   return key;
+}
+
+std::vector<KeySwitchKey> KeyGenerator::automorphism_keys(const SecretKey& sk, const std::vector<long>& ks) {
+  std::vector<Draws> draws;
+  for (size_t i = 0; i < ks.size(); ++i) draws.push_back(draw_switch_key());
+  std::vector<KeySwitchKey> keys(ks.size());
+  // One key per thread; the loops inside run on that thread (nested regions are inactive).
+#pragma omp parallel for schedule(dynamic) if(ctx_.parallel() && ks.size() > 1)
+  for (long i = 0; i < long(ks.size()); ++i) {
+    keys[i] = switch_key(sk, sk.s.permuted(ctx_.automorphism_perm(ks[i])), std::move(draws[i]));
+    keys[i].k = ((ks[i] % ctx_.m()) + ctx_.m()) % ctx_.m();
+  }
+  return keys;
 }
 
 }  // namespace cb::bgv

@@ -81,9 +81,22 @@ class KeyGenerator {
   PublicKey public_key(const SecretKey& sk);
   KeySwitchKey relin_key(const SecretKey& sk);
   KeySwitchKey automorphism_key(const SecretKey& sk, long k);
+  // The keys of several automorphisms: word for word automorphism_key(sk, ks[0]), then
+  // ks[1], ... (the sampler's draws are made first, in that order), built side by side on
+  // the threads, each key's own loops on one thread (their serial parts, the noise and its
+  // canonical norm, were most of a key's time on two threads).
+  std::vector<KeySwitchKey> automorphism_keys(const SecretKey& sk, const std::vector<long>& ks);
 
  private:
+  // What a switching key draws from the sampler (in this order): the seed of its a_j,
+  // then each digit's noise e_j.
+  struct Draws {
+    uint64_t a_seed = 0;
+    std::vector<std::vector<long>> e;
+  };
+  Draws draw_switch_key();
   KeySwitchKey switch_key(const SecretKey& sk, const DCRTPoly& s_prime);
+  KeySwitchKey switch_key(const SecretKey& sk, const DCRTPoly& s_prime, Draws draws) const;
   const Context& ctx_;
   Sampler& rng_;
   size_t keep_uniform_bytes_;

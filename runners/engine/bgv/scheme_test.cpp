@@ -425,6 +425,37 @@ TEST(SchemeThreads, OneAndTwoThreadsGiveTheSameWords) {
   EXPECT_TRUE(one.second.second == two.second.second) << "results differ";
 }
 
+// Automorphism keys built side by side (KeyGenerator::automorphism_keys, two threads) are
+// word for word the keys made one after another from the same seed, in the same order,
+// and the sampler is left where the sequential calls leave it.
+TEST(SchemeThreads, KeysSideBySideEqualKeysInTurn) {
+  const int saved = omp_get_max_threads();
+  const Context ctx(ContextParams{kMedium.m, kMedium.bits, kMedium.c, kMedium.hwt});
+  const std::vector<long> ks{2, 4, 16, 3};
+  auto words = [](const KeySwitchKey& k) {
+    std::vector<uint64_t> w{k.a_seed, uint64_t(k.k)};
+    for (const auto* v : {&k.a, &k.b})
+      for (const DCRTPoly& p : *v)
+        for (long i = 0; i < p.num_limbs(); ++i) w.insert(w.end(), p.limb(i), p.limb(i) + p.phi());
+    return w;
+  };
+  Sampler r1(9), r2(9);
+  KeyGenerator g1(ctx, r1), g2(ctx, r2);
+  const SecretKey s1 = g1.secret_key(120), s2 = g2.secret_key(120);
+  omp_set_num_threads(1);
+  std::vector<KeySwitchKey> in_turn;
+  for (long k : ks) in_turn.push_back(g1.automorphism_key(s1, k));
+  omp_set_num_threads(2);
+  const auto side = g2.automorphism_keys(s2, ks);
+  omp_set_num_threads(saved);
+  ASSERT_EQ(side.size(), ks.size());
+  for (size_t i = 0; i < ks.size(); ++i) {
+    EXPECT_TRUE(words(side[i]) == words(in_turn[i])) << "key X -> X^" << ks[i];
+    EXPECT_EQ(side[i].log2_e, in_turn[i].log2_e);
+  }
+  EXPECT_EQ(r1.next_u64(), r2.next_u64());
+}
+
 TEST(Cyclotomic, SmallCases) {
   EXPECT_EQ(cyclotomic_coeffs(3), (std::vector<long>{1, 1, 1}));
   EXPECT_EQ(cyclotomic_coeffs(9), (std::vector<long>{1, 0, 0, 1, 0, 0, 1}));
