@@ -57,6 +57,15 @@ std::map<std::string, long> Context::transform_algorithms() const {
   return n;
 }
 
-std::vector<int> Context::automorphism_perm(long k) const { return root_permutation(params_.m, k); }
+const std::vector<int>& Context::automorphism_perm(long k) const {
+  const long m = params_.m, kk = ((k % m) + m) % m;
+  {
+    std::lock_guard<std::mutex> lock(perms_mu_);
+    if (const auto it = perms_.find(kk); it != perms_.end()) return it->second;
+  }
+  std::vector<int> perm = root_permutation(m, kk);  // outside the lock; throws for k not in Z_m^*
+  std::lock_guard<std::mutex> lock(perms_mu_);
+  return perms_.emplace(kk, std::move(perm)).first->second;
+}
 
 }  // namespace cb::bgv

@@ -81,7 +81,8 @@ class Context {
   // Evaluation position of the unit j (j_t = j), or -1 when gcd(j, m) != 1.
   long position(long j) const { return pos_[j]; }
   // new[t] = old[perm[t]] realizes X -> X^k; k in Z_m^* (ParameterError otherwise).
-  std::vector<int> automorphism_perm(long k) const;
+  // Computed once per k and kept: every automorphism of a circuit asked for it, serially.
+  const std::vector<int>& automorphism_perm(long k) const;
 
  private:
   static ChainParams check(const ContextParams& p, long phi);
@@ -92,6 +93,8 @@ class Context {
   Chain chain_;
   std::vector<std::unique_ptr<util::CyclotomicTransform>> ntt_;
   std::vector<long> pos_;
+  mutable std::mutex perms_mu_;
+  mutable std::map<long, std::vector<int>> perms_;  // automorphism_perm's, by k mod m
 };
 
 }  // namespace cb::bgv

@@ -195,28 +195,48 @@ const KeySwitchKey& Evaluator::automorphism_key(long k) const {
 void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   check_context(ctx_, a, "mul");
   if (&a == &b) return square(a);
-  Ciphertext bb = b;
-  const auto target = levels_.product_set(a.primes(), a.noise, bb.primes(), bb.noise);
-  if (a.primes() == bb.primes() && a.primes() != target) {
-    // Both operands at one prime set (the usual product): their four polynomials switched
-    // in one pass (rns_rounding.h), as two mod_switch_to calls would, counted as two.
-    const auto have = a.primes();
-    RootBound na = levels_.switched(have, a.noise, target), nb = levels_.switched(have, bb.noise, target);
-    const long before = n_ms_;
-    switch_polys({&a.c0, &a.c1, &bb.c0, &bb.c1}, have, target);
-    n_ms_ += n_ms_ - before;
+  const auto target = levels_.product_set(a.primes(), a.noise, b.primes(), b.noise);
+  const auto& have = a.primes();
+  if (have == b.primes() && have != target && std::includes(have.begin(), have.end(), target.begin(), target.end())) {
+    // Both operands at one prime set, dropping primes (the usual product): their four
+    // polynomials rounded in one pass (rns_rounding.h) into new ones, b's never copied;
+    // counted as the two mod_switch_to calls it replaces.
+    std::vector<int> drop;
+    std::set_difference(have.begin(), have.end(), target.begin(), target.end(), std::back_inserter(drop));
+    RootBound na = levels_.switched(have, a.noise, target), nb = levels_.switched(have, b.noise, target);
+    auto r = divide_round(std::vector<const DCRTPoly*>{&a.c0, &a.c1, &b.c0, &b.c1}, target, drop);
+    n_ms_ += 2 * long(drop.size());
+    a.c0 = std::move(r[0]);
+    a.c1 = std::move(r[1]);
     a.noise = std::move(na);
-    bb.noise = std::move(nb);
-  } else {
-    mod_switch_to(a, target);
-    mod_switch_to(bb, target);
+    return tensor_relinearize(a, r[2], r[3], nb);
   }
-  DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
-  d0 *= bb.c0;
-  d1 *= bb.c1;
-  d1.add_product(a.c1, bb.c0);
-  d2 *= bb.c1;
-  relinearize(a, std::move(d0), std::move(d1), std::move(d2), a.noise, bb.noise);
+  mod_switch_to(a, target);
+  if (b.primes() == target) return tensor_relinearize(a, b.c0, b.c1, b.noise);
+  Ciphertext bb = b;
+  mod_switch_to(bb, target);
+  tensor_relinearize(a, bb.c0, bb.c1, bb.noise);
+}
+
+void Evaluator::tensor_relinearize(Ciphertext& a, const DCRTPoly& b0, const DCRTPoly& b1, const RootBound& bn) const {
+  // (d0, d1, d2) = (a0 b0, a0 b1 + a1 b0, a1 b1), written in one parallel pass over the
+  // limbs' chunks (the threads stay even at a few primes) into fresh polynomials.
+  if (b0.primes() != a.primes() || b1.primes() != a.primes())
+    throw Error("mul: operands over different prime sets after the switch");
+  const long l = a.level(), phi = ctx_.phi(), chunk = 8192, per = (phi + chunk - 1) / chunk;
+  DCRTPoly d0(ctx_, a.primes(), DCRTPoly::Uninitialized{}), d1(ctx_, a.primes(), DCRTPoly::Uninitialized{}),
+      d2(ctx_, a.primes(), DCRTPoly::Uninitialized{});
+#pragma omp parallel for schedule(static) if(ctx_.parallel())
+  for (long it = 0; it < l * per; ++it) {
+    const long i = it / per, t0 = (it % per) * chunk, n = std::min(chunk, phi - t0);
+    const uint64_t q = a.c0.modulus(i);
+    const uint64_t *x0 = a.c0.limb(i) + t0, *x1 = a.c1.limb(i) + t0, *y0 = b0.limb(i) + t0, *y1 = b1.limb(i) + t0;
+    util::mul_mod_array(d0.limb(i) + t0, x0, y0, n, q);
+    util::mul_mod_array(d1.limb(i) + t0, x0, y1, n, q);
+    util::mul_add_mod_array(d1.limb(i) + t0, x1, y0, d1.limb(i) + t0, n, q);
+    util::mul_mod_array(d2.limb(i) + t0, x1, y1, n, q);
+  }
+  relinearize(a, std::move(d0), std::move(d1), std::move(d2), a.noise, bn);
 }
 
 void Evaluator::relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, DCRTPoly d2, const RootBound& a,
@@ -255,7 +275,7 @@ void Evaluator::automorph(Ciphertext& a, long k) const {
   if (k == 1) return;
   const KeySwitchKey& key = automorphism_key(k);
   reduce_level(a);
-  const auto perm = ctx_.automorphism_perm(k);
+  const auto& perm = ctx_.automorphism_perm(k);
   DCRTPoly c0 = a.c0.permuted(perm);
   DCRTPoly e0, e1;
   apply_key(decompose(a.c1.permuted(perm)), key, nullptr, e0, e1);
@@ -282,7 +302,7 @@ std::vector<Ciphertext> Evaluator::automorph_many(const Ciphertext& a, const std
     }
     const KeySwitchKey& key = automorphism_key(k);
     if (!dg) dg = std::make_unique<Digits>(decompose(base.c1));
-    const auto perm = ctx_.automorphism_perm(k);
+    const auto& perm = ctx_.automorphism_perm(k);
     DCRTPoly e0, e1;
     apply_key(*dg, key, &perm, e0, e1);
     DCRTPoly c0 = base.c0.permuted(perm);

@@ -83,6 +83,8 @@ class Evaluator {
                     const std::vector<int>& target) const;
   // out = (d0, d1) + the s^2 part d2 switched to s, the tensor (d0, d1, d2) computed at its
   // primes from operands of noise bounds a and b; first moved to Levels::relin_set.
+  // a = a * (b0, b1) (both at a's primes; bn the second operand's bound), relinearized.
+  void tensor_relinearize(Ciphertext& a, const DCRTPoly& b0, const DCRTPoly& b1, const RootBound& bn) const;
   void relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, DCRTPoly d2, const RootBound& a,
                    const RootBound& b) const;
   const Context& ctx_;
