@@ -1,5 +1,7 @@
 #include "engine/bgv/dcrt_poly.h"
 
+#include <omp.h>
+
 #include <algorithm>
 
 #include "engine/errors.h"
@@ -12,7 +14,34 @@ using util::add_mod;
 using util::sub_mod;
 
 DCRTPoly::DCRTPoly(const Context& ctx, std::vector<int> primes)
-    : ctx_(&ctx), primes_(std::move(primes)), phi_(ctx.phi()), data_(primes_.size() * phi_, 0) {}
+    : ctx_(&ctx), primes_(std::move(primes)), phi_(ctx.phi()), data_(primes_.size() * phi_) {
+  fill_limbs(nullptr);
+}
+
+DCRTPoly::DCRTPoly(const DCRTPoly& o) : ctx_(o.ctx_), primes_(o.primes_), phi_(o.phi_), data_(o.data_.size()) {
+  fill_limbs(o.data_.data());
+}
+
+DCRTPoly& DCRTPoly::operator=(const DCRTPoly& o) {
+  if (this == &o) return *this;
+  ctx_ = o.ctx_;
+  primes_ = o.primes_;
+  phi_ = o.phi_;
+  data_.resize(o.data_.size());
+  fill_limbs(o.data_.data());
+  return *this;
+}
+
+void DCRTPoly::fill_limbs(const uint64_t* src) {
+  const long limbs = long(primes_.size());
+  const bool par = ctx_ && ctx_->parallel() && limbs > 1 && !omp_in_parallel();
+#pragma omp parallel for schedule(static) if(par)
+  for (long i = 0; i < limbs; ++i) {
+    uint64_t* d = data_.data() + i * phi_;
+    if (src) std::copy_n(src + i * phi_, phi_, d);
+    else std::fill_n(d, phi_, 0);
+  }
+}
 
 DCRTPoly::DCRTPoly(const Context& ctx, std::vector<int> primes, Uninitialized)
     : ctx_(&ctx), primes_(std::move(primes)), phi_(ctx.phi()), data_(primes_.size() * phi_) {}

@@ -36,6 +36,12 @@ struct NoInitAllocator : std::allocator<T> {
 class DCRTPoly {
  public:
   DCRTPoly() = default;
+  // Copies write the limbs on the threads (Context::parallel): a ciphertext copy at the
+  // papers' rings is megabytes, and copied serially it left the other threads waiting.
+  DCRTPoly(const DCRTPoly& o);
+  DCRTPoly& operator=(const DCRTPoly& o);
+  DCRTPoly(DCRTPoly&&) noexcept = default;
+  DCRTPoly& operator=(DCRTPoly&&) noexcept = default;
   // The zero polynomial over the given prime indices.
   DCRTPoly(const Context& ctx, std::vector<int> primes);
   // Uninitialized limbs over the given primes: for results whose every word the caller
@@ -77,6 +83,8 @@ class DCRTPoly {
 
  private:
   void check_same(const DCRTPoly& b, const char* op) const;
+  // Writes every limb, a copy of src's (same layout) or zeros when src is null, on the threads.
+  void fill_limbs(const uint64_t* src);
   const Context* ctx_ = nullptr;
   std::vector<int> primes_;
   long phi_ = 0;
