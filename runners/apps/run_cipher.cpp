@@ -250,9 +250,9 @@ json plan_json(const ChainPlan& p, double seconds) {
                                : json(nullptr)}};
 }
 
-// Everything a plan depends on (backend/plan_cache.h), as the cache's key; blocks: as
-// given (--blocks; 0, all the ciphertexts hold, is fixed by the instance, packing and
-// ring), so that a plan is found before the circuit is built.
+// Everything a plan depends on (backend/plan_cache.h), as the cache's key; blocks: the
+// run's count, 0 for all the ciphertexts hold (fixed by the instance, packing and ring, so
+// that without --blocks a plan is found before the circuit is built).
 std::string plan_key(const Options& o, const Instance& in, long blocks) {
   return msg("plan 2|", PlanCache::engine_identity(), "|instance=", in.spec->id, "|packing=", o.packing,
              "|linear=", o.linear, "|rounds=", in.rounds, "|direction=", o.decrypt ? "decrypt" : "encrypt",
@@ -268,13 +268,17 @@ std::map<std::string, ChainPlan> plans_this_process;
 // process's plans or the plan cache when they have it).
 template <template <class> class Rep>
 ChainPlan plan_circuit(const Options& o, const Instance& in) {
-  const std::string key = plan_key(o, in, o.blocks);
+  std::string key;
   std::optional<ChainPlan> cached;
-  if (const auto it = plans_this_process.find(key); it != plans_this_process.end()) cached = it->second;
-  else if (plan_cache) cached = plan_cache->load(key);
-  // A plan found covers any --bits up to its chain: no circuit is built (encoding its
+  auto look_up = [&](long blocks) {
+    key = plan_key(o, in, blocks);
+    if (const auto it = plans_this_process.find(key); it != plans_this_process.end()) cached = it->second;
+    else if (plan_cache) cached = plan_cache->load(key);
+    return cached && o.bits <= cached->bits;  // a plan covers any --bits up to its chain
+  };
+  // Without --blocks, the plan is looked up before the circuit is built (encoding its
   // constants on the planner's backend took 0.5 to 1.5 s of a run at the papers' rings).
-  if (cached && o.bits <= cached->bits) {
+  if (o.blocks == 0 && look_up(0)) {
     plans_this_process.emplace(key, *cached);
     return std::move(*cached);
   }
@@ -282,6 +286,11 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
   pp.m = o.m, pp.bits = 1000, pp.c = o.c, pp.hwt = o.hwt, pp.seed = o.seed;
   PlanBackend b(pp, in.slot_n, in.slot_f_low);
   auto h = make_harness<PlanBackend, Rep>(b, o, in);
+  // --blocks naming every block the ciphertexts hold is the same circuit as none.
+  if (o.blocks != 0 && look_up(h.blocks == h.circ.max_blocks() ? 0 : h.blocks)) {
+    plans_this_process.emplace(key, *cached);
+    return std::move(*cached);
+  }
   auto run = [&](PlanBackend& pb) {
     h.load_keys();
     auto st = h.encrypt_inputs();
