@@ -4,6 +4,7 @@
 #include <mutex>
 #include <numeric>
 
+#include "engine/bgv/memory.h"
 #include "engine/bgv/root_bound.h"
 #include "engine/bgv/security.h"
 #include "engine/errors.h"
@@ -16,6 +17,8 @@ Context::Context(const ContextParams& p)
       zm_(p.m % 2 == 0 ? throw ParameterError(msg("m=", p.m, " is even: the ring needs odd m"))
                        : std::make_unique<ZmStar>(p.m)),
       chain_(check(p, zm_->phi())) {
+  static std::once_flag memory_once;
+  std::call_once(memory_once, keep_freed_memory);
   const auto& q = chain_.primes();
   ntt_.resize(q.size());
 #pragma omp parallel for schedule(dynamic)

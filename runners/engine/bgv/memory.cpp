@@ -2,6 +2,10 @@
 
 #include <vector>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "engine/bgv/keys.h"
 #include "engine/util/cyclotomic_transform.h"
 #include "engine/util/primes.h"
@@ -34,6 +38,15 @@ MemoryModel::MemoryModel(const Chain& chain, long m, long phi, size_t keep_unifo
 
 size_t MemoryModel::setup(long n_automorphism_keys) const {
   return transforms + secret_key + public_key + size_t(n_automorphism_keys + 1) * key;
+}
+
+void keep_freed_memory() {
+#if defined(__GLIBC__)
+  // Fixing either value turns glibc's dynamic threshold off, so both are set. M_MMAP_THRESHOLD
+  // above 32 MiB is refused by glibc on 64-bit targets.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 }
 
 }  // namespace cb::bgv
