@@ -184,9 +184,32 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
   const long l = c.level(), phi = ctx_.phi();
   const auto& T = c.primes();
   const auto y = crt_components(c);
+  const auto& y0 = y[0];
   Result r;
   double max_frac = 0;
   r.mu.SetLength(phi);
+  if (l == 1) {
+    // One prime (what decrypt() rounds to): the centered lift of y in [0, q) is y, or y - q
+    // above q / 2, in integers; the general loop's long double rounding (x87) was 7% of a
+    // decryption at m = 53261.
+    // max_frac as the loop below computes it, at the largest value of each sign.
+    const uint64_t q = ctx_.q(T[0]);
+    uint64_t pos = 0, neg = q;  // the largest y <= q / 2, the smallest y > q / 2
+    for (long k = 0; k < phi; ++k) {
+      const uint64_t y = y0[k];
+      if (y > q / 2) {
+        neg = std::min(neg, y);
+        if (!((y ^ q) & 1)) continue;
+      } else {
+        pos = std::max(pos, y);
+        if (!(y & 1)) continue;
+      }
+      NTL::SetCoeff(r.mu, k);
+    }
+    const long double lq = (long double)q;
+    max_frac = double(std::fabs((long double)pos / lq));
+    if (neg < q) max_frac = std::max(max_frac, double(std::fabs((long double)neg / lq - 1.0L)));
+  } else
   for (long k = 0; k < phi; ++k) {
     long double f = 0;
     uint64_t parity = 0;
