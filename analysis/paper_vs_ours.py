@@ -26,7 +26,8 @@ import published
 import security_marks
 
 COLUMNS = ["name", "instance", "packing", "m", "rounds", "paper_bits", "bits", "paper_security", "security_target",
-           "security_helib", "hwt", "c", "security_helib_dense", "security_coresvp", "below_80_bits", "bits_used_per_round",
+           "security_helib", "hwt", "c", "security_helib_dense", "security_coresvp", "security_est_best",
+           "est_best_attack", "below_80_bits", "bits_used_per_round",
            "paper_total_min", "total_min", "status", "chain_note", "security_note", "time_note"]
 
 
@@ -76,6 +77,21 @@ def security_note(security, paper_security, hwt, dense, log2_q):
     return f"{head}: " + "; and ".join(reasons)
 
 
+def estimator_note(est, attack, paper_security, coresvp):
+    """The lattice estimator's figure for the run's chain and key beside the paper's, or why
+    there is none.
+
+    >>> estimator_note(128.0, "bdd_hybrid", 136.3, 127.9)
+    "the lattice estimator's cheapest attack (bdd_hybrid): 128.0 < 136.3 (core-SVP 127.9)"
+    >>> estimator_note(None, "", 136.3, 127.9)
+    'no lattice estimator figure (not installed here, or it did not finish: make estimator)'
+    """
+    if est is None:
+        return "no lattice estimator figure (not installed here, or it did not finish: make estimator)"
+    return (f"the lattice estimator's cheapest attack ({attack}): {est:.1f} {_rel(est, paper_security, 0.05)} "
+            f"{paper_security:.1f} (core-SVP {coresvp:.1f})")
+
+
 def target_note(target, paper_security, hwt, c):
     """How a run reached its security: the config's target (run_cipher --security-target)
     and what the engine chose for it, or that the config fixed the chain and key."""
@@ -93,10 +109,31 @@ def time_note(total_min, paper_total_min, threads, blocks):
             f"blocks, against HElib on the authors' hardware")
 
 
-def paper_vs_ours(experiments, runs, dense_security, coresvp):
+def estimator_of(estimates, m, bits, c, hwt):
+    """The lattice estimator's cheapest attack on a run's chain and key, (bits, attack), from
+    the run-security rows (tidy/run_security.csv: m, bits, c, hwt, est_best,
+    est_best_attack); (None, "") when it did not run there (not installed, or timed out).
+
+    >>> import pandas as pd
+    >>> e = pd.DataFrame([{"m": 5, "bits": 9, "c": 3, "hwt": 120, "est_best": 130.5, "est_best_attack": "hybrid"}])
+    >>> estimator_of(e, 5, 9, 3, 120), estimator_of(e, 5, 9, 3, 150), estimator_of(None, 5, 9, 3, 120)
+    ((130.5, 'hybrid'), (None, ''), (None, ''))
+    """
+    if estimates is None or estimates.empty or "est_best" not in estimates.columns:
+        return None, ""
+    hit = estimates[(estimates["m"] == m) & (estimates["bits"] == bits) & (estimates["c"] == c)
+                    & (estimates["hwt"] == hwt)]
+    hit = hit[pd.to_numeric(hit["est_best"], errors="coerce").notna()]
+    if hit.empty:
+        return None, ""
+    return float(hit["est_best"].iloc[0]), str(hit["est_best_attack"].iloc[0])
+
+
+def paper_vs_ours(experiments, runs, dense_security, coresvp, estimates=None):
     """Table 3 (COLUMNS). experiments: the config's list; runs: tidy/runs.csv's DataFrame;
     dense_security(m, log2_q): HElib's formula with a dense key (the engine's);
-    coresvp(phi, log2_q, hwt): the project's core-SVP figure of a chain."""
+    coresvp(phi, log2_q, hwt): the project's core-SVP figure of a chain; estimates: the
+    run-security rows, for the lattice estimator's figure where it ran (estimator_of)."""
     rows = []
     for p in published.paper_rows(experiments):
         row = {k: p[k] for k in ("name", "instance", "packing", "m", "rounds", "paper_bits")}
@@ -121,11 +158,14 @@ def paper_vs_ours(experiments, runs, dense_security, coresvp):
                    security_helib_dense=round(dense, 3),
                    security_coresvp=coresvp(int(r["phi"]), float(r["log2_q"]), int(r["hwt"])),
                    bits_used_per_round=round(used, 1), total_min=float(ran["total_s"].mean()) / 60)
+        est, attack = estimator_of(estimates, int(r["m"]), int(r["bits"]), int(r["c"]), int(r["hwt"]))
+        row.update(security_est_best=est, est_best_attack=attack)
         row["below_80_bits"] = security_marks.is_below(row)
         row["chain_note"] = chain_note(int(r["bits"]), p["paper_bits"], p["rounds"], used, p["linear"])
         row["security_note"] = security_note(row["security_helib"], p["paper_security"], row["hwt"], dense,
                                              float(r["log2_q"]))
         row["security_note"] += "; " + target_note(p["security_target"], p["paper_security"], row["hwt"], row["c"])
+        row["security_note"] += "; " + estimator_note(est, attack, p["paper_security"], row["security_coresvp"])
         row["time_note"] = time_note(row["total_min"], p["paper_total_min"], int(r["threads"]), int(r["blocks"]))
         rows.append(row)
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -18,8 +18,10 @@ Security, in every row: HElib's formula as the engine computed it for the run's 
 (run_cipher's params.security); the core-SVP cost of primal uSVP with the same Q
 (ciphertext and special primes, log2_q): security.csv's figure for the same chain when the
 explorer's stage ran, otherwise the explorer's one function for it
-(cbparams.security.coresvp_of_chain); the explorer's estimates when its stage ran; and
-below_80_bits, the mark of runs on toy rings (analysis/security_marks.py).
+(cbparams.security.coresvp_of_chain); the explorer's estimates when its stage ran, and the
+lattice estimator's for every run's own chain and key where it is installed
+(tidy/run_security.csv, `cbparams.select run-security`); and below_80_bits, the mark of
+runs on toy rings (analysis/security_marks.py).
 """
 
 import math
@@ -269,17 +271,19 @@ def write_table(df, csv_path, md_path, title, readable=None):
         f.write(to_markdown(df if readable is None else readable))
 
 
-def table3_paper_vs_ours(experiments, runs):
+def table3_paper_vs_ours(experiments, runs, run_estimates=None):
     """The paper's chain and security beside ours, per ring of the config that carries the
-    paper's figures (analysis/paper_vs_ours.py); HElib's formula with a dense key is the engine's."""
+    paper's figures (analysis/paper_vs_ours.py); HElib's formula with a dense key is the engine's;
+    the lattice estimator's figure from the run-security rows where it ran."""
     import paper_vs_ours
 
     sec = explorer_security()
-    return paper_vs_ours.paper_vs_ours(experiments, runs, lambda m, lq: sec.helib_security(m, lq, 0), coresvp_bits)
+    return paper_vs_ours.paper_vs_ours(experiments, runs, lambda m, lq: sec.helib_security(m, lq, 0), coresvp_bits,
+                                       run_estimates)
 
 
 def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md, sage_dir=None,
-           experiments=None, t3_csv=None, t3_md=None, build_dir=None):
+           experiments=None, t3_csv=None, t3_md=None, build_dir=None, run_estimates_csv=None):
     global SAGE_DIR
     SAGE_DIR = sage_dir or SAGE_DIR
     if build_dir:
@@ -287,7 +291,10 @@ def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv,
     runs = pd.read_csv(runs_csv, dtype={"git_revision": str})  # a short hash may be all digits
     rounds = pd.read_csv(rounds_csv)
     ops = pd.read_csv(ops_csv)
-    estimates = pd.concat([pd.read_csv(p) for p in estimates_csvs]) if estimates_csvs else None
+    # the explorer's figures (its selected and paper chains) first, then every run's own chain
+    run_estimates = pd.read_csv(run_estimates_csv) if run_estimates_csv else None
+    parts = [pd.read_csv(p) for p in estimates_csvs] + ([run_estimates] if run_estimates is not None else [])
+    estimates = pd.concat(parts) if parts else None
     write_table(
         table1_vision_ops(rounds, ops, runs), t1_csv, t1_md,
         "Table 1: seconds per operation in one Vision round (mean over rounds and runs)",
@@ -300,7 +307,7 @@ def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv,
     )
     if t3_csv:
         write_table(
-            table3_paper_vs_ours(experiments or [], runs), t3_csv, t3_md,
+            table3_paper_vs_ours(experiments or [], runs, run_estimates), t3_csv, t3_md,
             "Table 3: the paper's chain and security beside ours (rings with the paper's figures in the config)",
         )
 
@@ -311,5 +318,5 @@ if "snakemake" in globals():
         list(snakemake.input.estimates),
         snakemake.output.t1_csv, snakemake.output.t1_md, snakemake.output.t2_csv, snakemake.output.t2_md,
         snakemake.params.sage_dir, snakemake.params.experiments, snakemake.output.t3_csv, snakemake.output.t3_md,
-        snakemake.params.build_dir,
+        snakemake.params.build_dir, snakemake.input.run_estimates,
     )

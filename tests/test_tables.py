@@ -250,6 +250,15 @@ def test_paper_vs_ours_explains_differences_from_the_figures(tidy):
     assert t["security_note"].startswith("security 137.0 > 136.3")
     assert "run at security target 136.256 (the paper's figure" in t["security_note"]
     assert "the engine chose c=4 and key weight 150" in t["security_note"]
+    assert pd.isna(t["security_est_best"]) and "no lattice estimator figure" in t["security_note"]
+    # where the estimator ran on the run's own chain and key (run-security rows), its
+    # cheapest attack stands beside the paper's figure and counts for below_80_bits
+    est = pd.DataFrame([{"m": 53261, "bits": 684, "c": 4, "hwt": 150, "est_best": 141.2, "est_best_attack": "bdd_hybrid"},
+                        {"m": 53261, "bits": 684, "c": 4, "hwt": 120, "est_best": 12.0, "est_best_attack": "usvp"}])
+    (t,) = [r for _, r in paper_vs_ours.paper_vs_ours(exps, runs, lambda m, lq: 140.0, lambda phi, lq, h: 135.0,
+                                                       est).iterrows()]
+    assert (t["security_est_best"], t["est_best_attack"]) == (141.2, "bdd_hybrid") and not t["below_80_bits"]
+    assert "the lattice estimator's cheapest attack (bdd_hybrid): 141.2 > 136.3 (core-SVP 135.0)" in t["security_note"]
 
 
 def test_report_context_says_below_80_bits(tidy):

@@ -678,13 +678,19 @@ def security_rows(configs: list[dict], p: dict, log=print) -> list[dict]:
     out = []
     for cfg in configs:
         row = dict(cfg)
-        row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], dict(p, c=int(cfg.get("c") or p["c"]))))
+        if "log2_q" in cfg:  # a run's own chain and key (run_configs)
+            lq, hwt = float(cfg["log2_q"]), int(cfg["hwt"])
+            row.update(log2_q_ct="", helib_dense_bits=round(security.helib_security(cfg["m"], lq, 0, cfg["phi"]), 3),
+                       coresvp_bits=round(_coresvp(cfg["phi"], round(lq, 3), hwt), 1))
+        else:
+            row.update(chain_row(cfg["m"], cfg["phi"], cfg["bits"], dict(p, c=int(cfg.get("c") or p["c"]))))
         row["log2_q_exact"] = 1
+        hwt = int(row["hwt"])
         results = {}
         if where is not None:
-            results = run_estimator(where, cfg["phi"], row["log2_q"], p["hwt"],
-                                    estimator.attacks_for(est["mode"], est["hybrid"], p["hwt"]), est, log,
-                                    f"{cfg['cipher']} m={cfg['m']} bits={cfg['bits']}")
+            results = run_estimator(where, cfg["phi"], row["log2_q"], hwt,
+                                    estimator.attacks_for(est["mode"], est["hybrid"], hwt), est, log,
+                                    f"{cfg['cipher']} m={cfg['m']} bits={cfg['bits']} hwt={hwt}")
         row.update(estimator_columns(where, results))
         if where is None:
             row["estimator_note"] = "estimator off (params.estimator.mode)"
@@ -694,6 +700,25 @@ def security_rows(configs: list[dict], p: dict, log=print) -> list[dict]:
         row.update(flag_row(row, vals))
         out.append(row)
     return out
+
+
+def run_configs(paths: list[str], p: dict) -> list[dict]:
+    """security_rows configurations of run_cipher records (run-security): one per engine
+    chain and key that ran with every block right, with the modulus log2(Q P), digits, key
+    weight and HElib figure the engine reported for it (the run's params), against the
+    config's highest security target."""
+    configs: dict[tuple, dict] = {}
+    for path in paths:
+        doc = json.loads(Path(path).read_text())
+        if doc.get("backend", "bgv") != "bgv" or not doc.get("correct") or "params" not in doc:
+            continue
+        pr = doc["params"]
+        key = (int(pr["m"]), int(pr["bits"]), int(pr["c"]), int(pr["hwt"]))
+        configs.setdefault(key, {"source": "run", "cipher": doc.get("instance_id") or doc["cipher"], "m": key[0],
+                                 "phi": int(pr["phi"]), "bits": key[1], "c": key[2], "hwt": key[3],
+                                 "log2_q": round(float(pr["log2_q"]), 3), "helib_bits": round(float(pr["security"]), 3),
+                                 "paper_bits": "", "security_target": float(max(targets(p)))})
+    return list(configs.values())
 
 
 def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
@@ -739,7 +764,7 @@ def security_table(sel_rows: list[dict], p: dict, log=print, paper: bool = True,
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cbparams.select", description=__doc__.split("\n")[0])
-    ap.add_argument("step", choices=["candidates", "plan", "select", "security", "paper-security"])
+    ap.add_argument("step", choices=["candidates", "plan", "select", "security", "paper-security", "run-security"])
     ap.add_argument("--config", help="pipeline config YAML (its params: section is used)")
     ap.add_argument("--params-json", help="the params: section as JSON (overrides --config)")
     ap.add_argument("--cyclotomics", default="results/params/cyclotomics.csv")
@@ -757,6 +782,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="plan: the plan JSON")
     ap.add_argument("--packing", default="packed", choices=["packed", "sliced", BIT_SLICED], help="plan: the packing")
     ap.add_argument("--measured-dir", help="select: where the measuring runs go (none: no measurement)")
+    ap.add_argument("--runs", nargs="*", default=[], help="run-security: run_cipher JSON records")
     a = ap.parse_args(argv)
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     try:
@@ -789,6 +815,10 @@ def main(argv=None) -> int:
         elif a.step == "paper-security":
             rows = security_table([], p, log)
             write_csv(rows, a.security, SECURITY_COLUMNS)
+        elif a.step == "run-security":
+            rows = security_rows(run_configs(a.runs, p), p, log)
+            write_csv(rows, a.security, SECURITY_COLUMNS)
+            log(f"{a.security}: {len(rows)} chains of {len(a.runs)} runs")
         else:
             rows = security_table(read_csv(a.selected), p, log, cand_rows=read_csv(a.ranked))
             write_csv(rows, a.security, SECURITY_COLUMNS)

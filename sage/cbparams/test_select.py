@@ -477,3 +477,37 @@ def test_selection_says_helib_without_estimator(selection, model, monkeypatch):
     assert sel["security_mode"] == "HElib formula" and sel["est_best"] == ""
     assert sel["security_source"] == ("target met by HElib's formula; lattice estimator: not run "
                                       "(lattice estimator not found (test))")
+
+
+def test_run_security_rows_take_each_runs_own_chain_and_key(tmp_path, monkeypatch):
+    """run-security (tidy/run_security.csv): one row per chain and key the engine ran with every
+    block right, with the run's own log2(Q P), digits, key weight and HElib figure (not the
+    config's hwt, not a chain rebuilt); core-SVP of that modulus; runs that failed, HElib's,
+    and repeats of a chain add no row; the estimator is asked for the run's key weight."""
+    def run(name, m, bits, c, hwt, lq, sec, correct=True, backend="bgv"):
+        doc = {"cipher": "aes128", "instance_id": "aes", "backend": backend, "correct": correct,
+               "params": {"m": m, "phi": 46080, "bits": bits, "c": c, "hwt": hwt, "log2_q": lq, "security": sec}}
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(doc))
+        return str(path)
+
+    paths = [run("a", 53261, 720, 3, 150, 989.8243, 138.5066), run("a2", 53261, 720, 3, 150, 989.8243, 138.5066),
+             run("b", 53261, 692, 3, 150, 961.93, 142.18, correct=False), run("h", 53261, 820, 3, 0, 1100.0, 140.0,
+                                                                              backend="helib")]
+    p = load_params({"hwt": 120, "security_target": 128})
+    configs = SEL.run_configs(paths, p)
+    assert configs == [{"source": "run", "cipher": "aes", "m": 53261, "phi": 46080, "bits": 720, "c": 3, "hwt": 150,
+                        "log2_q": 989.824, "helib_bits": 138.507, "paper_bits": "", "security_target": 128.0}]
+    asked = []
+
+    def fake_estimate(n, log2_q, hwt, attack, where, timeout_s, cache_dir, sigma=3.2):
+        asked.append((n, log2_q, hwt, attack))
+        return {"status": "ok", "log2_rop": 140.0 + len(asked), "note": f"{attack} fake", "commit": "0"}
+
+    monkeypatch.setattr(EST, "locate", lambda path="": EST.Located(True, "/nowhere", "fake"))
+    monkeypatch.setattr(EST, "estimate", fake_estimate)
+    (row,) = SEL.security_rows(configs, p, log=lambda s: None)
+    assert (row["hwt"], row["log2_q"], row["helib_bits"]) == (150, 989.824, 138.507)
+    assert row["coresvp_bits"] == round(SEL._coresvp(46080, 989.824, 150), 1) and row["log2_q_ct"] == ""
+    assert {a[2] for a in asked} == {150} and "hybrid" in {a[3] for a in asked}
+    assert row["est_best"] == 141.0 and not row["below_target"]

@@ -16,12 +16,36 @@ rule aggregate:
         "../../analysis/aggregate.py"
 
 
+# The security of every chain and key the engine ran (run_cipher's own log2(Q P), digits and
+# key weight): HElib's formula, core-SVP and, where it is installed, the lattice estimator
+# (params.estimator; cached, so only a new chain costs its minutes): the figures tables 2
+# and 3 show beside each run.
+rule run_security:
+    input:
+        runs=run_files("runs"),
+    output:
+        os.path.join(R, "tidy", "run_security.csv"),
+    log:
+        os.path.join(R, "logs", "run_security.log"),
+    benchmark:
+        os.path.join(R, "benchmarks", "run_security.tsv")
+    conda:
+        "../envs/python.yaml"
+    params:
+        py=PARAMS_PY,
+        cfg=PARAMS_JSON,
+    shell:
+        "{params.py} -m cbparams.select run-security --params-json {params.cfg:q}"
+        " --security {output:q} --runs {input.runs:q} > {log:q} 2>&1"
+
+
 rule tables:
     input:
         runs=rules.aggregate.output.runs,
         rounds=rules.aggregate.output.rounds,
         ops=rules.aggregate.output.ops,
         estimates=security_estimates,
+        run_estimates=rules.run_security.output[0],
     output:
         t1_csv=os.path.join(R, "tables", "table1_vision_ops.csv"),
         t1_md=os.path.join(R, "tables", "table1_vision_ops.md"),
