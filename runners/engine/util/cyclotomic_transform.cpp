@@ -31,8 +31,8 @@ std::shared_ptr<const std::vector<long>> zmstar_for(long m) {
 
 double CyclotomicTransform::bluestein_cost(long m) {
   const long n = bluestein_length(m);
-  long phi = 0;
-  for (long j = 1; j < m; ++j) phi += std::gcd(j, m) == 1;
+  long phi = m;  // Euler's phi from the distinct prime factors (a gcd per j was 2% of a setup)
+  for (uint64_t p : prime_factors(uint64_t(m))) phi = phi / long(p) * (long(p) - 1);
   // two NTTs without level 0 (n/2 (log2 n - 1) butterflies each), the kernel product,
   // two chirp products per coefficient and the values' compression
   return double(n) * (std::log2(double(n)) - 1) + double(n) + 2.0 * double(m) + double(phi);
