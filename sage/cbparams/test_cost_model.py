@@ -78,12 +78,8 @@ def test_chain_info_answers_the_transform_size():
     assert 0 < b.transform_ops / 4096 < a.transform_ops / 640
 
 
-@pytest.fixture(scope="module")
-def small(tmp_path_factory):
+def measure_small(tmp):
     """A model fitted at m=257 and m=641 (one thread) and one-thread runs there."""
-    if not (runner.build_dir() / "bin" / "bench_ops").exists():
-        pytest.skip("engine not built (make build)")
-    tmp = tmp_path_factory.mktemp("cost")
     model = CM.calibrate(tmp / "bench", [{"m": 257, "bits": 600, "c": 3}, {"m": 257, "bits": 1500, "c": 3},
                                           {"m": 641, "bits": 1200, "c": 3}, {"m": 641, "bits": 2400, "c": 3}],
                          reps=3, log=lambda s: None)
@@ -94,6 +90,24 @@ def small(tmp_path_factory):
             runner.run_json("run_cipher", ["--cipher", "vision", "--field-bits", 32, "--state-size", 4, "--m", 641,
                                            "--seed", 3, "--threads", 1], timeout=600)]
     return model, runs
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    if not (runner.build_dir() / "bin" / "bench_ops").exists():
+        pytest.skip("engine not built (make build)")
+    return measure_small(tmp_path_factory.mktemp("cost"))
+
+
+def drift(model, runs):
+    """Per run: its name and predicted / measured CPU time - 1."""
+    out = []
+    for run in runs:
+        cpu = run["timings"]["total_cpu_s"]
+        assert run["correct"] and cpu > 0
+        out.append((f"{run['cipher']} {run['instance']} at m={run['params']['m']}",
+                    CM.predict_plan(model, run)["seconds"] / cpu - 1))
+    return out
 
 
 @needs_engine
@@ -111,14 +125,19 @@ def test_plan_counts_are_the_runs(small):
 
 
 @needs_engine
-def test_model_has_not_drifted(small):
-    """The drift test (module doc): each run predicted within DRIFT_BOUND."""
-    model, runs = small
-    for run in runs:
-        pred = CM.predict_plan(model, run)["seconds"]
-        cpu = run["timings"]["total_cpu_s"]
-        assert run["correct"] and cpu > 0
-        assert abs(pred / cpu - 1) <= DRIFT_BOUND, (
-            f"{run['cipher']} {run['instance']} at m={run['params']['m']}: predicted {pred:.3f} s, measured "
-            f"{cpu:.3f} s CPU ({100 * (pred / cpu - 1):+.0f}%, bound {100 * DRIFT_BOUND:.0f}%): the engine changed "
+def test_model_has_not_drifted(small, tmp_path_factory):
+    """The drift test (module doc): each run predicted within DRIFT_BOUND. Other work on the
+    machine during the calibration or the runs inflates one sitting's CPU times (shared caches
+    and memory: +56% and +71% beside other jobs, the same engine within the bound alone);
+    drift is in the engine and the model and fails a second sitting too, so the test
+    measures once more before it fails."""
+    first = drift(*small)
+    errors = first
+    if any(abs(e) > DRIFT_BOUND for _, e in first):
+        errors = drift(*measure_small(tmp_path_factory.mktemp("cost-again")))
+    for name, e in errors:
+        assert abs(e) <= DRIFT_BOUND, (
+            f"{name}: predicted {100 * e:+.0f}% of the measured CPU time (bound {100 * DRIFT_BOUND:.0f}%) in two "
+            f"sittings (the first: {', '.join(f'{n} {100 * x:+.0f}%' for n, x in first)}): the engine changed "
             f"in a way sage/cbparams/cost_model.py's features do not follow")
+
