@@ -190,9 +190,9 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
   r.mu.SetLength(phi);
   if (l == 1) {
     // One prime (what decrypt() rounds to): the centered lift of y in [0, q) is y, or y - q
-    // above q / 2, in integers; the general loop's long double rounding (x87) was 7% of a
-    // decryption at m = 53261.
-    // max_frac as the loop below computes it, at the largest value of each sign.
+    // above q / 2, in integers (the general loop's x87 long double rounding was 7% of a
+    // decryption at m = 53261); max_frac is the loop's own arithmetic at the extreme value
+    // of each sign, so log2_noise is the same.
     const uint64_t q = ctx_.q(T[0]);
     uint64_t pos = 0, neg = q;  // the largest y <= q / 2, the smallest y > q / 2
     for (long k = 0; k < phi; ++k) {
