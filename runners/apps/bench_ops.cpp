@@ -14,7 +14,9 @@
 // input; "automorph_many_count" of them) and, on the engine, a modulus switch dropping
 // the top prime of a fresh ciphertext ("mod_switch") and an add of a fresh ciphertext and
 // one a prime lower ("add_mixed": the level decision of such adds), and reports in "op_primes" at how
-// many primes each operation's result lives ("fresh": the inputs').
+// many primes each operation's result lives ("fresh": the inputs'). On the engine,
+// "op_profile" gives each engine step's own time over all repetitions, under the chain
+// planner's names (engine/bgv/op_profile.h): what the cost model fits.
 //
 // Bad input is refused before any work, with a message naming the value and exit status 1:
 // an --m or --bits given twice, a --json path that cannot be written, a key weight that
@@ -220,6 +222,9 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
     want_hoisted.push_back(frob);
   }
   std::map<std::string, long> op_primes;
+  // The engine's own time per step over the repetitions (engine/bgv/op_profile.h): what
+  // the cost model fits, each step apart from the mod switches and key switch inside it.
+  if constexpr (std::is_same_v<B, cb::BgvBackend>) be.reset_op_profile();
 
   for (long r = 0; r < reps; ++r) {
     log(cb::msg("repetition ", r + 1, "/", reps));
@@ -310,6 +315,12 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   for (const auto& [name, v] : ms) j[name + "_ms"] = median(v);
   for (const auto& [name, v] : cpu_ms) j["cpu_ms"][name] = median(v);
   if (!op_primes.empty()) j["op_primes"] = op_primes;
+  if constexpr (std::is_same_v<B, cb::BgvBackend>) {
+    j["op_profile"] = nlohmann::json::array();
+    for (const auto& e : be.op_profile())
+      j["op_profile"].push_back({{"op", e.op}, {"primes", e.primes}, {"dropped", e.dropped}, {"count", e.count},
+                                 {"seconds", e.seconds}});
+  }
   if constexpr (cb::has_automorph_many<B>::value) j["automorph_many_count"] = hoisted_ks.size();
   j["rotate_dim0_automorphisms"] = plan_dim0.automorphisms().size();
   j["rotate_automorphisms"] = plan_1.automorphisms().size();

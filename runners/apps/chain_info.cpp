@@ -1,14 +1,17 @@
 // chain_info: the engine's modulus chains, in batch, for the parameter explorer.
 //
 //   chain_info < requests      one request a line: "m bits c [ks_margin_bits]", or
-//                              "m transform" (only transform_ops, for a chain's usual primes)
+//                              "m transform" (only transform_ops and transform_ops_bluestein,
+//                              for a chain's usual primes)
 //
 // Prints one JSON object a line, in request order: the chain exactly as the engine builds
 // it (engine/bgv/chain.h): m, bits, c, ks_margin_bits, S, L, K, b_ct (bits of the largest
 // ciphertext prime), b_sp (of the largest special prime), digits (primes per digit),
 // primes, log2_q_ct, log2_p, log2_max_digit, transform_ops (the mean over the primes of
 // one limb's transform operation count, CyclotomicTransform::cost: Bluestein's or the
-// prime-factor algorithm's, whichever the engine uses for that prime), chain (how it was built), memory (what the
+// prime-factor algorithm's, whichever the engine uses for that prime), transform_ops_bluestein
+// (the part of that mean from the primes that use Bluestein's algorithm: the cost model
+// prices the two algorithms' operations apart), chain (how it was built), memory (what the
 // engine's data takes at this chain, engine/bgv/memory.h: bytes of a limb, the transform
 // tables, the secret and public key, one key-switching key as stored and in full, a fresh
 // ciphertext, one key switch's temporaries); or {"error": msg}
@@ -40,7 +43,9 @@ int main() {
       std::istringstream ts(line);
       if (ts >> m >> word && word == "transform" && m >= 3 && m % 2) {
         j["m"] = m;
-        j["transform_ops"] = cb::util::CyclotomicTransform::cost(m);
+        using T = cb::util::CyclotomicTransform;
+        j["transform_ops"] = T::cost(m);
+        j["transform_ops_bluestein"] = T::algorithm_for(m) == T::Algorithm::bluestein ? T::cost(m) : 0.0;
       } else {
         j["error"] = "chain_info: a transform request is \"m transform\" with odd m >= 3, got \"" + line + "\"";
       }
@@ -66,9 +71,15 @@ int main() {
       j["digits"] = digits;
       j["primes"] = ch.primes();
       j["log2_q_ct"] = ch.log2_Q(), j["log2_p"] = ch.log2_P(), j["log2_max_digit"] = ch.log2_max_digit();
-      double ops = 0;
-      for (uint64_t q : ch.primes()) ops += cb::util::CyclotomicTransform::cost(m, q);
+      using T = cb::util::CyclotomicTransform;
+      double ops = 0, bluestein = 0;
+      for (uint64_t q : ch.primes()) {
+        const double x = T::cost(m, q);
+        ops += x;
+        if (T::algorithm_for(m, q) == T::Algorithm::bluestein) bluestein += x;
+      }
       j["transform_ops"] = ops / double(ch.primes().size());
+      j["transform_ops_bluestein"] = bluestein / double(ch.primes().size());
       j["chain"] = ch.describe();
       j["memory"] = cb::apps::memory_model_json(
           cb::bgv::MemoryModel(ch, m, cb::ZmStar(m).phi(), cb::bgv::KeySwitchKey::kKeepUniformBytes));

@@ -59,7 +59,8 @@
 // decrypt_s, wall_s (from the backend's construction), plan_s (the chain planner's share
 // before it, ~0 from the plan cache), process_s (the whole process)}, per_round[{round, seconds, capacity_bits, ops{step: seconds},
 // counts{mul, mul_plain, add, add_plain, automorph}}], ops (counts over the run),
-// fresh_capacity_bits,
+// op_profile[{op, primes, dropped, count, seconds}] (BGV: each engine step's own wall
+// time in the rounds, under the planner's names: engine/bgv/op_profile.h), fresh_capacity_bits,
 // plaintext_hex, input_hex, ciphertext_hex (the output block 0), expected_hex,
 // key_fingerprint, wrong_blocks, correct, plan{bits, bits_per_round, round_capacity_bits,
 // chain, op_counts[{op, primes, dropped, count}] (the rounds' engine operations at the
@@ -476,6 +477,7 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   const double fresh_capacity = circ->capacity(st);
 
   Evaluator<B> ev(b);
+  if constexpr (std::is_same_v<B, BgvBackend>) b.reset_op_profile();  // the rounds' steps only
   const double eval_cpu0 = process_cpu_seconds();
   Stopwatch eval_watch;
   // --measure-noise: after each round, the state's noise computed exactly from the secret
@@ -563,6 +565,13 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["wrong_blocks"] = wrong;
   out["fresh_capacity_bits"] = std::isfinite(fresh_capacity) ? json(fresh_capacity) : json(nullptr);
   out["ops"] = ev.counts().as_map();
+  if constexpr (std::is_same_v<B, BgvBackend>) {
+    json prof = json::array();
+    for (const auto& e : b.op_profile())
+      prof.push_back({{"op", e.op}, {"primes", e.primes}, {"dropped", e.dropped}, {"count", e.count},
+                      {"seconds", e.seconds}});
+    out["op_profile"] = prof;
+  }
   json timings = {{"setup_s", setup_s},
                   {"keygen_s", keygen_seconds(b)},
                   {"encrypt_keys_s", encrypt_keys_s},

@@ -15,6 +15,7 @@
 
 #include "backend/backend.h"
 #include "engine/bgv/ciphertext.h"
+#include "engine/bgv/op_profile.h"
 #include "engine/bgv/plaintext.h"
 
 namespace cb {
@@ -69,6 +70,10 @@ class BgvBackend {
   void require_automorphisms(const std::vector<long>& ks);
   double capacity_bits(const Ctxt& c) const;
   std::string op_counters() const;  // JSON object of engine operation counts
+  // Each evaluator step's own time since the last reset, under the chain planner's names
+  // (engine/bgv/op_profile.h): what run_cipher reports as "op_profile".
+  std::vector<bgv::OpProfile::Entry> op_profile() const;
+  void reset_op_profile() const;
 
   // Engine access for benchmarks and reports (not part of the circuit interface).
   const bgv::Context& context() const;

@@ -26,6 +26,7 @@ struct PlanBackend::Impl {
   std::unique_ptr<Levels> levels;
   mutable std::mutex mu;
   mutable std::map<long, std::vector<int>> perms;
+  OpProfile targets;  // Levels' arrangements of switch targets: their count is the step "targets"
 
   Impl(const PlanParams& p, long n, uint64_t f_low) : params(p), zm(p.m) {
     if (p.hwt < 0 || p.hwt > zm.phi())
@@ -49,6 +50,7 @@ void PlanBackend::set_bits(long bits) {
   impl_->levels.reset();
   impl_->chain = std::make_unique<Chain>(ChainParams{impl_->params.m, bits, impl_->params.c});
   impl_->levels = std::make_unique<Levels>(*impl_->chain, impl_->noise);
+  impl_->levels->set_profile(&impl_->targets);
   impl_->params.bits = bits;
   reset_min_capacity();
   reset_op_counts();
@@ -63,12 +65,20 @@ std::vector<PlanBackend::OpCount> PlanBackend::op_counts() const {
   std::lock_guard<std::mutex> lock(count_mu_);
   std::vector<OpCount> out;
   for (const auto& [key, n] : counts_) out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), n});
+  for (const auto& e : impl_->targets.entries()) out.push_back({e.op, e.primes, e.dropped, e.count});
   return out;
 }
 
 void PlanBackend::reset_op_counts() {
   std::lock_guard<std::mutex> lock(count_mu_);
   counts_.clear();
+  impl_->targets.reset();
+  ++generation_;
+}
+
+void PlanBackend::first_use(const Ptxt& p) const {
+  const long g = generation_;
+  if (!p.roots->is_zero() && p.encoded_in->exchange(g) != g) count("encode", impl_->chain->L());
 }
 
 const Chain& PlanBackend::chain() const { return *impl_->chain; }
@@ -149,6 +159,8 @@ void PlanBackend::add(Ctxt& a, const Ctxt& b) const {
 
 void PlanBackend::add_plain(Ctxt& a, const Ptxt& p) const {
   clear_.add_plain(a.clear, p.clear);
+  if (p.roots->is_zero()) return;  // the engine adds nothing
+  first_use(p);
   a.noise += *p.roots;
   count("add_plain", a.primes.size());
   note(a);
@@ -158,6 +170,7 @@ void PlanBackend::mul_plain(Ctxt& a, const Ptxt& p) const {
   clear_.mul_plain(a.clear, p.clear);
   if (p.roots->is_zero()) a.noise = RootBound();
   else a.noise *= *p.roots;
+  first_use(p);
   count("mul_plain", a.primes.size());
   note(a);
 }
@@ -176,12 +189,13 @@ void PlanBackend::relinearize(Ctxt& a, const RootBound& b) const {
   RootBound n = a.noise;
   n *= b;
   const PrimeSet tr = impl_->levels->relin_set(a.primes, n);
-  count("mul", a.primes.size());  // the tensor here, its relinearization at tr (sizes alike)
+  count("mul", a.primes.size());  // the level decision and the tensor here
   if (tr != a.primes) {
     std::vector<int> drop;
     std::set_difference(a.primes.begin(), a.primes.end(), tr.begin(), tr.end(), std::back_inserter(drop));
     count("mod_switch", tr.size(), long(drop.size()));
   }
+  count("relin", tr.size());
   random_terms_ += 2 + !std::includes(tr.begin(), tr.end(), a.primes.begin(), a.primes.end());
   a.noise = impl_->levels->product(a.noise, b, a.primes, tr);
   a.primes = tr;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -46,6 +47,9 @@ class PlanBackend {
   struct Ptxt {
     ClearBackend::Ptxt clear;
     std::shared_ptr<const bgv::RootBound> roots;  // |mu(zeta_t)|
+    // The count generation in which its first use counted "encode" (the engine encodes a
+    // constant at every prime on its first use and keeps it: Plaintext::dcrt).
+    std::shared_ptr<std::atomic<long>> encoded_in = std::make_shared<std::atomic<long>>(-1);
   };
 
   PlanBackend(const PlanParams& p, long n, uint64_t f_low);
@@ -67,14 +71,18 @@ class PlanBackend {
 
   // How many times each operation ran, and at how many primes, since the last reset
   // (set_bits resets too): what a cost model multiplies by its time per operation
-  // (sage/cbparams/cost_model.py). op is the engine's step: mul (square included, with its
-  // relinearization), mul_plain, add, add_plain, automorph (one key switch),
+  // (sage/cbparams/cost_model.py), and the engine times under the same names
+  // (engine/bgv/op_profile.h). op is the engine's step: mul (square included: the level
+  // decision and the tensor), relin (its relinearization's key switch, at the primes it
+  // runs at), mul_plain, add, add_plain, encode (a constant's first use: the engine makes
+  // and keeps its double-CRT form at all L primes), automorph (one key switch),
   // automorph_hoisted (each k of automorph_many: digits shared), mod_switch (dropped =
   // primes dropped, 0 when it only adds ladder primes back), add_decide (an add of two
   // ciphertexts at different prime sets: its level decision, Levels::sum_set, over the
-  // switch targets of the operands' primes; counted beside the add). primes: the prime
-  // set's size where the step ran (a mod switch: the target's; add_decide: the larger
-  // operand's).
+  // switch targets of the operands' primes; counted beside the add), targets (a level
+  // decision's first meeting with a pair of prime sets: Levels arranges their switch
+  // targets once). primes: the prime set's size where the step ran (a mod switch: the
+  // target's; encode: L; add_decide, targets: the larger operand's).
   struct OpCount {
     std::string op;
     long primes = 0;
@@ -108,6 +116,7 @@ class PlanBackend {
   void relinearize(Ctxt& a, const bgv::RootBound& b) const;
   void note(const Ctxt& a) const;
   void count(const char* op, size_t primes, long dropped = 0) const;
+  void first_use(const Ptxt& p) const;  // counts "encode" once per constant and count generation
   const std::vector<int>& perm(long k) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -116,6 +125,7 @@ class PlanBackend {
   mutable long random_terms_ = 0;
   mutable std::mutex count_mu_;
   mutable std::map<std::tuple<std::string, long, long>, long> counts_;
+  std::atomic<long> generation_{0};  // bumped by reset_op_counts
 };
 
 }  // namespace cb

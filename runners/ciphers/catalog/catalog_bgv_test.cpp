@@ -1,9 +1,15 @@
 // catalog_bgv_test: every entry of the catalog on the BGV engine, on the smallest ring
 // whose slots hold its field (bit-sliced, where offered: m = 257), two rounds (one for
 // decryption packed, where offered) at the chain the planner finds, every block decrypted and compared with the reference, and the
-// planner's backend (PlanBackend, same seed) predicting the capacity after every round.
+// planner's backend (PlanBackend, same seed) predicting the capacity after every round
+// and counting, at the same prime counts, every step the engine times in the rounds.
 #include <gtest/gtest.h>
 #include <omp.h>
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <type_traits>
 
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
@@ -24,6 +30,8 @@ std::vector<double> run_on(B& b, const CipherInstance& inst, long R, bool decryp
   h.load_keys();
   auto st = h.encrypt_inputs();
   std::vector<double> caps{h.circ.capacity(st)};
+  if constexpr (std::is_same_v<B, BgvBackend>) b.reset_op_profile();  // the rounds' steps
+  if constexpr (std::is_same_v<B, PlanBackend>) b.reset_op_counts();
   Evaluator<B> ev(b);
   for (const auto& r : h.circ.run(ev, st)) caps.push_back(r.capacity_bits);
   EXPECT_EQ(h.decrypt_outputs(st), h.expected()) << inst.spec().id << (decrypt ? " decrypt" : "");
@@ -53,6 +61,13 @@ TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
     p.m = m, p.bits = plan.bits, p.seed = 7;
     BgvBackend b(p, c.spec.n, c.spec.f_low);
     const auto caps = run_on(b, *inst, R, decrypt);
+    // The planner's last run is at the planned chain: it counted each step the engine
+    // timed, at the same primes (what sage/cbparams/cost_model.py prices).
+    ASSERT_EQ(pb.info().bits, plan.bits);
+    std::map<std::tuple<std::string, long, long>, long> planned, timed;
+    for (const auto& o : pb.op_counts()) planned[{o.op, o.primes, o.dropped}] = o.count;
+    for (const auto& e : b.op_profile()) timed[{e.op, e.primes, e.dropped}] = e.count;
+    EXPECT_EQ(planned, timed) << c.spec.id << (decrypt ? " decrypt" : "");
     ASSERT_EQ(caps.size(), plan.round_capacity.size() + 1);
     EXPECT_NEAR(caps.front(), plan.fresh_capacity, 1e-6);
     for (size_t r = 1; r < caps.size(); ++r) {

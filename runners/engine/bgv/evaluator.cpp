@@ -24,6 +24,7 @@ void Evaluator::switch_polys(const std::vector<DCRTPoly*>& polys, const std::vec
   std::set_difference(target.begin(), target.end(), have.begin(), have.end(), std::back_inserter(add));
   std::set_difference(have.begin(), have.end(), target.begin(), target.end(), std::back_inserter(drop));
   if (add.empty() && drop.empty()) return;
+  OpProfile::Scope step(profile_, "mod_switch", long(target.size()), long(drop.size()));
   for (int p : add)
     if (p >= ctx_.L()) throw ParameterError(msg("mod_switch_to: prime index ", p, " is not a ciphertext prime"));
   if (!add.empty()) {
@@ -75,14 +76,20 @@ double Evaluator::capacity_bits(const Ciphertext& a) const { return levels_.capa
 void Evaluator::add(Ciphertext& a, const Ciphertext& b) const {
   check_context(ctx_, a, "add");
   if (a.primes() == b.primes()) {
+    OpProfile::Scope step(profile_, "add", a.level());
     a.c0 += b.c0;
     a.c1 += b.c1;
     a.noise += b.noise;
   } else {
-    const auto target = levels_.sum_set(a.primes(), a.noise, b.primes(), b.noise);
+    std::vector<int> target;
+    {
+      OpProfile::Scope step(profile_, "add_decide", std::max(a.level(), b.level()));
+      target = levels_.sum_set(a.primes(), a.noise, b.primes(), b.noise);
+    }
     Ciphertext bb = b;
     mod_switch_to(a, target);
     mod_switch_to(bb, target);
+    OpProfile::Scope step(profile_, "add", a.level());
     a.c0 += bb.c0;
     a.c1 += bb.c1;
     a.noise += bb.noise;
@@ -93,7 +100,8 @@ void Evaluator::add(Ciphertext& a, const Ciphertext& b) const {
 void Evaluator::add_plain(Ciphertext& a, const Plaintext& mu) const {
   check_context(ctx_, a, "add_plain");
   if (mu.is_zero()) return;
-  const auto p = mu.dcrt(a.primes());
+  OpProfile::Scope step(profile_, "add_plain", a.level());
+  const auto p = constant(mu, a.primes());
 #pragma omp parallel for schedule(static) if(ctx_.parallel())
   for (long i = 0; i < a.level(); ++i) {
     const uint64_t q = a.c0.modulus(i);
@@ -108,13 +116,14 @@ void Evaluator::add_plain(Ciphertext& a, const Plaintext& mu) const {
 void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
   check_context(ctx_, a, "mul_plain");
   ++n_mul_plain_;
+  OpProfile::Scope step(profile_, "mul_plain", a.level());
   if (mu.is_zero()) {
     a.c0 = DCRTPoly(ctx_, a.c0.primes());
     a.c1 = DCRTPoly(ctx_, a.c1.primes());
     a.noise = RootBound();
     return;
   }
-  const auto p = mu.dcrt(a.primes());
+  const auto p = constant(mu, a.primes());
 #pragma omp parallel for schedule(static) if(ctx_.parallel())
   for (long i = 0; i < a.level(); ++i) {
     const uint64_t q = a.c0.modulus(i);
@@ -184,6 +193,12 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
   ++n_ks_;
 }
 
+std::shared_ptr<const DCRTPoly> Evaluator::constant(const Plaintext& mu, const std::vector<int>& primes) const {
+  if (mu.dcrt_cached()) return mu.dcrt(primes);
+  OpProfile::Scope step(profile_, "encode", ctx_.L());
+  return mu.dcrt(primes);
+}
+
 const KeySwitchKey& Evaluator::automorphism_key(long k) const {
   auto it = autos_.find(k);
   if (it == autos_.end())
@@ -195,6 +210,7 @@ const KeySwitchKey& Evaluator::automorphism_key(long k) const {
 void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   check_context(ctx_, a, "mul");
   if (&a == &b) return square(a);
+  OpProfile::Scope step(profile_, "mul", a.level());  // its level decision and tensor
   const auto target = levels_.product_set(a.primes(), a.noise, b.primes(), b.noise);
   const auto& have = a.primes();
   if (have == b.primes() && have != target && std::includes(have.begin(), have.end(), target.begin(), target.end())) {
@@ -204,14 +220,20 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
     std::vector<int> drop;
     std::set_difference(have.begin(), have.end(), target.begin(), target.end(), std::back_inserter(drop));
     RootBound na = levels_.switched(have, a.noise, target), nb = levels_.switched(have, b.noise, target);
-    auto r = divide_round(std::vector<const DCRTPoly*>{&a.c0, &a.c1, &b.c0, &b.c1}, target, drop);
+    std::vector<DCRTPoly> r;
+    {
+      OpProfile::Scope both(profile_, "mod_switch", long(target.size()), long(drop.size()), 2);
+      r = divide_round(std::vector<const DCRTPoly*>{&a.c0, &a.c1, &b.c0, &b.c1}, target, drop);
+    }
     n_ms_ += 2 * long(drop.size());
     a.c0 = std::move(r[0]);
     a.c1 = std::move(r[1]);
     a.noise = std::move(na);
+    step.set(a.level());
     return tensor_relinearize(a, r[2], r[3], nb);
   }
   mod_switch_to(a, target);
+  step.set(a.level());
   if (b.primes() == target) return tensor_relinearize(a, b.c0, b.c1, b.noise);
   Ciphertext bb = b;
   mod_switch_to(bb, target);
@@ -246,10 +268,13 @@ void Evaluator::relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, DCRTPoly 
   n *= b;
   const std::vector<int> tr = levels_.relin_set(tp, n);
   switch_polys({&d0, &d1, &d2}, tp, tr);
-  DCRTPoly e0, e1;
-  apply_key(decompose(d2), relin_, nullptr, e0, e1);
-  d0 += e0;
-  d1 += e1;
+  {
+    OpProfile::Scope step(profile_, "relin", long(tr.size()));  // the key switch of d2
+    DCRTPoly e0, e1;
+    apply_key(decompose(d2), relin_, nullptr, e0, e1);
+    d0 += e0;
+    d1 += e1;
+  }
   out.noise = levels_.product(a, b, tp, tr);
   out.c0 = std::move(d0);
   out.c1 = std::move(d1);
@@ -258,7 +283,9 @@ void Evaluator::relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, DCRTPoly 
 
 void Evaluator::square(Ciphertext& a) const {
   check_context(ctx_, a, "square");
+  OpProfile::Scope step(profile_, "mul", a.level());
   mod_switch_to(a, levels_.product_set(a.primes(), a.noise, a.primes(), a.noise));
+  step.set(a.level());
   DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
   d0 *= a.c0;
   d1 *= a.c1;
@@ -274,7 +301,9 @@ void Evaluator::automorph(Ciphertext& a, long k) const {
   k = ((k % m) + m) % m;
   if (k == 1) return;
   const KeySwitchKey& key = automorphism_key(k);
+  OpProfile::Scope step(profile_, "automorph", a.level());
   reduce_level(a);
+  step.set(a.level());
   const auto& perm = ctx_.automorphism_perm(k);
   DCRTPoly c0 = a.c0.permuted(perm);
   DCRTPoly e0, e1;
@@ -289,8 +318,12 @@ void Evaluator::automorph(Ciphertext& a, long k) const {
 std::vector<Ciphertext> Evaluator::automorph_many(const Ciphertext& a, const std::vector<long>& ks) const {
   check_context(ctx_, a, "automorph_many");
   const long m = ctx_.m();
+  long hoisted = 0;
+  for (long k : ks) hoisted += ((k % m) + m) % m != 1;
+  OpProfile::Scope step(profile_, "automorph_hoisted", a.level(), 0, hoisted);  // the digits' time shared
   Ciphertext base = a;
   reduce_level(base);
+  step.set(base.level(), 0, hoisted);
   std::vector<Ciphertext> out;
   out.reserve(ks.size());
   std::unique_ptr<Digits> dg;

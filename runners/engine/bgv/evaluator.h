@@ -22,6 +22,7 @@
 #include "engine/bgv/keys.h"
 #include "engine/bgv/levels.h"
 #include "engine/bgv/noise.h"
+#include "engine/bgv/op_profile.h"
 #include "engine/bgv/plaintext.h"
 
 namespace cb::bgv {
@@ -30,7 +31,11 @@ class Evaluator {
  public:
   Evaluator(const Context& ctx, const NoiseModel& noise, const KeySwitchKey& relin,
             const std::map<long, KeySwitchKey>& automorphism_keys)
-      : ctx_(ctx), levels_(ctx.chain(), noise), relin_(relin), autos_(automorphism_keys) {}
+      : ctx_(ctx), levels_(ctx.chain(), noise), relin_(relin), autos_(automorphism_keys) {
+    levels_.set_profile(&profile_);
+  }
+  Evaluator(const Evaluator&) = delete;  // levels_ points at profile_
+  Evaluator& operator=(const Evaluator&) = delete;
 
   const Levels& levels() const { return levels_; }
 
@@ -61,6 +66,10 @@ class Evaluator {
     long mul = 0, mul_plain = 0, add = 0, automorph = 0, key_switch = 0, mod_switch = 0;
   };
   Counters counters() const;
+  // Each step's own time, under the planner's names (op_profile.h); reset it before the
+  // part of a run it should cover.
+  const OpProfile& profile() const { return profile_; }
+  void reset_profile() const { profile_.reset(); }
 
  private:
   // The key-switching digits of c (over the first l ciphertext primes): d_j, the
@@ -78,6 +87,8 @@ class Evaluator {
   void apply_key(const Digits& dg, const KeySwitchKey& key, const std::vector<int>* perm,
                  DCRTPoly& e0, DCRTPoly& e1) const;
   const KeySwitchKey& automorphism_key(long k) const;
+  // mu's double-CRT form at `primes`, its first encoding timed as the step "encode".
+  std::shared_ptr<const DCRTPoly> constant(const Plaintext& mu, const std::vector<int>& primes) const;
   // Switches the polynomials (all over `have`) to the prime set `target`.
   void switch_polys(const std::vector<DCRTPoly*>& polys, const std::vector<int>& have,
                     const std::vector<int>& target) const;
@@ -91,6 +102,7 @@ class Evaluator {
   Levels levels_;
   const KeySwitchKey& relin_;
   const std::map<long, KeySwitchKey>& autos_;
+  mutable OpProfile profile_;
   mutable std::atomic<long> n_mul_{0}, n_mul_plain_{0}, n_add_{0}, n_auto_{0}, n_ks_{0}, n_ms_{0};
 };
 

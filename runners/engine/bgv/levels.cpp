@@ -4,6 +4,7 @@
 #include <iterator>
 #include <climits>
 #include <map>
+#include <optional>
 
 #include <omp.h>
 
@@ -134,6 +135,8 @@ const Levels::Targets& Levels::targets(const PrimeSet& ta, const PrimeSet& tb) c
   std::lock_guard<std::mutex> lock(targets_mu_);
   auto key = std::make_pair(ta, tb);
   if (const auto it = targets_.find(key); it != targets_.end()) return *it->second;
+  std::optional<OpProfile::Scope> step;
+  if (profile_) step.emplace(*profile_, "targets", long(std::max(ta.size(), tb.size())));
   auto ts = std::make_unique<Targets>();
   const long S = chain_.S();
   if (S > 31) throw Error(msg("levels: ", S, " small primes (at most 31)"));

@@ -37,6 +37,7 @@
 
 #include "engine/bgv/chain.h"
 #include "engine/bgv/noise.h"
+#include "engine/bgv/op_profile.h"
 
 namespace cb::bgv {
 
@@ -54,6 +55,9 @@ class Levels {
 
   const Chain& chain() const { return chain_; }
   const NoiseModel& noise() const { return noise_; }
+  // Where the arrangement of an operand pair's switch targets (built once per pair of
+  // prime sets, then kept) is timed, as the step "targets" (op_profile.h); none: untimed.
+  void set_profile(const OpProfile* p) { profile_ = p; }
 
   // The subsets a ciphertext over `primes` may switch to: big primes dropped from the
   // top, any small ones (present or added back); from the most primes to the fewest.
@@ -107,6 +111,7 @@ class Levels {
                                  double tolerance) const;
   const Chain& chain_;
   const NoiseModel& noise_;
+  const OpProfile* profile_ = nullptr;
   mutable std::mutex targets_mu_;
   mutable std::map<std::pair<PrimeSet, PrimeSet>, std::unique_ptr<const Targets>> targets_;
 };

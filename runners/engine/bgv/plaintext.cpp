@@ -80,6 +80,11 @@ RootBound Plaintext::embedding_of(const SlotRing& slots, long m, const NTL::GF2X
 
 Plaintext::Cache::~Cache() { g_cache_bytes.fetch_sub(bytes); }
 
+bool Plaintext::dcrt_cached() const {
+  std::lock_guard<std::mutex> lock(cache_->mu);
+  return cache_->full != nullptr;
+}
+
 std::shared_ptr<const DCRTPoly> Plaintext::dcrt(const std::vector<int>& primes) const {
   std::lock_guard<std::mutex> lock(cache_->mu);
   if (!cache_->full && !cache_->refused) {

@@ -54,6 +54,9 @@ class Plaintext {
 
   // mu in double-CRT form holding (at least) the given primes: read limbs with limb_of.
   std::shared_ptr<const DCRTPoly> dcrt(const std::vector<int>& primes) const;
+  // Whether dcrt() answers from its cache (false before the first use, and always when
+  // the cache was refused).
+  bool dcrt_cached() const;
 
  private:
   const Context* ctx_ = nullptr;

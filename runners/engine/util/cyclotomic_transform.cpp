@@ -38,12 +38,15 @@ double CyclotomicTransform::bluestein_cost(long m) {
   return double(n) * (std::log2(double(n)) - 1) + double(n) + 2.0 * double(m) + double(phi);
 }
 
+CyclotomicTransform::Algorithm CyclotomicTransform::algorithm_for(long m, uint64_t q) { return choose(m, is_fast(q)); }
+CyclotomicTransform::Algorithm CyclotomicTransform::algorithm_for(long m) { return choose(m, kIfmaCompiled); }
+
 double CyclotomicTransform::cost(long m, uint64_t q) {
-  return choose(m, is_fast(q)) == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : bluestein_cost(m);
+  return algorithm_for(m, q) == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : bluestein_cost(m);
 }
 
 double CyclotomicTransform::cost(long m) {
-  return choose(m, kIfmaCompiled) == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : bluestein_cost(m);
+  return algorithm_for(m) == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : bluestein_cost(m);
 }
 
 CyclotomicTransform::Algorithm CyclotomicTransform::choose(long m, bool fast) {

@@ -69,6 +69,10 @@ class CyclotomicTransform {
   // The algorithm automatic picks for m when q takes the IFMA kernels (fast), and the
   // one this transform uses.
   static Algorithm choose(long m, bool fast);
+  // What automatic takes for m and the prime q; and for a chain's usual primes (below
+  // kMaxIfmaModulus), as cost(m) prices.
+  static Algorithm algorithm_for(long m, uint64_t q);
+  static Algorithm algorithm_for(long m);
   Algorithm algorithm() const { return pf_ ? Algorithm::prime_factor : Algorithm::bluestein; }
   static const char* name(Algorithm a);
   // Operation count of Bluestein's transform (the unit of PrimeFactorTransform::cost()).
