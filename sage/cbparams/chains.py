@@ -51,6 +51,7 @@ class Chain:
     primes: tuple[int, ...] = ()  #: the L + K primes
     S: int = 0               #: small ladder primes (the first S of the L)
     transform_ops: float = 0.0  #: one limb's transform, operations (mean over the primes; the cost model's size)
+    transform_ops_bluestein: float = 0.0  #: the part of transform_ops from primes using Bluestein's algorithm
     description: str = ""    #: how the engine built it, in one line
 
     @property
@@ -87,14 +88,14 @@ def build_chains(requests, ks_margin_bits: int = KS_MARGIN_BITS, refused: str = 
                             digits=tuple(j["digits"]), K=j["K"], b_sp=j["b_sp"], log2_q_ct=j["log2_q_ct"],
                             log2_q_sp=j["log2_p"], log2_max_digit=j["log2_max_digit"],
                             primes=tuple(j["primes"]), S=j["S"], transform_ops=float(j["transform_ops"]),
-                            description=j["chain"]))
+                            transform_ops_bluestein=float(j["transform_ops_bluestein"]), description=j["chain"]))
     return chains
 
 
 def transform_ops(ms) -> dict:
-    """{m: one limb's transform in operations} for many rings at once (chain_info's "m
-    transform": the algorithm the engine takes for a chain's usual primes), without
-    building chains."""
+    """{m: (one limb's transform in operations, the part of it by Bluestein's algorithm)}
+    for many rings at once (chain_info's "m transform": the algorithm the engine takes for
+    a chain's usual primes), without building chains."""
     ms = sorted({int(m) for m in ms})
     if not ms:
         return {}
@@ -107,7 +108,7 @@ def transform_ops(ms) -> dict:
         j = json.loads(line)
         if "error" in j:
             raise ChainError(f"m={m}: {j['error']}")
-        res[m] = float(j["transform_ops"])
+        res[m] = (float(j["transform_ops"]), float(j["transform_ops_bluestein"]))
     return res
 
 

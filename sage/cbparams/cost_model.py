@@ -1,45 +1,49 @@
-"""Time per engine operation on this machine, fitted from bench_ops, and a circuit's
-predicted time: its operation counts (from the engine's planner) times the model.
+"""Time per engine step on this machine, fitted from the engine's own step timings, and a
+circuit's predicted time: its step counts (from the engine's planner) times the model.
 
-The engine's double-CRT arithmetic costs, per operation on a ciphertext over l primes of
-a ring of dimension n = phi(m) (runners/engine/bgv/evaluator.cpp), with T the operation
-count of one limb's transform as the engine does it for this ring and prime (Bluestein's
-or the prime-factor algorithm: CyclotomicTransform::cost, asked of chain_info):
+The engine times each evaluator step under the planner's names (runners/engine/bgv/
+op_profile.h: a step's own time, the steps nested in it apart), and the planner counts the
+same steps at the same prime counts, one for one (PlanBackend::OpCount; a test holds them
+equal). Per step on a ciphertext over l primes of a ring of dimension n = phi(m), with K
+special primes, S small ones, c digits (digits_at: those holding one of its primes) and
+one limb's transform T operations, B of them where the chain's primes use Bluestein's
+algorithm (chain_info's transform_ops and transform_ops_bluestein; the prime-factor
+algorithm's P = T - B operations run at another speed, so the two are priced apart):
 
 * add, add_plain, mul_plain: pointwise over the limbs, ~ n l;
-* mul (tensor, then relinearization) and automorph (permutation, then key switching):
-  the key switch takes the l limbs to coefficients, raises each of its c digits (those
-  of the chain's c holding one of its primes: digits_at) to the l + K primes (K special
-  primes), multiplies by the key and divides by P: about l + (c + 2)(l + K) transforms
-  (T each) and ~ c (l + K) pointwise products (n each);
-* mul also decides its result's level (Levels::product_set): every switch target, the
-  subsets of the S small primes times the l - S + 1 prefixes of the others, built (~ l
-  each) and priced on the noise bound at each of the n roots: ~ 2^S (l - S + 1)(n + l);
-* add_decide, the same decision for an add of two ciphertexts at different prime sets
-  (Levels::sum_set, counted beside the add): ~ 2^S (l - S + 1)(n + l), fitted on
-  bench_ops' add_mixed (an add of a fresh ciphertext and one a prime lower) less the
-  mod switch and the add it also does;
-* automorph_hoisted (each automorphism of automorph_many: the digits are shared), the
-  key product and division by P: ~ n c (l + K) + T (l + K);
+* encode: a constant's first use (the engine keeps its double-CRT form at all L primes):
+  L transforms, ~ T L;
+* targets: the switch targets of a pair of prime sets, arranged the first time a level
+  decision meets the pair (Levels::targets): 2^S (l + 1) targets of up to S + l primes,
+  ~ 2^S (l + 1) and 2^S (l + 1)(S + l);
+* mul (a square too): the level decision (Levels::product_set), which prices the noise
+  bound at the n roots for the targets a bisection visits, ~ (2 log2(2^S (l - S + 1)) + 2)
+  n, and the tensor, ~ n l;
+* relin (a product's key switch) and automorph (permutation, then key switch): the l
+  limbs to coefficients, each digit raised to the l + K primes, the key product and the
+  division by P: ~ l + (c + 2)(l + K) transforms and ~ c (l + K) n pointwise products;
+* automorph_hoisted (each automorphism of automorph_many; the digits shared, their cost
+  spread over the automorphisms): ~ n c (l + K) + T (l + K);
 * mod_switch to l primes dropping r: ~ T (l + r) (the dropped limbs to coefficients and
-  the correction back).
-Each operation also has a fixed cost per call (its first coefficient).
+  the correction back); adding primes back: ~ n l;
+* add_decide, the decision beside an add of two ciphertexts at different prime sets
+  (Levels::sum_set): the bisection and the ~ 2^S targets that only add primes, ~ n each.
+Each step also has a fixed cost per call (its first coefficient).
 
-Operations timed one at a time on fresh ciphertexts are not operations inside a circuit
-(caches, allocation, the memory traffic between them): after the per-operation fit, the
-model runs the reference circuits (params.cost_reference; by default two rounds of AES and
-of Vision GF(2^16)^8 at m=4369, at their planned chains, decryption checked) at each thread count and keeps the ratio of
-their measured to their predicted time, `circuit_factor`, by which every prediction is
-multiplied. The configs' runs it is checked against are other rings and other rounds.
-
-The coefficients are non-negative least squares on relative error over bench_ops runs
-(`calibrate`: wall time, at one thread process CPU time, which a quiet machine gives as
-its wall time and a busy one does not inflate; every result checked by decryption) on a few rings, chains and
-digit counts, once per thread count (model["fits"]["<threads>"]): threads are measured,
-not modelled, so a prediction is for a thread count the model was calibrated at. A
-circuit's counts come from `run_cipher --plan` ("plan.op_counts": op, primes, dropped,
-count, the rounds' operations at the run's chain) and K, S, T from `chain_info`: the
-engine answers for all of them.
+The coefficients are non-negative least squares on relative error (weighted by the square
+root of how many calls each timing averages) over the step timings of bench_ops runs
+(`calibrate`) on a few rings, chains and digit counts, every result checked by decryption,
+once per thread count (model["fits"]["<threads>"]): threads are measured, not modelled, so
+a prediction is for a thread count the model was calibrated at. At one thread the step
+times are scaled by the bench_ops process's CPU time over its wall time, so other jobs on
+the machine do not inflate them. Then the reference circuits (params.cost_reference; by
+default two rounds of AES and of Vision GF(2^16)^8 at m=4369, at their planned chains,
+decryption checked) run at each thread count and their measured time beside the
+prediction is kept in the model (reference_runs) as the calibration's own check; the
+configs' runs it is checked against are other rings and other rounds. A circuit's counts
+come from `run_cipher --plan` ("plan.op_counts": op, primes, dropped, count, the rounds'
+steps at the run's chain) and K, S, T, B from `chain_info`: the engine answers for all of
+them.
 
 Sub-commands (python -m cbparams.cost_model ...):
   calibrate  runs bench_ops on the calibration set at each thread count, writes one JSON
@@ -47,11 +51,12 @@ Sub-commands (python -m cbparams.cost_model ...):
   refit      the fit again on a model's own timings (after the features changed)
   predict    predicted seconds for plan or run JSONs
   check      prediction against run_cipher runs (their total_s, wall, at the threads each
-             ran with); --max-error P exits 1 when a run's error passes P percent
+             ran with), and per step against each run's op_profile; --max-error P exits 1
+             when a run's error passes P percent
 
 >>> r = Ring(n=4096, T=60000.0, S=3, K=5)
->>> [round(f / 1e6, 3) for f in features("mul", r, l=15, c=3)]
-[0.0, 0.061, 6.9, 0.246, 0.426, 0.002]
+>>> [round(f / 1e6, 3) for f in features("relin", r, l=15, c=3)]
+[0.0, 0.061, 0.0, 6.9, 0.246]
 >>> one = {"fits": {"1": {"add": [0.0, 1e-9]}}}
 >>> round(predict_counts(one, [{"op": "add", "primes": 2, "dropped": 0, "count": 10}], Ring(100, 1.0, 0, 2), c=3), 12)
 2e-06
@@ -62,6 +67,7 @@ import argparse
 import csv
 import glob
 import json
+import math
 import os
 import platform
 import subprocess
@@ -74,20 +80,22 @@ from .config import load_params
 from .errors import ParamError
 
 #: Bumped whenever features() changes: a model fitted on other features is refused.
-FEATURES_VERSION = 3
+FEATURES_VERSION = 5
 
-#: Operations of the model, as the planner names them (runners/backend/plan_backend.h).
-OPS = ["add", "add_plain", "mul_plain", "mul", "automorph", "automorph_hoisted", "mod_switch", "add_decide"]
+#: Steps of the model, as the planner counts them and the engine times them
+#: (runners/backend/plan_backend.h, runners/engine/bgv/op_profile.h).
+OPS = ["add", "add_plain", "mul_plain", "encode", "targets", "mul", "relin", "automorph", "automorph_hoisted",
+       "mod_switch", "add_decide"]
 
-#: bench_ops timing -> the planner operation it calibrates (add_plain and mul_plain share
-#: the pointwise fits of add and mul_const: bench_ops times add and mul_const).
-BENCH_OP = {"add": "add", "mul_const": "mul_plain", "mul_relin": "mul", "frobenius": "automorph",
-            "automorph_many": "automorph_hoisted", "mod_switch": "mod_switch"}
+#: Steps bench_ops does not run, priced as another's (an add of a constant is an add's
+#: pointwise pass over the limbs).
 SHARED = {"add_plain": "add"}
 
-#: The circuit factors a quiet machine gives (BENCHMARKS.md, "Cost model and selection"):
-#: outside, calibrate warns and the model carries the warning.
-CIRCUIT_FACTOR_SANE = (0.5, 2.0)
+#: A reference circuit's prediction this far from its measured time (relative) means the
+#: calibration's timings are not this machine's at rest: calibrate warns and the model
+#: carries the warning. On a quiet machine the default references (two rounds at m=4369,
+#: 0.03 to 0.16 s each) came within -30% to +21% (BENCHMARKS.md).
+REFERENCE_SANE = 0.5
 
 
 def reference_args(reference: list[dict]) -> list[list]:
@@ -96,7 +104,7 @@ def reference_args(reference: list[dict]) -> list[list]:
     return [[*catalog.flags(catalog.instance_of(r)), "--m", r["m"], "--rounds", r["rounds"]] for r in reference]
 
 
-#: The default calibration set: rings holding GF(2^8) slots from phi 256 to 43200 (the
+#: The default calibration set: rings holding GF(2^8) slots from phi 256 to 46080 (the
 #: AES range) and m=641 (GF(2^64) slots; Bluestein there does twice 257's work per
 #: coefficient), chains of 300 to 2500 bits (the level decision grows with the primes),
 #: c = 2, 3, 6. Snakemake runs it once per build and thread count (about a minute each).
@@ -115,104 +123,115 @@ DEFAULT_CALIBRATION = [
 
 
 class Ring(NamedTuple):
-    """What an operation's cost depends on besides its primes and digits: n = phi(m), T
-    (one limb's transform, in operations: chain_info's transform_ops), S small primes, K
-    special primes."""
+    """What a step's cost depends on besides its primes and digits: n = phi(m), T (one
+    limb's transform, in operations: chain_info's transform_ops), S small primes, K
+    special primes, B (the part of T from primes using Bluestein's algorithm)."""
     n: int
     T: float
     S: int
     K: int
+    B: float = 0.0
 
 
 def ring_of(chain, n: int) -> Ring:
     """The Ring of an engine chain (cbparams.chains.Chain) on a ring of dimension n."""
     if not chain.transform_ops:
         raise ParamError(f"the chain of m={chain.m} has no transform_ops: rebuild chain_info (make build)")
-    return Ring(n=int(n), T=float(chain.transform_ops), S=int(chain.S), K=int(chain.K))
+    return Ring(n=int(n), T=float(chain.transform_ops), S=int(chain.S), K=int(chain.K),
+                B=float(chain.transform_ops_bluestein))
+
+
+def _decisions(S: int, l: int, others: float) -> float:
+    """Noise-bound pricings of a level decision: a bisection over the 2^S (l - S + 1)
+    targets that drop primes of both operands, then `others` more."""
+    return 2 * math.log2(max(2.0 ** S * max(l - S + 1, 1), 2.0)) + others
 
 
 def features(op: str, r: Ring, l: int, c: int, dropped: int = 0) -> list[float]:
-    """The model's variables for one operation on l primes with c digits (see the module
-    doc); the first, 1, is a fixed cost per call (allocation, bookkeeping: what dominates
-    on tiny rings)."""
-    n, T, S, K = r
+    """The model's variables for one step on l primes with c digits (see the module doc);
+    the first, 1, is a fixed cost per call (allocation, bookkeeping: what dominates on tiny
+    rings). Transform work comes as two variables, Bluestein's and the prime-factor
+    algorithm's operations."""
+    n, T, S, K, B = r
+    P = T - B
+
+    def transforms(x: float) -> list[float]:
+        return [B * x, P * x]
+
     if op in ("add", "add_plain", "mul_plain"):
         return [1.0, n * l]
-    if op in ("mul", "automorph"):
-        f = [1.0, n * l, T * (l + (c + 2) * (l + K)), n * c * (l + K)]
-        targets = 2.0 ** S * max(l - S + 1, 1)
-        return f + [targets * n, targets * l] if op == "mul" else f
-    if op == "add_decide":
-        targets = 2.0 ** S * max(l - S + 1, 1)
-        return [targets * n, targets * l]
+    if op == "encode":
+        return [1.0, *transforms(l)]
+    if op == "targets":
+        return [1.0, 2.0 ** S * (l + 1), 2.0 ** S * (l + 1) * (S + l)]
+    if op == "mul":
+        return [1.0, n * l, _decisions(S, l, 2) * n]
+    if op in ("relin", "automorph"):
+        return [1.0, n * l, *transforms(l + (c + 2) * (l + K)), n * c * (l + K)]
     if op == "automorph_hoisted":
-        return [1.0, n * c * (l + K), T * (l + K)]
+        return [1.0, n * c * (l + K), *transforms(l + K)]
     if op == "mod_switch":
-        return [1.0, T * (l + dropped) if dropped else n * l]
+        return [1.0, *transforms(l + dropped), 0.0] if dropped else [1.0, 0.0, 0.0, n * l]
+    if op == "add_decide":
+        return [1.0, _decisions(S, l, 2.0 ** S) * n]
     raise ParamError(f"op={op!r} is not an operation of the cost model: use one of {OPS}")
 
 
-def bench_rows(doc: dict, ring: Ring) -> list[dict]:
-    """Observations (op, ring, l, c, dropped, seconds: wall) from one bench_ops JSON."""
-    if "op_primes" not in doc:
-        raise ParamError("a bench_ops JSON without op_primes: rebuild bench_ops (make build)")
-    c = int(doc["c"])
+#: Per step, the feature columns (Bluestein's, the prime-factor algorithm's) of its
+#: transform work (features()).
+TRANSFORM_COLUMNS = {"encode": (1, 2), "relin": (2, 3), "automorph": (2, 3), "automorph_hoisted": (2, 3),
+                     "mod_switch": (1, 2)}
+
+
+def bench_rows(doc: dict, chain) -> list[dict]:
+    """Observations (op, ring, l, c, dropped, seconds per call, calls) from one bench_ops
+    JSON's op_profile, on its chain (cbparams.chains.Chain). At one thread each step's time
+    is scaled by the process's CPU time over wall time in the timed operations (bench_ops'
+    cpu_ms and <op>_ms): its own cost, which other jobs on the machine do not inflate."""
+    if "op_profile" not in doc:
+        raise ParamError("a bench_ops JSON without op_profile: rebuild bench_ops (make build)")
+    ring = ring_of(chain, int(doc["phi"]))
+    threads = int(doc["threads"])
+    scale = 1.0
+    if threads == 1 and doc.get("cpu_ms"):
+        wall = sum(doc[f"{k}_ms"] for k in doc["cpu_ms"] if f"{k}_ms" in doc)
+        cpu = sum(v for k, v in doc["cpu_ms"].items() if f"{k}_ms" in doc)
+        scale = min(1.0, cpu / wall) if wall > 0 and cpu > 0 else 1.0
     rows = []
-    cpu = _one_thread_cpu(doc)
-    for name, op in BENCH_OP.items():
-        if f"{name}_ms" not in doc:
+    for e in doc["op_profile"]:
+        if e["count"] <= 0 or e["op"] not in OPS:
             continue
-        sec = cpu.get(name, doc[f"{name}_ms"]) / 1e3
-        l = int(doc["op_primes"].get(name, doc["op_primes"]["fresh"]))
-        dropped = 1 if op == "mod_switch" else 0
-        if op == "automorph_hoisted":
-            sec /= int(doc["automorph_many_count"])
-        rows.append({"op": op, "m": doc["m"], "ring": list(ring), "l": l, "c": c, "dropped": dropped,
-                     "threads": int(doc["threads"]), "seconds": sec})
-    if "add_mixed_ms" in doc:
-        l, to = int(doc["op_primes"]["add_mixed"]), int(doc["op_primes"]["add_mixed_to"])
-        rows.append({"op": "add_mixed", "m": doc["m"], "ring": list(ring), "l": l, "to": to, "c": c,
-                     "dropped": l - to, "threads": int(doc["threads"]),
-                     "seconds": cpu.get("add_mixed", doc["add_mixed_ms"]) / 1e3})
+        rows.append({"op": e["op"], "m": int(doc["m"]), "ring": list(ring), "l": int(e["primes"]),
+                     "c": digits_at(chain.digits, int(e["primes"])), "dropped": int(e["dropped"]),
+                     "threads": threads, "calls": int(e["count"]), "seconds": scale * e["seconds"] / e["count"]})
     return rows
 
 
-def _one_thread_cpu(doc: dict) -> dict:
-    """bench_ops' process CPU ms by operation where it ran on one thread: there CPU is the
-    operation's own cost, which on a quiet machine is its wall time and which other jobs
-    on the machine do not inflate (the calibration stays this machine's under load). Empty
-    at more threads, where the model fits wall time."""
-    return dict(doc.get("cpu_ms") or {}) if int(doc.get("threads", 1)) == 1 else {}
-
-
 def fit(rows: list[dict]) -> dict:
-    """Non-negative least squares per operation on relative error: {op: [coefficients]}."""
+    """Non-negative least squares per step on relative error, each timing weighted by the
+    square root of its calls: {op: [coefficients]}. A calibration on rings of one transform
+    algorithm only prices the other's operations the same."""
     import numpy as np
     from scipy.optimize import nnls
 
     coef = {}
     for op in OPS:
-        if op == "add_decide":
-            continue
         src = SHARED.get(op, op)
-        obs = [r for r in rows if r["op"] == src]
+        obs = [r for r in rows if r["op"] == src and r["seconds"] > 0]
         if not obs:
-            raise ParamError(f"no bench_ops timing for {src}: the calibration set must time it")
+            raise ParamError(f"no bench_ops timing of the step {src}: the calibration set must run it")
         A = np.array([features(op, Ring(*r["ring"]), r["l"], r["c"], r["dropped"]) for r in obs])
         y = np.array([r["seconds"] for r in obs])
-        w = 1.0 / y
+        w = np.sqrt(np.array([float(r.get("calls", 1)) for r in obs])) / y
+        pair = TRANSFORM_COLUMNS.get(op)
+        alone = pair and not (A[:, pair[0]].any() and A[:, pair[1]].any())
+        if alone:  # one algorithm's column carries both
+            A[:, pair[0]] += A[:, pair[1]]
+            A[:, pair[1]] = 0.0
         x, _ = nnls(A * w[:, None], y * w)
+        if alone:
+            x[pair[1]] = x[pair[0]]
         coef[op] = [float(v) for v in x]
-    # add_decide: what an add_mixed took beyond its mod switch and add (module doc)
-    mixed = [r for r in rows if r["op"] == "add_mixed"]
-    if not mixed:
-        raise ParamError("no bench_ops timing for add_mixed: rebuild bench_ops (make build)")
-    A = np.array([features("add_decide", Ring(*r["ring"]), r["l"], r["c"]) for r in mixed])
-    y = np.array([max(r["seconds"] - op_seconds(coef, "mod_switch", Ring(*r["ring"]), r["to"], r["c"], r["dropped"])
-                      - op_seconds(coef, "add", Ring(*r["ring"]), r["to"], r["c"]), 0.05 * r["seconds"])
-                  for r in mixed])
-    x, _ = nnls(A / y[:, None], np.ones(len(y)))
-    coef["add_decide"] = [float(v) for v in x]
     return coef
 
 
@@ -248,13 +267,11 @@ def digits_at(digits, l: int) -> int:
 
 def predict_counts(model: dict, counts: list[dict], ring: Ring, c: int, digits=None, threads: int = 1) -> float:
     """Predicted seconds of a list of plan.op_counts entries at a thread count (digits: the
-    chain's primes per digit, for the digits each key switch really has; None: c), times
-    the model's circuit_factor at that count (module doc; 1 where it has none)."""
+    chain's primes per digit, for the digits each key switch really has; None: c)."""
     coef = coefficients(model, threads)
-    factor = float((model.get("circuit_factor") or {}).get(str(int(threads)), 1.0))
-    return factor * sum(o["count"] * op_seconds(coef, o["op"], ring, o["primes"],
-                                                digits_at(digits, o["primes"]) if digits else c, o.get("dropped", 0))
-                        for o in counts)
+    return sum(o["count"] * op_seconds(coef, o["op"], ring, o["primes"],
+                                       digits_at(digits, o["primes"]) if digits else c, o.get("dropped", 0))
+               for o in counts)
 
 
 def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None) -> dict:
@@ -281,8 +298,9 @@ def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None)
 def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, threads=(1,),
               circuits=None) -> dict:
     """Runs bench_ops (seeded) on each calibration entry at each thread count, fits one
-    model per thread count, then the circuit_factor on `circuits` (run_cipher arguments;
-    None: the params schema's cost_reference); returns the model."""
+    model per thread count on the engine's step timings, then runs the reference `circuits`
+    (run_cipher arguments; None: the params schema's cost_reference) and keeps their
+    measured time beside the prediction (module doc); returns the model."""
     if circuits is None:
         circuits = reference_args(load_params({})["cost_reference"])
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -304,37 +322,33 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, 
             doc = json.loads(path.read_text())
             log(f"bench_ops m={e['m']} bits={e['bits']} c={e['c']} threads={t}: mul {doc['mul_relin_ms']:.1f} ms "
                 f"at {doc['op_primes']['mul_relin']} primes, K={doc['primes']['special']}")
-            rows += bench_rows(doc, ring_of(ch, int(doc["phi"])))
+            rows += bench_rows(doc, ch)
             runs.append(str(path))
     model = {"features_version": FEATURES_VERSION, "observations": rows, "bench_runs": runs,
-             "threads": threads, "time": "one thread: process CPU (bench_ops cpu_ms); more: wall (bench_ops <op>_ms)", "host": platform.node(), "cpu": _cpu_name(),
+             "threads": threads, "time": "the engine's step timings (bench_ops op_profile); at one thread scaled by "
+             "the process's CPU time over wall time", "host": platform.node(), "cpu": _cpu_name(),
              "bench_ops": str(exe), "bench_ops_mtime": exe.stat().st_mtime}
     model = _fitted(model)
-    model["circuit_factor"], model["circuit_runs"] = {}, []
+    model["reference_runs"] = []
     for t in threads:
-        measured = predicted = 0.0
         for args in circuits:
             doc = runner.run_json("run_cipher", [*args, "--seed", 1, "--threads", t], timeout=1800)
-            pred = predict_plan(dict(model, circuit_factor={}), doc, threads=t)["seconds"]
-            # one thread: the rounds' CPU time, as the one-thread fits (_one_thread_cpu)
-            secs = float(doc["timings"]["total_cpu_s" if t == 1 else "total_s"])
-            measured += secs
-            predicted += pred
-            model["circuit_runs"].append({"args": [str(a) for a in args], "threads": t, "measured_s": secs,
-                                          "predicted_s": pred})
-        model["circuit_factor"][str(t)] = measured / predicted if predicted > 0 else 1.0
-        log(f"reference circuits at {t} threads: measured {measured:.3f} s, per-operation prediction "
-            f"{predicted:.3f} s: circuit_factor {model['circuit_factor'][str(t)]:.3f}")
-        f = model["circuit_factor"][str(t)]
-        if not CIRCUIT_FACTOR_SANE[0] <= f <= CIRCUIT_FACTOR_SANE[1]:
-            # On a quiet machine circuits run at 0.9 to 1.3 times their operations' sum; far
-            # from it, the calibration's timings are not this machine's (OpenMP threads
-            # waiting for cores that other jobs hold slow a circuit's many small parallel
-            # regions far more than bench_ops' repeated ones).
-            w = (f"circuit_factor {f:.2f} at {t} threads is outside {CIRCUIT_FACTOR_SANE}: was the machine busy? "
-                 "predictions at this thread count are suspect; calibrate again on a quiet machine")
-            model.setdefault("warnings", []).append(w)
-            log(f"WARNING: {w}")
+            pred = predict_plan(model, doc, threads=t)["seconds"]
+            secs = float(doc["timings"]["total_s"])
+            err = pred / secs - 1 if secs > 0 else 0.0
+            model["reference_runs"].append({"args": [str(a) for a in args], "threads": t, "measured_s": secs,
+                                            "predicted_s": pred, "error_pct": round(100 * err, 1)})
+            log(f"reference circuit {' '.join(str(a) for a in args)} at {t} threads: measured {secs:.3f} s, "
+                f"predicted {pred:.3f} s ({100 * err:+.1f}%)")
+            if abs(err) > REFERENCE_SANE:
+                # Far from its measured time, the calibration's timings are not this machine's at rest
+                # (OpenMP threads waiting for cores that other jobs hold slow a circuit's many
+                # small parallel regions far more than bench_ops' repeated ones).
+                w = (f"reference circuit {' '.join(str(a) for a in args)} at {t} threads predicted {100 * err:+.0f}% "
+                     f"of its measured time (beyond {100 * REFERENCE_SANE:.0f}%): was the machine busy? "
+                     "predictions at this thread count are suspect; calibrate again on a quiet machine")
+                model.setdefault("warnings", []).append(w)
+                log(f"WARNING: {w}")
     return model
 
 
@@ -343,11 +357,7 @@ def _fitted(model: dict) -> dict:
     for t in sorted({r["threads"] for r in model["observations"]}):
         fits[str(t)] = fit([r for r in model["observations"] if r["threads"] == t])
     for r in model["observations"]:
-        f, ring = fits[str(r["threads"])], Ring(*r["ring"])
-        r["predicted"] = (op_seconds(f, "add_decide", ring, r["l"], r["c"])
-                          + op_seconds(f, "mod_switch", ring, r["to"], r["c"], r["dropped"])
-                          + op_seconds(f, "add", ring, r["to"], r["c"]) if r["op"] == "add_mixed"
-                          else op_seconds(f, r["op"], ring, r["l"], r["c"], r["dropped"]))
+        r["predicted"] = op_seconds(fits[str(r["threads"])], r["op"], Ring(*r["ring"]), r["l"], r["c"], r["dropped"])
     return dict(model, fits=fits, features_version=FEATURES_VERSION)
 
 
@@ -387,7 +397,8 @@ CHECK_COLUMNS = ["run", "cipher", "instance", "m", "phi", "bits", "c", "threads"
 
 def check_runs(model: dict, paths: list[str]) -> list[dict]:
     """Prediction (at each run's thread count) against run_cipher runs whose blocks all
-    decrypted correctly; error_pct against the rounds' wall time (total_s)."""
+    decrypted correctly; error_pct against the rounds' wall time (total_s); "steps": per
+    step, its measured seconds (the run's op_profile, where it has one) and predicted."""
     docs = []
     for path in paths:
         doc = json.loads(Path(path).read_text())
@@ -402,12 +413,29 @@ def check_runs(model: dict, paths: list[str]) -> list[dict]:
         meas = float(doc["timings"]["total_s"])
         cpu = doc["timings"].get("total_cpu_s")
         p = doc["params"]
+        steps = {}
+        for e in doc.get("op_profile") or []:
+            steps[e["op"]] = steps.get(e["op"], 0.0) + float(e["seconds"])
         out.append({"run": path, "cipher": doc["cipher"], "instance": doc.get("instance", ""),
                     "m": p["m"], "phi": p["phi"], "bits": p["bits"], "c": p["c"], "threads": pred["threads"],
                     "blocks": doc["blocks"], "measured_s": round(meas, 3), "predicted_s": round(pred["seconds"], 3),
                     "error_pct": round(100 * (pred["seconds"] - meas) / meas, 1),
-                    "measured_cpu_s": round(cpu, 3) if cpu is not None else ""})
+                    "measured_cpu_s": round(cpu, 3) if cpu is not None else "",
+                    "steps": {op: (steps.get(op), pred["by_op"].get(op, 0.0))
+                              for op in sorted(set(steps) | set(pred["by_op"]))} if steps else {}})
     return out
+
+
+def step_table(rows: list[dict], share: float = 0.05) -> list[str]:
+    """Markdown lines: per run, each step taking at least `share` of its measured time, the
+    engine's timing of it beside the prediction (where the model errs, step by step)."""
+    lines = ["| run | m | threads | step | measured s | predicted s | error |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        for op, (meas, pred) in r["steps"].items():
+            if meas and meas >= share * r["measured_s"]:
+                lines.append(f"| {r['cipher']} {r['instance']} | {r['m']} | {r['threads']} | {op} | {meas:.3f} | "
+                             f"{pred:.3f} | {100 * (pred - meas) / meas:+.1f}% |")
+    return lines
 
 
 def main(argv=None) -> int:
@@ -474,7 +502,7 @@ def main(argv=None) -> int:
             rows = check_runs(model, paths)
             if a.out:
                 with open(a.out, "w", newline="") as f:
-                    w = csv.DictWriter(f, fieldnames=CHECK_COLUMNS)
+                    w = csv.DictWriter(f, fieldnames=CHECK_COLUMNS, extrasaction="ignore")
                     w.writeheader()
                     w.writerows(rows)
             print("| run | m | bits | c | threads | blocks | measured s (wall) | predicted s | error |")
@@ -485,6 +513,13 @@ def main(argv=None) -> int:
             worst = max((abs(r["error_pct"]) for r in rows), default=0.0)
             print(f"\nworst error {worst:.1f}% over {len(rows)} runs"
                   + (f" (bound {a.max_error:g}%)" if a.max_error is not None else ""))
+            if any(r["steps"] for r in rows):
+                print("\nBy step (the engine's own timing of each step, run_cipher's op_profile, beside the "
+                      "prediction; steps of at least 5% of a run):\n")
+                print("\n".join(step_table([r for r in rows if r["steps"]])))
+            for r in model.get("reference_runs", []):
+                print(f"\nreference circuit ({' '.join(r['args'])}, {r['threads']} threads) at calibration: "
+                      f"measured {r['measured_s']:.3f} s, predicted {r['predicted_s']:.3f} s ({r['error_pct']:+.1f}%)")
             for w in model.get("warnings", []):
                 print(f"\nWARNING (calibration): {w}")
             if a.max_error is not None and worst > a.max_error:

@@ -169,13 +169,14 @@ def reference_plans(name: str, p: dict, log=print, cache_dir: str | Path | None 
     return out
 
 
-def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int, T: float | None = None,
+def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int, T: tuple | None = None,
              threads: int = 1) -> dict:
     """The chain, security and latency a ring would get, from the reference plans:
     bits linear in log2 phi through the two plans, log2 P ~ bits / c + 20 (the largest
     digit plus the engine's margin), the second plan's operations with their prime counts
-    scaled by bits / its bits (K likewise), priced on this ring's transform size T and
-    small primes S (ring: the engine's chain here, chains.Chain; None asks for it)."""
+    scaled by bits / its bits (K likewise), priced on this ring's transform size T
+    (chains.transform_ops: operations, and those by Bluestein's algorithm; None asks the
+    engine) and the reference's small primes S."""
     (a, b) = refs
     pa, pb = a["params"], b["params"]
     xa, xb = math.log2(pa["phi"]), math.log2(pb["phi"])
@@ -189,7 +190,7 @@ def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int, 
     digits = [max(1, round(x * scale)) for x in ch.digits]
     if T is None:
         T = chains.transform_ops([m])[m]
-    r = cost_model.Ring(n=phi, T=T, S=ch.S, K=K)
+    r = cost_model.Ring(n=phi, T=T[0], S=ch.S, K=K, B=T[1])
     latency = cost_model.predict_counts(model, counts, r, c=c, digits=digits, threads=threads)
     return {"est_bits": round(bits), "est_log2_q": round(log2_q, 1),
             "est_helib_bits": round(security.helib_security(m, log2_q, hwt, phi), 2),

@@ -1,7 +1,8 @@
 # cost.smk: the cost model (sage/cbparams/cost_model.py): bench_ops on a few rings, one
 # thread and at the config's threads, every result checked by decryption, and a fit of
-# time per operation in phi(m), the transform's size, primes and digits c; then its
-# prediction against the runs this pipeline made, at the threads each ran with.
+# the engine's time per step (its op_profile) in phi(m), each transform algorithm's size,
+# primes and digits c; then its prediction against the runs this pipeline made, at the
+# threads each ran with, in total and per step against each run's own op_profile.
 #
 # The binaries are inputs when they exist (make run builds them before Snakemake starts),
 # so rebuilding bench_ops reruns the calibration, and rebuilding run_cipher the plans
