@@ -305,7 +305,10 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   j["log2_q_ct"] = info.log2_q_ct;
   j["log2_p"] = info.log2_p;
   backend_fields(be, j);
-  if constexpr (std::is_same_v<B, cb::BgvBackend>) j["keep_uniform_mib"] = args.keep_uniform_mib;
+  if constexpr (std::is_same_v<B, cb::BgvBackend>) {
+    j["keep_uniform_mib"] = args.keep_uniform_mib;
+    j["compact_keys"] = be.memory().compact_keys;  // a_j regenerated, b_j unpacked at each use (keys.h)
+  }
   j["security"] = info.security;
   j["threads"] = omp_get_max_threads();
   j["reps"] = reps;

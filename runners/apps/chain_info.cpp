@@ -11,7 +11,8 @@
 // one limb's transform operation count, CyclotomicTransform::cost: Bluestein's or the
 // prime-factor algorithm's, whichever the engine uses for that prime), transform_ops_bluestein
 // (the part of that mean from the primes that use Bluestein's algorithm: the cost model
-// prices the two algorithms' operations apart), chain (how it was built), memory (what the
+// prices the two algorithms' operations apart), chain (how it was built),
+// keep_uniform_bytes (keys whose uniform half is larger are stored compact), memory (what the
 // engine's data takes at this chain, engine/bgv/memory.h: bytes of a limb, the transform
 // tables, the secret and public key, one key-switching key as stored and in full, a fresh
 // ciphertext, one key switch's temporaries); or {"error": msg}
@@ -81,6 +82,7 @@ int main() {
       j["transform_ops"] = ops / double(ch.primes().size());
       j["transform_ops_bluestein"] = bluestein / double(ch.primes().size());
       j["chain"] = ch.describe();
+      j["keep_uniform_bytes"] = cb::bgv::KeySwitchKey::kKeepUniformBytes;  // keys above it stored compact
       j["memory"] = cb::apps::memory_model_json(
           cb::bgv::MemoryModel(ch, m, cb::ZmStar(m).phi(), cb::bgv::KeySwitchKey::kKeepUniformBytes));
     } catch (const std::exception& e) {

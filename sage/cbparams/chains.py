@@ -52,6 +52,9 @@ class Chain:
     S: int = 0               #: small ladder primes (the first S of the L)
     transform_ops: float = 0.0  #: one limb's transform, operations (mean over the primes; the cost model's size)
     transform_ops_bluestein: float = 0.0  #: the part of transform_ops from primes using Bluestein's algorithm
+    key_compact: bool = False    #: key-switching keys stored compact (a_j from a seed, b_j packed: keys.h)
+    key_full_bytes: int = 0      #: one key-switching key in full, bytes
+    keep_uniform_bytes: int = 0  #: the engine keeps a key's uniform half up to this many bytes, else compact
     description: str = ""    #: how the engine built it, in one line
 
     @property
@@ -88,7 +91,9 @@ def build_chains(requests, ks_margin_bits: int = KS_MARGIN_BITS, refused: str = 
                             digits=tuple(j["digits"]), K=j["K"], b_sp=j["b_sp"], log2_q_ct=j["log2_q_ct"],
                             log2_q_sp=j["log2_p"], log2_max_digit=j["log2_max_digit"],
                             primes=tuple(j["primes"]), S=j["S"], transform_ops=float(j["transform_ops"]),
-                            transform_ops_bluestein=float(j["transform_ops_bluestein"]), description=j["chain"]))
+                            transform_ops_bluestein=float(j["transform_ops_bluestein"]),
+                            key_compact=bool(j["memory"]["key_compact"]), key_full_bytes=int(j["memory"]["key_full_bytes"]),
+                            keep_uniform_bytes=int(j["keep_uniform_bytes"]), description=j["chain"]))
     return chains
 
 

@@ -21,9 +21,11 @@ algorithm's P = T - B operations run at another speed, so the two are priced apa
   n, and the tensor, ~ n l;
 * relin (a product's key switch) and automorph (permutation, then key switch): the l
   limbs to coefficients, each digit raised to the l + K primes, the key product and the
-  division by P: ~ l + (c + 2)(l + K) transforms and ~ c (l + K) n pointwise products;
+  division by P: ~ l + (c + 2)(l + K) transforms and ~ c (l + K) n pointwise products,
+  and as many words of the key regenerated and unpacked where the keys are stored
+  compact (C: the engine's choice above 64 MiB a key, keys.h; on Vision's large rings);
 * automorph_hoisted (each automorphism of automorph_many; the digits shared, their cost
-  spread over the automorphisms): ~ n c (l + K) + T (l + K);
+  spread over the automorphisms): ~ n c (l + K) (C likewise) + T (l + K);
 * mod_switch to l primes dropping r: ~ T (l + r) (the dropped limbs to coefficients and
   the correction back); adding primes back: ~ n l;
 * add_decide, the decision beside an add of two ciphertexts at different prime sets
@@ -56,7 +58,7 @@ Sub-commands (python -m cbparams.cost_model ...):
 
 >>> r = Ring(n=4096, T=60000.0, S=3, K=5)
 >>> [round(f / 1e6, 3) for f in features("relin", r, l=15, c=3)]
-[0.0, 0.061, 0.0, 6.9, 0.246]
+[0.0, 0.061, 0.0, 6.9, 0.246, 0.0]
 >>> one = {"fits": {"1": {"add": [0.0, 1e-9]}}}
 >>> round(predict_counts(one, [{"op": "add", "primes": 2, "dropped": 0, "count": 10}], Ring(100, 1.0, 0, 2), c=3), 12)
 2e-06
@@ -107,7 +109,9 @@ def reference_args(reference: list[dict]) -> list[list]:
 #: The default calibration set: rings holding GF(2^8) slots from phi 256 to 46080 (the
 #: AES range) and m=641 (GF(2^64) slots; Bluestein there does twice 257's work per
 #: coefficient), chains of 300 to 2500 bits (the level decision grows with the primes),
-#: c = 2, 3, 6. Snakemake runs it once per build and thread count (about a minute each).
+#: c = 2, 3, 6, and two with every key stored compact (keep_uniform_mib 0: what the
+#: engine does with keys over 64 MiB, on the large rings of Vision's instances).
+#: Snakemake runs it once per build and thread count (about a minute each).
 DEFAULT_CALIBRATION = [
     {"m": 257, "bits": 500, "c": 3},
     {"m": 257, "bits": 1000, "c": 6},
@@ -119,26 +123,34 @@ DEFAULT_CALIBRATION = [
     {"m": 21845, "bits": 600, "c": 2},
     {"m": 21845, "bits": 900, "c": 3},
     {"m": 53261, "bits": 900, "c": 3},
+    {"m": 4369, "bits": 1000, "c": 3, "keep_uniform_mib": 0},
+    {"m": 21845, "bits": 900, "c": 3, "keep_uniform_mib": 0},
 ]
 
 
 class Ring(NamedTuple):
     """What a step's cost depends on besides its primes and digits: n = phi(m), T (one
     limb's transform, in operations: chain_info's transform_ops), S small primes, K
-    special primes, B (the part of T from primes using Bluestein's algorithm)."""
+    special primes, B (the part of T from primes using Bluestein's algorithm), C (1 where
+    the key-switching keys are stored compact: each use regenerates a_j from its seed and
+    unpacks b_j, keys.h)."""
     n: int
     T: float
     S: int
     K: int
     B: float = 0.0
+    C: float = 0.0
 
 
-def ring_of(chain, n: int) -> Ring:
-    """The Ring of an engine chain (cbparams.chains.Chain) on a ring of dimension n."""
+def ring_of(chain, n: int, compact: bool | None = None) -> Ring:
+    """The Ring of an engine chain (cbparams.chains.Chain) on a ring of dimension n;
+    compact: whether the keys were stored compact (None: as the engine stores them by
+    default at this chain)."""
     if not chain.transform_ops:
         raise ParamError(f"the chain of m={chain.m} has no transform_ops: rebuild chain_info (make build)")
+    compact = chain.key_compact if compact is None else compact
     return Ring(n=int(n), T=float(chain.transform_ops), S=int(chain.S), K=int(chain.K),
-                B=float(chain.transform_ops_bluestein))
+                B=float(chain.transform_ops_bluestein), C=1.0 if compact else 0.0)
 
 
 def _decisions(S: int, l: int, others: float) -> float:
@@ -152,7 +164,7 @@ def features(op: str, r: Ring, l: int, c: int, dropped: int = 0) -> list[float]:
     the first, 1, is a fixed cost per call (allocation, bookkeeping: what dominates on tiny
     rings). Transform work comes as two variables, Bluestein's and the prime-factor
     algorithm's operations."""
-    n, T, S, K, B = r
+    n, T, S, K, B, C = r
     P = T - B
 
     def transforms(x: float) -> list[float]:
@@ -167,9 +179,9 @@ def features(op: str, r: Ring, l: int, c: int, dropped: int = 0) -> list[float]:
     if op == "mul":
         return [1.0, n * l, _decisions(S, l, 2) * n]
     if op in ("relin", "automorph"):
-        return [1.0, n * l, *transforms(l + (c + 2) * (l + K)), n * c * (l + K)]
+        return [1.0, n * l, *transforms(l + (c + 2) * (l + K)), n * c * (l + K), C * n * c * (l + K)]
     if op == "automorph_hoisted":
-        return [1.0, n * c * (l + K), *transforms(l + K)]
+        return [1.0, n * c * (l + K), *transforms(l + K), C * n * c * (l + K)]
     if op == "mod_switch":
         return [1.0, *transforms(l + dropped), 0.0] if dropped else [1.0, 0.0, 0.0, n * l]
     if op == "add_decide":
@@ -190,7 +202,7 @@ def bench_rows(doc: dict, chain) -> list[dict]:
     cpu_ms and <op>_ms): its own cost, which other jobs on the machine do not inflate."""
     if "op_profile" not in doc:
         raise ParamError("a bench_ops JSON without op_profile: rebuild bench_ops (make build)")
-    ring = ring_of(chain, int(doc["phi"]))
+    ring = ring_of(chain, int(doc["phi"]), doc.get("compact_keys"))
     threads = int(doc["threads"])
     scale = 1.0
     if threads == 1 and doc.get("cpu_ms"):
@@ -288,7 +300,7 @@ def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None)
     if chain is None:
         chain = chains.build_chain(m, bits, c)
     threads = int(threads or doc.get("threads") or 1)
-    ring = ring_of(chain, n)
+    ring = ring_of(chain, n, (doc.get("memory") or {}).get("compact_keys"))  # a run's own keys where it says
     by_op: dict[str, float] = {}
     for o in plan["op_counts"]:
         by_op[o["op"]] = by_op.get(o["op"], 0.0) + predict_counts(model, [o], ring, c, chain.digits, threads)
@@ -313,9 +325,13 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, 
     for t in threads:
         env = dict(os.environ, OMP_NUM_THREADS=str(t))
         for e, ch in zip(calibration, rings):
-            path = out_dir / f"bench_m{e['m']}_bits{e['bits']}_c{e['c']}_t{t}.json"
+            keep = e.get("keep_uniform_mib")
+            path = out_dir / (f"bench_m{e['m']}_bits{e['bits']}_c{e['c']}" + (f"_keep{keep}" if keep is not None else "")
+                              + f"_t{t}.json")
             cmd = [str(exe), "--m", str(e["m"]), "--bits", str(e["bits"]), "--c", str(e["c"]),
                    "--reps", str(reps), "--seed", "1", "--quiet", "--json", str(path)]
+            if keep is not None:
+                cmd += ["--keep-uniform-mib", str(keep)]
             res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
             if res.returncode != 0:
                 raise runner.RunError(f"{' '.join(cmd)} exited with {res.returncode}: {res.stderr.strip()[-400:]}")
@@ -467,7 +483,7 @@ def main(argv=None) -> int:
             if not isinstance(cal, list) or any(not isinstance(e, dict) or not {"m", "bits", "c"} <= set(e)
                                                 for e in cal):
                 raise ParamError(f"--calibration {a.calibration}: give a JSON list of {{m, bits, c}} "
-                                 f"(empty: the default set)")
+                                 f"(and keep_uniform_mib where wanted; empty: the default set)")
             try:
                 threads = [int(t) for t in str(a.threads).split(",") if t.strip()]
             except ValueError:

@@ -29,8 +29,8 @@ R = CM.Ring(n=4, T=8.0, S=1, K=2)
 
 def test_fit_recovers_known_costs():
     """Step timings made from known coefficients are fitted back, step by step (rings
-    with Bluestein's transform and with the prime-factor algorithm, mod switches that drop
-    primes and that add them)."""
+    with Bluestein's transform and with the prime-factor algorithm, keys stored in full
+    and compact, mod switches that drop primes and that add them)."""
     import random
     rng = random.Random(5)
     steps = [op for op in CM.OPS if op not in CM.SHARED]
@@ -39,8 +39,8 @@ def test_fit_recovers_known_costs():
     rows = []
     for n, T, S, K in [(256, 5000, 4, 3), (4096, 60000, 5, 3), (4096, 60000, 6, 5), (16384, 400000, 8, 7),
                        (43200, 2.4e6, 8, 7), (640, 26000, 3, 4), (256, 5000, 8, 4)]:
-        for bluestein in (True, False):
-            ring = CM.Ring(n, T, S, K, T if bluestein else 0.0)
+        for bluestein, compact in ((True, 0.0), (False, 0.0), (True, 1.0), (False, 1.0)):
+            ring = CM.Ring(n, T, S, K, T if bluestein else 0.0, compact)
             for op in steps:
                 for _ in range(4):
                     l, c = rng.randint(2, 40), rng.randint(1, 6)
@@ -91,6 +91,10 @@ def test_chain_info_answers_the_transform_size():
     assert 0 < b.transform_ops / 4096 < a.transform_ops / 640
     assert a.transform_ops_bluestein == a.transform_ops and b.transform_ops_bluestein == 0  # priced apart
     assert chains.transform_ops([641, 4369]) == {641: (a.transform_ops, a.transform_ops), 4369: (b.transform_ops, 0.0)}
+    # keys stored compact where one exceeds the engine's threshold (Vision GF(2^8)^16's ring)
+    big = chains.build_chain(124645, 1475, 3)
+    assert not b.key_compact and big.key_compact and big.key_full_bytes / 2 > big.keep_uniform_bytes
+    assert CM.ring_of(big, 98304).C == 1.0 and CM.ring_of(big, 98304, compact=False).C == 0.0
 
 
 def measure_small(tmp):
