@@ -106,11 +106,13 @@ def reference_args(reference: list[dict]) -> list[list]:
     return [[*catalog.flags(catalog.instance_of(r)), "--m", r["m"], "--rounds", r["rounds"]] for r in reference]
 
 
-#: The default calibration set: rings holding GF(2^8) slots from phi 256 to 46080 (the
-#: AES range) and m=641 (GF(2^64) slots; Bluestein there does twice 257's work per
-#: coefficient), chains of 300 to 2500 bits (the level decision grows with the primes),
-#: c = 2, 3, 6, and two with every key stored compact (keep_uniform_mib 0: what the
-#: engine does with keys over 64 MiB, on the large rings of Vision's instances).
+#: The default calibration set: rings holding GF(2^8) slots from phi 256 to 90112 (the
+#: AES range and Vision's larger rings: a limb of phi 98304 words outgrows the caches a
+#: smaller ring's fit assumes) and m=641 (GF(2^64) slots; Bluestein there does twice
+#: 257's work per coefficient), chains of 300 to 2500 bits (the level decision grows with
+#: the primes), c = 2, 3, 6, and two with every key stored compact (keep_uniform_mib 0:
+#: what the engine does with keys over 64 MiB, on the large rings of Vision's instances).
+#: bench_ops runs with --cost-ops (no rotations: 9 keys, not 178, at m=90721).
 #: Snakemake runs it once per build and thread count (about a minute each).
 DEFAULT_CALIBRATION = [
     {"m": 257, "bits": 500, "c": 3},
@@ -125,6 +127,7 @@ DEFAULT_CALIBRATION = [
     {"m": 53261, "bits": 900, "c": 3},
     {"m": 4369, "bits": 1000, "c": 3, "keep_uniform_mib": 0},
     {"m": 21845, "bits": 900, "c": 3, "keep_uniform_mib": 0},
+    {"m": 90721, "bits": 600, "c": 3},
 ]
 
 
@@ -329,7 +332,7 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, 
             path = out_dir / (f"bench_m{e['m']}_bits{e['bits']}_c{e['c']}" + (f"_keep{keep}" if keep is not None else "")
                               + f"_t{t}.json")
             cmd = [str(exe), "--m", str(e["m"]), "--bits", str(e["bits"]), "--c", str(e["c"]),
-                   "--reps", str(reps), "--seed", "1", "--quiet", "--json", str(path)]
+                   "--reps", str(reps), "--seed", "1", "--quiet", "--cost-ops", "--json", str(path)]
             if keep is not None:
                 cmd += ["--keep-uniform-mib", str(keep)]
             res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
