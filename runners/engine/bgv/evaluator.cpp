@@ -196,7 +196,11 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
 std::shared_ptr<const DCRTPoly> Evaluator::constant(const Plaintext& mu, const std::vector<int>& primes) const {
   if (mu.dcrt_cached()) return mu.dcrt(primes);
   OpProfile::Scope step(profile_, "encode", ctx_.L());
-  return mu.dcrt(primes);
+  auto p = mu.dcrt(primes);
+  // At every prime, kept; or, once the plaintext cache is full (Plaintext::kPlaintextCacheBytes),
+  // at the ciphertext's primes, again at each use: the planner counts only the first.
+  step.set(long(p->primes().size()));
+  return p;
 }
 
 const KeySwitchKey& Evaluator::automorphism_key(long k) const {
