@@ -106,7 +106,7 @@ PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
   Ptxt p{clear_.encode(v), nullptr};
   std::vector<NTL::GF2X> k(v.size());
   for (size_t i = 0; i < v.size(); ++i) k[i] = impl_->sub->embed(v[i]);
-  p.roots = std::make_shared<const RootBound>(Plaintext::embedding_of(*impl_->slots, impl_->zm.m(), impl_->slots->encode(k)));
+  p.roots = Plaintext::embedding_ptr(*impl_->slots, impl_->zm.m(), impl_->slots->encode(k));
   return p;
 }
 

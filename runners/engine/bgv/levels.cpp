@@ -5,6 +5,7 @@
 #include <climits>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include <omp.h>
 
@@ -69,6 +70,14 @@ double log2_max_product(const RootBound& A, double al, const RootBound& B, doubl
     return max_product(pa, pb, pr, fa, ga, fb, gb, lo, hi);
   });
   return ma + mb + std::log2(best);
+}
+
+// max_u a_u b_u: log2_max_product's value without rounding terms (al, be factored out).
+double max_product_at(const RootBound& A, const RootBound& B) {
+  const double *pa = A.normalized().data(), *pb = B.normalized().data();
+  return max_over(A.normalized().size(), [&](size_t lo, size_t hi) {
+    return max_product(pa, pb, pa, 1.0, 0.0, 1.0, 0.0, lo, hi);
+  });
 }
 
 // log2 max_u (2^al a_u + 2^be b_u + k 2^rho r_u), k in {0, 1, 2}.
@@ -162,18 +171,31 @@ const Levels::Targets& Levels::targets(const PrimeSet& ta, const PrimeSet& tb) c
     }
   }
   for (auto& [x, t] : by_x) ts->concave.push_back(t);
+  std::stable_sort(ts->others.begin(), ts->others.end(), [](const Targets::Target& u, const Targets::Target& v) {
+    return std::tie(u.out_a, u.out_b, u.x) < std::tie(v.out_a, v.out_b, v.x);
+  });
   return *targets_.emplace(std::move(key), std::move(ts)).first->second;
 }
 
 template <class Cap>
-PrimeSet Levels::best_target(const Targets& ts, Cap cap) const {
+PrimeSet Levels::best_target(const Targets& ts, Cap cap, bool others_rise) const {
+  // The least index in [lo, hi] whose value reaches `floor`, for values non-decreasing there.
+  auto first_reaching = [](size_t lo, size_t hi, double floor, auto&& value) {
+    while (lo < hi) {
+      const size_t mid = (lo + hi) / 2;
+      if (value(mid) >= floor) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
   const auto& sorted = ts.concave;
   std::vector<double> memo(sorted.size(), NAN);
   auto cap_at = [&](size_t i) {
     if (std::isnan(memo[i])) memo[i] = cap(sorted[i].x, sorted[i].out_a, sorted[i].out_b);
     return memo[i];
   };
-  // The best capacity: the concave part's peak by bisection, the others one by one.
+  // The best capacity: the concave part's peak by bisection, the others one by one or,
+  // where they rise with x, at the top of each run of equal (out_a, out_b).
   double best_cap = -INFINITY;
   size_t peak = 0;
   if (!sorted.empty()) {
@@ -187,22 +209,44 @@ PrimeSet Levels::best_target(const Targets& ts, Cap cap) const {
     best_cap = cap_at(lo);
   }
   const auto& others = ts.others;
-  std::vector<double> other_cap(others.size());
-  for (size_t i = 0; i < others.size(); ++i)
-    best_cap = std::max(best_cap, other_cap[i] = cap(others[i].x, others[i].out_a, others[i].out_b));
-  // Among the targets within kLadderTieBits of it, the smallest modulus (cheapest).
+  std::vector<double> other_memo(others.size(), NAN);
+  auto other_at = [&](size_t i) {
+    if (std::isnan(other_memo[i])) other_memo[i] = cap(others[i].x, others[i].out_a, others[i].out_b);
+    return other_memo[i];
+  };
+  std::vector<std::pair<size_t, size_t>> runs;  // [first, last] of each run (others_rise)
+  for (size_t i = 0; i < others.size();) {
+    size_t e = i;
+    if (others_rise)
+      while (e + 1 < others.size() && others[e + 1].out_a == others[i].out_a && others[e + 1].out_b == others[i].out_b) ++e;
+    runs.emplace_back(i, e);
+    for (size_t k = i; k <= e; ++k)
+      if (k == e || !others_rise) best_cap = std::max(best_cap, other_at(k));
+    i = e + 1;
+  }
+  // Among the targets within kLadderTieBits of it, the smallest modulus (cheapest): on
+  // the concave part the least x at or below the peak (capacity rises up to it, so by
+  // bisection; past the peak x only grows), in a rising run its least qualifying x.
+  const double floor = best_cap - kLadderTieBits;
   const Targets::Target* best = nullptr;
   double best_x = INFINITY;
   auto consider = [&](const Targets::Target& t, double c) {
-    if (c < best_cap - kLadderTieBits) return;
+    if (c < floor) return;
     if (t.x < best_x) best_x = t.x, best = &t;
   };
-  if (!sorted.empty()) {
-    for (size_t i = peak + 1; i-- > 0 && cap_at(i) >= best_cap - kLadderTieBits;) consider(sorted[i], cap_at(i));
-    for (size_t i = peak + 1; i < sorted.size() && cap_at(i) >= best_cap - kLadderTieBits; ++i)
-      consider(sorted[i], cap_at(i));
+  if (!sorted.empty() && cap_at(peak) >= floor) {
+    const size_t i = first_reaching(0, peak, floor, cap_at);
+    consider(sorted[i], cap_at(i));
   }
-  for (size_t i = 0; i < others.size(); ++i) consider(others[i], other_cap[i]);
+  for (const auto& [first, last] : runs) {
+    if (!others_rise) {
+      consider(others[first], other_at(first));
+      continue;
+    }
+    if (other_at(last) < floor) continue;
+    const size_t i = first_reaching(first, last, floor, other_at);
+    consider(others[i], other_at(i));
+  }
   if (!best) throw Error("levels: no target prime set");
   return ts.set(*best);
 }
@@ -210,11 +254,16 @@ PrimeSet Levels::best_target(const Targets& ts, Cap cap) const {
 PrimeSet Levels::product_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const {
   const double qa = chain_.log2_Q(ta), qb = chain_.log2_Q(tb);
   const RootBound& R = noise_.rounding();
+  // At the targets that keep both operands' primes (no rounding), the maximum over the
+  // roots is max_u a_u b_u whatever x: computed once, the same number every time.
+  double max_ab = NAN;
   auto cap = [&](double x, bool out_a, bool out_b) {
     if (a.is_zero() || b.is_zero()) return x;
-    return x - log2_max_product(a, a.exponent() + x - qa, b, b.exponent() + x - qb, R, out_a, out_b);
+    if (out_a || out_b) return x - log2_max_product(a, a.exponent() + x - qa, b, b.exponent() + x - qb, R, out_a, out_b);
+    if (std::isnan(max_ab)) max_ab = std::log2(max_product_at(a, b));
+    return x - ((a.exponent() + x - qa) + (b.exponent() + x - qb) + max_ab);
   };
-  return best_target(targets(ta, tb), cap);
+  return best_target(targets(ta, tb), cap, /*others_rise=*/false);
 }
 
 PrimeSet Levels::sum_set(const PrimeSet& ta, const RootBound& a, const PrimeSet& tb, const RootBound& b) const {
@@ -225,14 +274,21 @@ PrimeSet Levels::sum_set(const PrimeSet& ta, const RootBound& a, const PrimeSet&
   }
   const double qa = chain_.log2_Q(ta), qb = chain_.log2_Q(tb);
   const RootBound& R = noise_.rounding();
+  // x - log2 max_u (2^(x-qa) a_u + 2^(x-qb) b_u) does not depend on x: at the targets
+  // that keep both operands' primes (k = 0) it is computed once.
+  double cap_kept = NAN;
   auto cap = [&](double x, bool out_a, bool out_b) {
     const int k = int(out_a) + int(out_b);
+    if (k == 0 && !std::isnan(cap_kept)) return cap_kept;
     const RootBound& A = a.is_zero() ? R : a;
     const RootBound& B = b.is_zero() ? R : b;
-    return x - log2_max_sum(A, a.is_zero() ? -INFINITY : a.exponent() + x - qa, B,
-                            b.is_zero() ? -INFINITY : b.exponent() + x - qb, R, k);
+    const double c = x - log2_max_sum(A, a.is_zero() ? -INFINITY : a.exponent() + x - qa, B,
+                                      b.is_zero() ? -INFINITY : b.exponent() + x - qb, R, k);
+    if (k == 0) cap_kept = c;
+    return c;
   };
-  return best_target(targets(ta, tb), cap);
+  // x - log2 max_u(2^(x-qa) a_u + 2^(x-qb) b_u + k 2^rho R_u) rises with x at fixed k.
+  return best_target(targets(ta, tb), cap, /*others_rise=*/true);
 }
 
 PrimeSet Levels::prefix_for_key_switch(const PrimeSet& ta, const RootBound& a, const RootBound& R,
@@ -247,7 +303,7 @@ PrimeSet Levels::prefix_for_key_switch(const PrimeSet& ta, const RootBound& a, c
     const PrimeSet t = prefix(j);
     const double x = chain_.log2_Q(t);
     const bool drop = !includes(t, ta);
-    const RootBound ks = key_switch(t);
+    const RootBound& ks = key_switch(t);
     double c;
     if (a.is_zero()) c = x - log2_max_sum(ks, ks.exponent(), R, -INFINITY, R, drop ? 1 : 0);
     else c = x - log2_max_sum(a, a.exponent() + x - qa, ks, ks.exponent(), R, drop ? 1 : 0);
@@ -285,7 +341,7 @@ PrimeSet Levels::relin_set(const PrimeSet& tp, const RootBound& n) const {
   return prefix_for_key_switch(tp, n, noise_.rounding2(), kKeySwitchLossBits);
 }
 
-RootBound Levels::key_switch(const PrimeSet& at) const {
+const RootBound& Levels::key_switch(const PrimeSet& at) const {
   std::vector<double> log2_digits;
   for (const auto& d : chain_.digits()) {
     double bits = 0;
@@ -294,7 +350,11 @@ RootBound Levels::key_switch(const PrimeSet& at) const {
       if (std::binary_search(at.begin(), at.end(), i)) bits += chain_.log2_q(i), any = true;
     if (any) log2_digits.push_back(bits);
   }
-  return noise_.key_switch(log2_digits, chain_.log2_P());
+  // A function of the digits' sizes alone, met at every key switch of a run: kept.
+  std::lock_guard<std::mutex> lock(key_switch_mu_);
+  auto it = key_switch_.find(log2_digits);
+  if (it == key_switch_.end()) it = key_switch_.emplace(log2_digits, noise_.key_switch(log2_digits, chain_.log2_P())).first;
+  return it->second;
 }
 
 RootBound Levels::product(const RootBound& a, const RootBound& b, const PrimeSet& tp, const PrimeSet& tr) const {

@@ -12,8 +12,13 @@
 // so C is concave in x: among the targets that drop primes of both operands, sorted by
 // x, the best is found by bisection on the sign of C's increments; the few targets that
 // only add primes to an operand (no rounding for it) are evaluated one by one. Ties
-// within 1/4 bit go to the smaller modulus (fewer limbs, cheaper). A sum moves to the
-// common set maximizing x - log2 max_t(2^(x-a) A_t + 2^(x-b) B_t (+ R_t)), also concave.
+// within 1/4 bit go to the smaller modulus (fewer limbs, cheaper): C rises up to its
+// peak, so the least x within the tie is found by bisection too. A sum moves to the
+// common set maximizing x - log2 max_t(2^(x-a) A_t + 2^(x-b) B_t (+ R_t)), also concave;
+// at a fixed count of rounded operands that capacity rises with x (it is constant where
+// neither is rounded), so the targets keeping an operand's primes are searched by
+// bisection as well. A plan makes millions of these decisions, each maximum a pass over
+// the phi roots (levels_test.cpp checks them against evaluating every target).
 // Keys have no small primes (chain.h), so every key switch runs modulo ciphertext primes
 // only, a prefix Q_j = q_S ... q_(S+j-1) of them. After a product at a set with small
 // primes, the degree-2 result (c0, c1, c2) is switched to the prefix that leaves the most
@@ -75,7 +80,7 @@ class Levels {
   PrimeSet relin_set(const PrimeSet& tp, const RootBound& n) const;
 
   // The noise each step leaves (operands already at the set `at`).
-  RootBound key_switch(const PrimeSet& at) const;  // added by one key switch at `at`
+  const RootBound& key_switch(const PrimeSet& at) const;  // added by one key switch at `at`
   // a b at tp, switched to tr (relin_set), + relinearization at tr.
   RootBound product(const RootBound& a, const RootBound& b, const PrimeSet& tp, const PrimeSet& tr) const;
   RootBound automorphism(const RootBound& a, const std::vector<int>& perm, const PrimeSet& at) const;
@@ -95,14 +100,15 @@ class Levels {
       bool out_a, out_b;    // not a superset of ta / of tb (drops primes of it)
     };
     PrimeSet big;  // the common big primes
-    std::vector<Target> concave, others;
+    std::vector<Target> concave, others;  // others by (out_a, out_b), then x increasing
     PrimeSet set(const Target& t) const;
   };
   const Targets& targets(const PrimeSet& ta, const PrimeSet& tb) const;
   // Among the targets, the one maximizing cap(x, out_a, out_b), ties within 1/4 bit to the
-  // smaller modulus.
+  // smaller modulus. others_rise: cap rises with x among the others of equal (out_a,
+  // out_b) (a sum's), so each such run is searched by bisection, not one by one.
   template <class Cap>
-  PrimeSet best_target(const Targets& ts, Cap cap) const;
+  PrimeSet best_target(const Targets& ts, Cap cap, bool others_rise) const;
   PrimeSet common_with_small(const PrimeSet& ta, const PrimeSet& tb) const;
   // The prefix of ciphertext primes for a key switch of a ciphertext at ta with bound a,
   // rounded with R when primes are dropped; within `tolerance` bits of the best capacity,
@@ -114,6 +120,8 @@ class Levels {
   const OpProfile* profile_ = nullptr;
   mutable std::mutex targets_mu_;
   mutable std::map<std::pair<PrimeSet, PrimeSet>, std::unique_ptr<const Targets>> targets_;
+  mutable std::mutex key_switch_mu_;
+  mutable std::map<std::vector<double>, RootBound> key_switch_;  // by the digits' log2 sizes at a set
 };
 
 }  // namespace cb::bgv

@@ -2,7 +2,10 @@
 
 #include <atomic>
 #include <cmath>
+#include <list>
+#include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 
 #include <omp.h>
@@ -13,25 +16,9 @@ namespace cb::bgv {
 
 namespace {
 std::atomic<size_t> g_cache_bytes{0};
-}
 
-Plaintext::Plaintext(const Context& ctx, const NTL::GF2X& mu)
-    : ctx_(&ctx), poly_(mu), cache_(std::make_shared<Cache>()) {
-  const long deg = NTL::deg(mu);
-  if (deg >= ctx.phi()) {
-    NTL::rem(poly_, mu, ctx.slots().Phi());
-  }
-  const long d2 = NTL::deg(poly_);
-  if (d2 >= 0) {
-    coeffs_.resize(d2 + 1);
-    for (long i = 0; i <= d2; ++i) coeffs_[i] = NTL::IsOne(NTL::coeff(poly_, i)) ? 1 : 0;
-    auto [lift, roots] = small_lift(ctx.m(), std::move(coeffs_));
-    coeffs_ = std::move(lift);
-    roots_ = std::make_shared<const RootBound>(std::move(roots));
-  }
-}
-
-std::pair<std::vector<long>, RootBound> Plaintext::small_lift(long m, std::vector<long> mu01) {
+// small_lift's work: Plaintext::kLiftTrials + 1 embeddings, each an FFT of length >= 2m.
+std::pair<std::vector<long>, RootBound> compute_lift(long m, std::vector<long> mu01) {
   const auto& emb = *util::canonical_embedding(m);
   long nonzero = 0;
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the positions of the nonzero coefficients
@@ -40,11 +27,11 @@ std::pair<std::vector<long>, RootBound> Plaintext::small_lift(long m, std::vecto
       ++nonzero;
       for (int k = 0; k < 8; ++k) h = (h ^ ((uint64_t(i) >> (8 * k)) & 0xff)) * 0x100000001b3ull;
     }
-  // The candidates: mu01 itself, then kLiftTrials signings drawn in order from gen.
+  // The candidates: mu01 itself, then Plaintext::kLiftTrials signings drawn in order from gen.
   std::vector<std::vector<long>> lifts{mu01};
   if (nonzero >= 2) {
     std::mt19937_64 gen(h);  // the standard fixes mt19937_64's sequence: the same lift everywhere
-    for (int trial = 0; trial < kLiftTrials; ++trial) {
+    for (int trial = 0; trial < Plaintext::kLiftTrials; ++trial) {
       std::vector<long> lift = mu01;
       uint64_t bits = 0;
       int left = 0;
@@ -68,14 +55,104 @@ std::pair<std::vector<long>, RootBound> Plaintext::small_lift(long m, std::vecto
   return {std::move(lifts[best]), std::move(bounds[best])};
 }
 
-RootBound Plaintext::embedding_of(const SlotRing& slots, long m, const NTL::GF2X& mu) {
+
+// The lifts already computed, by (m, mu01): the chain planner meets the same plaintexts at
+// every chain it tries (the subkeys and blocks of each run, the constants of each key
+// weight's circuit) and the run meets them again; each costs five FFTs of length >= 2m.
+// Least recently used first out past kLiftMemoBytes.
+struct LiftMemo {
+  static constexpr size_t kLiftMemoBytes = size_t(256) << 20;
+  struct Entry {
+    std::vector<int8_t> lift;
+    std::shared_ptr<const RootBound> roots;
+    size_t bytes;
+  };
+  using Key = std::pair<long, std::vector<uint64_t>>;  // m, mu01's bits
+  std::mutex mu;
+  std::list<Key> order;  // most recent first
+  std::map<Key, std::pair<Entry, std::list<Key>::iterator>> entries;
+  size_t bytes = 0;
+
+  static Key key_of(long m, const std::vector<long>& mu01) {
+    Key k{m, std::vector<uint64_t>((mu01.size() + 63) / 64 + 1, 0)};
+    k.second.back() = mu01.size();
+    for (size_t i = 0; i < mu01.size(); ++i)
+      if (mu01[i]) k.second[i / 64] |= uint64_t(1) << (i % 64);
+    return k;
+  }
+  std::optional<Entry> find(const Key& k) {
+    std::lock_guard<std::mutex> lock(mu);
+    const auto it = entries.find(k);
+    if (it == entries.end()) return std::nullopt;
+    order.splice(order.begin(), order, it->second.second);
+    return it->second.first;
+  }
+  void put(Key k, Entry e) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (e.bytes > kLiftMemoBytes || entries.count(k)) return;
+    while (bytes + e.bytes > kLiftMemoBytes) {
+      const auto last = entries.find(order.back());
+      bytes -= last->second.first.bytes;
+      entries.erase(last);
+      order.pop_back();
+    }
+    order.push_front(k);
+    bytes += e.bytes;
+    entries.emplace(std::move(k), std::make_pair(std::move(e), order.begin()));
+  }
+};
+
+LiftMemo& lift_memo() {
+  static LiftMemo* memo = new LiftMemo;  // never destroyed: plaintexts may outlive static destruction
+  return *memo;
+}
+
+std::pair<std::vector<long>, std::shared_ptr<const RootBound>> memo_lift(long m, std::vector<long> mu01) {
+  LiftMemo::Key key = LiftMemo::key_of(m, mu01);
+  if (auto e = lift_memo().find(key)) return {std::vector<long>(e->lift.begin(), e->lift.end()), e->roots};
+  auto [lift, roots] = compute_lift(m, std::move(mu01));
+  auto r = std::make_shared<const RootBound>(std::move(roots));
+  LiftMemo::Entry e{std::vector<int8_t>(lift.begin(), lift.end()), r, 0};
+  e.bytes = e.lift.size() + sizeof(double) * size_t(r->size());
+  lift_memo().put(std::move(key), std::move(e));
+  return {std::move(lift), std::move(r)};
+}
+
+}  // namespace
+
+Plaintext::Plaintext(const Context& ctx, const NTL::GF2X& mu)
+    : ctx_(&ctx), poly_(mu), cache_(std::make_shared<Cache>()) {
+  const long deg = NTL::deg(mu);
+  if (deg >= ctx.phi()) {
+    NTL::rem(poly_, mu, ctx.slots().Phi());
+  }
+  const long d2 = NTL::deg(poly_);
+  if (d2 >= 0) {
+    coeffs_.resize(d2 + 1);
+    for (long i = 0; i <= d2; ++i) coeffs_[i] = NTL::IsOne(NTL::coeff(poly_, i)) ? 1 : 0;
+    auto [lift, roots] = memo_lift(ctx.m(), std::move(coeffs_));
+    coeffs_ = std::move(lift);
+    roots_ = std::move(roots);
+  }
+}
+
+std::pair<std::vector<long>, RootBound> Plaintext::small_lift(long m, std::vector<long> mu01) {
+  auto [lift, roots] = memo_lift(m, std::move(mu01));
+  return {std::move(lift), *roots};
+}
+
+std::shared_ptr<const RootBound> Plaintext::embedding_ptr(const SlotRing& slots, long m, const NTL::GF2X& mu) {
   NTL::GF2X r = mu;
   if (NTL::deg(r) >= slots.zmstar().phi()) NTL::rem(r, mu, slots.Phi());
   const long d = NTL::deg(r);
-  if (d < 0) return RootBound();
+  if (d < 0) return std::make_shared<const RootBound>();
   std::vector<long> coeffs(d + 1);
   for (long i = 0; i <= d; ++i) coeffs[i] = NTL::IsOne(NTL::coeff(r, i)) ? 1 : 0;
-  return small_lift(m, std::move(coeffs)).second;
+  return memo_lift(m, std::move(coeffs)).second;
+}
+
+RootBound Plaintext::embedding_of(const SlotRing& slots, long m, const NTL::GF2X& mu) {
+  return *embedding_ptr(slots, m, mu);
 }
 
 Plaintext::Cache::~Cache() { g_cache_bytes.fetch_sub(bytes); }

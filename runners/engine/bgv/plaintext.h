@@ -48,6 +48,9 @@ class Plaintext {
   // |mu(zeta_t)| for the lift of mu mod Phi_m the constructor chooses, for callers
   // without a Context (the chain planner).
   static RootBound embedding_of(const SlotRing& slots, long m, const NTL::GF2X& mu);
+  // The same, shared with every plaintext of that lift: lifts are remembered engine-wide
+  // by (m, mu) (the planner meets each plaintext at every chain it tries, the run again).
+  static std::shared_ptr<const RootBound> embedding_ptr(const SlotRing& slots, long m, const NTL::GF2X& mu);
   // The lift (coefficients in {-1, 0, 1}) of mu01 (coefficients 0/1, degree < phi) and
   // its embedding's magnitudes.
   static std::pair<std::vector<long>, RootBound> small_lift(long m, std::vector<long> mu01);
