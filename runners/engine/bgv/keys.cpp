@@ -68,7 +68,6 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
 KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_prime, Draws draws) const {
   const auto all = key_primes(ctx_);
   KeySwitchKey key;
-  key.log2_e = -INFINITY;
   const bool seeded =
       KeySwitchKey::stored_compact(long(ctx_.digits().size()), long(all.size()), ctx_.phi(), keep_uniform_bytes_);
   key.a_seed = draws.a_seed;
@@ -80,7 +79,6 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
     for (size_t r = 0; r < all.size(); ++r)
       Sampler::uniform_limb(key.a_seed, KeySwitchKey::tag(j, all[r]), ctx_.q(all[r]), a.limb(long(r)), ctx_.phi());
     std::vector<long>& e = draws.e[j];
-    key.log2_e = std::max(key.log2_e, log2_canonical(e, ctx_.m()));
     for (long& x : e) x *= 2;
     DCRTPoly b = DCRTPoly::from_coeffs(ctx_, all, e);
     DCRTPoly as = a;

@@ -53,7 +53,6 @@ struct KeySwitchKey {
   std::vector<DCRTPoly> a;     // per digit, over all primes; empty when compact
   std::vector<PackedLimbs> b_packed;  // per digit, when compact
   uint64_t a_seed = 0;         // seed of the a_j (kept in both forms)
-  double log2_e = 0;           // log2 max_j |e_j|_can, exact
   bool seeded() const { return a.empty(); }
   bool compact() const { return b.empty(); }
   static uint64_t tag(long j, int p) { return uint64_t(j) * 65536 + uint64_t(p); }
