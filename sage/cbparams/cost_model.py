@@ -17,7 +17,7 @@ algorithm's P = T - B operations run at another speed, so the two are priced apa
   decision meets the pair (Levels::targets): 2^S (l + 1) targets of up to S + l primes,
   ~ 2^S (l + 1) and 2^S (l + 1)(S + l);
 * mul (a square too): the level decision (Levels::product_set), which prices the noise
-  bound at the n roots for the targets a bisection visits, ~ (2 log2(2^S (l - S + 1)) + 2)
+  bound at the n roots for the targets two bisections visit, ~ (3 log2(2^S (l - S + 1)) + 2)
   n, and the tensor, ~ n l;
 * relin (a product's key switch) and automorph (permutation, then key switch): the l
   limbs to coefficients, each digit raised to the l + K primes, the key product and the
@@ -29,7 +29,8 @@ algorithm's P = T - B operations run at another speed, so the two are priced apa
 * mod_switch to l primes dropping r: ~ T (l + r) (the dropped limbs to coefficients and
   the correction back); adding primes back: ~ n l;
 * add_decide, the decision beside an add of two ciphertexts at different prime sets
-  (Levels::sum_set): the bisection and the ~ 2^S targets that only add primes, ~ n each.
+  (Levels::sum_set): the bisections, and for the targets that only add primes to an
+  operand (capacity rising with the modulus) one more bisection over 2^S, ~ n each.
 Each step also has a fixed cost per call (its first coefficient).
 
 The coefficients are non-negative least squares on relative error (weighted by the square
@@ -82,7 +83,7 @@ from .config import load_params
 from .errors import ParamError
 
 #: Bumped whenever features() changes: a model fitted on other features is refused.
-FEATURES_VERSION = 5
+FEATURES_VERSION = 6
 
 #: Steps of the model, as the planner counts them and the engine times them
 #: (runners/backend/plan_backend.h, runners/engine/bgv/op_profile.h).
@@ -158,8 +159,9 @@ def ring_of(chain, n: int, compact: bool | None = None) -> Ring:
 
 def _decisions(S: int, l: int, others: float) -> float:
     """Noise-bound pricings of a level decision: a bisection over the 2^S (l - S + 1)
-    targets that drop primes of both operands, then `others` more."""
-    return 2 * math.log2(max(2.0 ** S * max(l - S + 1, 1), 2.0)) + others
+    targets that drop primes of both operands for the best capacity and one for the least
+    modulus within the tie (Levels::best_target), then `others` more."""
+    return 3 * math.log2(max(2.0 ** S * max(l - S + 1, 1), 2.0)) + others
 
 
 def features(op: str, r: Ring, l: int, c: int, dropped: int = 0) -> list[float]:
@@ -188,7 +190,7 @@ def features(op: str, r: Ring, l: int, c: int, dropped: int = 0) -> list[float]:
     if op == "mod_switch":
         return [1.0, *transforms(l + dropped), 0.0] if dropped else [1.0, 0.0, 0.0, n * l]
     if op == "add_decide":
-        return [1.0, _decisions(S, l, 2.0 ** S) * n]
+        return [1.0, _decisions(S, l, 2.0 * (S + 1)) * n]
     raise ParamError(f"op={op!r} is not an operation of the cost model: use one of {OPS}")
 
 
