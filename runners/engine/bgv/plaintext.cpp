@@ -55,7 +55,6 @@ std::pair<std::vector<long>, RootBound> compute_lift(long m, std::vector<long> m
   return {std::move(lifts[best]), std::move(bounds[best])};
 }
 
-
 // The lifts already computed, by (m, mu01): the chain planner meets the same plaintexts at
 // every chain it tries (the subkeys and blocks of each run, the constants of each key
 // weight's circuit) and the run meets them again; each costs five FFTs of length >= 2m.

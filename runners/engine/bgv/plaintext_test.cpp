@@ -45,6 +45,21 @@ TEST(PlaintextLift, CongruentToMuWithItsOwnEmbeddingAndTheSameForThePlanner) {
   }
 }
 
+// Lifts are remembered engine-wide by (m, mu): the planner's bound and every plaintext of
+// the same mu share one embedding, computed once; another mu is another entry.
+TEST(PlaintextLift, RememberedByRingAndPlaintext) {
+  const Context ctx(ContextParams{4369, 100, 2, 120});
+  const NTL::GF2X mu = dense_constant(ctx, 11), nu = dense_constant(ctx, 12);
+  const Plaintext a(ctx, mu), b(ctx, mu), c(ctx, nu);
+  EXPECT_EQ(&a.roots(), &b.roots());
+  EXPECT_EQ(a.coeffs(), b.coeffs());
+  EXPECT_EQ(Plaintext::embedding_ptr(ctx.slots(), ctx.m(), mu).get(), &a.roots());
+  EXPECT_NE(&a.roots(), &c.roots());
+  EXPECT_NE(a.coeffs(), c.coeffs());
+  const auto [lift, bound] = Plaintext::small_lift(ctx.m(), std::vector<long>(a.coeffs().size(), 0));
+  EXPECT_TRUE(bound.is_zero());  // the zero polynomial, not a neighbour's entry
+}
+
 TEST(PlaintextLift, SignedLiftIsSmallerThanTheZeroOneLiftOnDenseConstants) {
   // Measured when written: the {0,1} lift of such constants reaches 2^7.3-2^9.2 at m=4369,
   // the signed one 2^6.8-2^7.2 (2^11.8 against 2^8.9 at m=53261).
