@@ -60,10 +60,10 @@
 // before it, ~0 from the plan cache), process_s (the whole process)}, per_round[{round, seconds, capacity_bits, ops{step: seconds},
 // counts{mul, mul_plain, add, add_plain, automorph}}], ops (counts over the run),
 // op_profile[{op, primes, dropped, count, seconds}] (BGV: each engine step's own wall
-// time in the rounds, under the planner's names: engine/bgv/op_profile.h), fresh_capacity_bits,
+// time in the rounds, under the planner's names, lanes' times added: engine/bgv/op_profile.h), fresh_capacity_bits,
 // plaintext_hex, input_hex, ciphertext_hex (the output block 0), expected_hex,
 // key_fingerprint, wrong_blocks, correct, plan{bits, bits_per_round, round_capacity_bits,
-// chain, op_counts[{op, primes, dropped, count}] (the rounds' engine operations at the
+// chain, op_counts[{op, primes, dropped, count, lanes}] (the rounds' engine operations at the
 // chain op_counts_bits, the run's: PlanBackend::OpCount), seconds} (BGV).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -226,7 +226,7 @@ std::optional<PlanCache> plan_cache;
 json plan_json(const ChainPlan& p, double seconds) {
   json ops = json::array();
   for (const auto& c : p.op_counts)
-    ops.push_back({{"op", c.op}, {"primes", c.primes}, {"dropped", c.dropped}, {"count", c.count}});
+    ops.push_back({{"op", c.op}, {"primes", c.primes}, {"dropped", c.dropped}, {"count", c.count}, {"lanes", c.lanes}});
   return {{"bits", p.bits},
           {"bits_per_round", p.bits_per_round},
           {"fresh_capacity_bits", p.fresh_capacity},

@@ -339,6 +339,15 @@ def test_plan_cache_answers_the_same_plan_and_only_it(tmp_path):
     proc, d = run(tmp_path, *base, "--plan")
     assert proc.returncode == 0 and d["plan"]["cache"]["misses"] == 1 and strip(d["plan"]) == strip(first)
     json.loads(files[0].read_text())  # rewritten
+    # a sliced plan's lane widths (runners/backend/lanes.h) come back from the cache as counted
+    sliced = []
+    for i in range(2):
+        proc, d = run(tmp_path / str(i), "--cipher", "aes128", "--m", 257, "--rounds", 1, "--packing", "byte-sliced",
+                      "--plan", "--plan-cache", cache)
+        assert proc.returncode == 0, proc.stderr
+        sliced.append(d["plan"])
+    assert sliced[1]["cache"]["hits"] == 1 and sliced[1]["op_counts"] == sliced[0]["op_counts"]
+    assert {o["lanes"] for o in sliced[0]["op_counts"] if o["op"] != "targets"} == {16}
     blocker = tmp_path / "a_file"
     blocker.write_text("")
     proc, d = run(tmp_path / "0", "--cipher", "aes128", "--m", 771, "--plan", "--plan-cache", blocker / "x")

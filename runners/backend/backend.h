@@ -32,6 +32,9 @@
 //                                                        KeyError
 //   double capacity_bits(const Ctxt& c) const;            log2(modulus / noise), estimated
 //   std::string op_counters() const;  (optional) engine counters for reports
+//   std::vector<Ctxt> encrypt_many(const std::vector<std::vector<uint64_t>>& vs) const;
+//                                     (optional) encrypt(v) of each v, the same ciphertexts
+//                                     as calls in turn, faster (BGV: side by side)
 //   std::vector<Ctxt> automorph_many(const Ctxt& a, const std::vector<long>& ks) const;
 //                                     (optional) X -> X^k for each k on the same input;
 //                                     BGV shares the key-switching digits ("hoisting"),

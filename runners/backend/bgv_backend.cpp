@@ -4,8 +4,10 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
+#include "backend/lanes.h"
 #include "engine/bgv/decryptor.h"
 #include "engine/bgv/encryptor.h"
 #include "engine/bgv/evaluator.h"
@@ -111,8 +113,32 @@ BgvBackend::Ptxt BgvBackend::encode(const std::vector<uint64_t>& v) const {
 
 BgvBackend::Ctxt BgvBackend::encrypt(const std::vector<uint64_t>& v) const {
   const Plaintext p = encode(v);
-  std::lock_guard<std::mutex> lock(impl_->rng_mu);
-  return impl_->enc->encrypt(p, impl_->rng);
+  Encryptor::Randomness r;
+  {
+    std::lock_guard<std::mutex> lock(impl_->rng_mu);
+    r = impl_->enc->draw(impl_->rng);
+  }
+  return impl_->enc->encrypt(p, std::move(r));
+}
+
+std::vector<BgvBackend::Ctxt> BgvBackend::encrypt_many(const std::vector<std::vector<uint64_t>>& vs) const {
+  std::vector<std::optional<Ctxt>> out(vs.size());
+  const size_t T = size_t(std::max(1, lane_threads<BgvBackend>(long(vs.size()))));
+  for (size_t lo = 0; lo < vs.size(); lo += T) {
+    const size_t w = std::min(vs.size() - lo, T);
+    std::vector<Encryptor::Randomness> rs(w);
+    {
+      std::lock_guard<std::mutex> lock(impl_->rng_mu);  // drawn in turn, as encrypt() would
+      for (auto& r : rs) r = impl_->enc->draw(impl_->rng);
+    }
+    for_each_lane<BgvBackend>(long(w), [&](long j) {
+      out[lo + size_t(j)] = impl_->enc->encrypt(encode(vs[lo + size_t(j)]), std::move(rs[size_t(j)]));
+    });
+  }
+  std::vector<Ctxt> cts;
+  cts.reserve(vs.size());
+  for (auto& c : out) cts.push_back(std::move(*c));
+  return cts;
 }
 
 std::vector<uint64_t> BgvBackend::decrypt(const Ctxt& c) const {

@@ -42,6 +42,10 @@ struct BgvMemory {
 
 class BgvBackend {
  public:
+  // Operations on distinct ciphertexts may run at once (backend/lanes.h): the keys,
+  // transforms and caches they share are read-only or locked.
+  static constexpr bool kConcurrent = true;
+
   using Ctxt = bgv::Ciphertext;
   using Ptxt = bgv::Plaintext;
 
@@ -57,6 +61,9 @@ class BgvBackend {
 
   Ptxt encode(const std::vector<uint64_t>& v) const;
   Ctxt encrypt(const std::vector<uint64_t>& v) const;
+  // encrypt(v) of each v, in order: the randomness drawn in turn (the words of as many
+  // encrypt() calls), the encodings and transforms side by side (backend/lanes.h).
+  std::vector<Ctxt> encrypt_many(const std::vector<std::vector<uint64_t>>& vs) const;
   std::vector<uint64_t> decrypt(const Ctxt& c) const;
   void add(Ctxt& a, const Ctxt& b) const;
   void add_plain(Ctxt& a, const Ptxt& p) const;

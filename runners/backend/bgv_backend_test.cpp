@@ -2,6 +2,7 @@
 #include "backend/bgv_backend.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <random>
 
@@ -41,6 +42,37 @@ TEST(BgvBackend, AesFieldOperationsAgainstGF2n) {
   EXPECT_EQ(info.slots, 16);
   EXPECT_NEAR(info.log2_q, info.log2_q_ct + info.log2_p, 1e-9);
   EXPECT_GE(info.log2_q_ct, 180);
+}
+
+// encrypt_many on 3 threads gives the words of encrypt() called in turn from the same seed
+// (the randomness drawn in order, the rest side by side), and the sampler is left where
+// the calls in turn leave it.
+TEST(BgvBackend, EncryptManyGivesTheWordsOfEncryptInTurn) {
+  const int saved = omp_get_max_threads();
+  std::mt19937_64 g(5);
+  std::vector<std::vector<uint64_t>> vs;
+  for (int i = 0; i < 7; ++i) vs.push_back(random_bytes(16, g));
+  auto words = [](const bgv::Ciphertext& c) {
+    std::vector<uint64_t> w;
+    for (const bgv::DCRTPoly* p : {&c.c0, &c.c1})
+      for (long i = 0; i < p->num_limbs(); ++i) w.insert(w.end(), p->limb(i), p->limb(i) + p->phi());
+    return w;
+  };
+  omp_set_num_threads(1);
+  BgvBackend one(BgvParams{257, 200, 2, 0, 1}, 8, kAesPoly);
+  std::vector<std::vector<uint64_t>> want;
+  for (const auto& v : vs) want.push_back(words(one.encrypt(v)));
+  want.push_back(words(one.encrypt(vs[0])));
+  omp_set_num_threads(3);
+  BgvBackend many(BgvParams{257, 200, 2, 0, 1}, 8, kAesPoly);
+  std::vector<std::vector<uint64_t>> got;
+  const auto cts = many.encrypt_many(vs);
+  for (const auto& c : cts) got.push_back(words(c));
+  got.push_back(words(many.encrypt(vs[0])));  // the next draw, as after the calls in turn
+  omp_set_num_threads(saved);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(got[i] == want[i]) << "ciphertext " << i;
+  for (size_t i = 0; i < vs.size(); ++i) EXPECT_EQ(many.decrypt(cts[i]), vs[i]);
 }
 
 TEST(BgvBackend, FieldMustDivideSlotDegree) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 
+#include "backend/lanes.h"
 #include "engine/algebra/slot_ring.h"
 #include "engine/algebra/subfield.h"
 #include "engine/bgv/plaintext.h"
@@ -26,6 +27,11 @@ struct PlanBackend::Impl {
   std::unique_ptr<Levels> levels;
   mutable std::mutex mu;
   mutable std::map<long, std::vector<int>> perms;
+  // |mu(zeta_t)| of each slot vector encoded so far: the planner encrypts the same inputs
+  // and subkeys anew for every chain it tries, and the encoding (the slots' CRT, then the
+  // lift) does not depend on the chain. Up to kRootsMemo vectors are kept.
+  static constexpr size_t kRootsMemo = 4096;
+  mutable std::map<std::vector<uint64_t>, std::shared_ptr<const RootBound>> roots;
   OpProfile targets;  // Levels' arrangements of switch targets: their count is the step "targets"
 
   Impl(const PlanParams& p, long n, uint64_t f_low) : params(p), zm(p.m) {
@@ -58,13 +64,14 @@ void PlanBackend::set_bits(long bits) {
 
 void PlanBackend::count(const char* op, size_t primes, long dropped) const {
   std::lock_guard<std::mutex> lock(count_mu_);
-  ++counts_[{op, long(primes), dropped}];
+  ++counts_[{op, long(primes), dropped, current_lanes()}];
 }
 
 std::vector<PlanBackend::OpCount> PlanBackend::op_counts() const {
   std::lock_guard<std::mutex> lock(count_mu_);
   std::vector<OpCount> out;
-  for (const auto& [key, n] : counts_) out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), n});
+  for (const auto& [key, n] : counts_)
+    out.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), n, std::get<3>(key)});
   for (const auto& e : impl_->targets.entries()) out.push_back({e.op, e.primes, e.dropped, e.count});
   return out;
 }
@@ -104,9 +111,18 @@ BackendInfo PlanBackend::info() const {
 
 PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
   Ptxt p{clear_.encode(v), nullptr};
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    if (const auto it = impl_->roots.find(v); it != impl_->roots.end()) {
+      p.roots = it->second;
+      return p;
+    }
+  }
   std::vector<NTL::GF2X> k(v.size());
   for (size_t i = 0; i < v.size(); ++i) k[i] = impl_->sub->embed(v[i]);
   p.roots = Plaintext::embedding_ptr(*impl_->slots, impl_->zm.m(), impl_->slots->encode(k));
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  if (impl_->roots.size() < Impl::kRootsMemo) impl_->roots.emplace(v, p.roots);
   return p;
 }
 
@@ -120,7 +136,9 @@ PlanBackend::Ctxt PlanBackend::encrypt(const std::vector<uint64_t>& v) const {
 
 void PlanBackend::note(const Ctxt& a) const {
   const double cap = capacity_bits(a);
-  if (cap < min_capacity_) min_capacity_ = cap;
+  double now = min_capacity_.load();
+  while (cap < now && !min_capacity_.compare_exchange_weak(now, cap)) {
+  }
 }
 
 void PlanBackend::switch_to(Ctxt& a, const PrimeSet& target) const {

@@ -39,6 +39,10 @@ struct PlanParams {
 
 class PlanBackend {
  public:
+  // Lanes of a state may be planned at once (backend/lanes.h): counts, capacities and
+  // caches are atomic or locked, and each operation is counted with its lane width.
+  static constexpr bool kConcurrent = true;
+
   struct Ctxt {
     ClearBackend::Ctxt clear;
     bgv::PrimeSet primes;
@@ -82,12 +86,15 @@ class PlanBackend {
   // switch targets of the operands' primes; counted beside the add), targets (a level
   // decision's first meeting with a pair of prime sets: Levels arranges their switch
   // targets once). primes: the prime set's size where the step ran (a mod switch: the
-  // target's; encode: L; add_decide, targets: the larger operand's).
+  // target's; encode: L; add_decide, targets: the larger operand's). lanes: the width of
+  // the lane group the step ran in (backend/lanes.h: a sliced state's element-wise steps
+  // run on min(threads, lanes) threads at once; 1 elsewhere).
   struct OpCount {
     std::string op;
     long primes = 0;
     long dropped = 0;
     long count = 0;
+    long lanes = 1;
   };
   std::vector<OpCount> op_counts() const;
   void reset_op_counts();
@@ -121,10 +128,10 @@ class PlanBackend {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   ClearBackend clear_;
-  mutable double min_capacity_ = INFINITY;
-  mutable long random_terms_ = 0;
+  mutable std::atomic<double> min_capacity_{INFINITY};
+  mutable std::atomic<long> random_terms_{0};
   mutable std::mutex count_mu_;
-  mutable std::map<std::tuple<std::string, long, long>, long> counts_;
+  mutable std::map<std::tuple<std::string, long, long, long>, long> counts_;  // (op, primes, dropped, lanes)
   std::atomic<long> generation_{0};  // bumped by reset_op_counts
 };
 

@@ -29,7 +29,7 @@ uint64_t fnv1a(const std::string& s) {
 
 json plan_to_json(const ChainPlan& p) {
   json ops = json::array();
-  for (const auto& c : p.op_counts) ops.push_back({c.op, c.primes, c.dropped, c.count});
+  for (const auto& c : p.op_counts) ops.push_back({c.op, c.primes, c.dropped, c.count, c.lanes});
   return {{"bits", p.bits},
           {"info", info_json(p.info)},
           {"chain", p.chain},
@@ -59,7 +59,8 @@ ChainPlan plan_of(const json& j) {
   p.keys = j.at("keys");
   p.random_terms = j.at("random_terms");
   for (const auto& o : j.at("op_counts"))
-    p.op_counts.push_back({o.at(0).get<std::string>(), o.at(1).get<long>(), o.at(2).get<long>(), o.at(3).get<long>()});
+    p.op_counts.push_back({o.at(0).get<std::string>(), o.at(1).get<long>(), o.at(2).get<long>(), o.at(3).get<long>(),
+                           o.at(4).get<long>()});
   p.op_counts_bits = j.at("op_counts_bits");
   return p;
 }

@@ -37,7 +37,13 @@ The coefficients are non-negative least squares on relative error (weighted by t
 root of how many calls each timing averages) over the step timings of bench_ops runs
 (`calibrate`) on a few rings, chains and digit counts, every result checked by decryption,
 once per thread count (model["fits"]["<threads>"]): threads are measured, not modelled, so
-a prediction is for a thread count the model was calibrated at. At one thread the step
+a prediction is for a thread count the model was calibrated at. Except in lanes: the
+ciphertexts of a sliced state run their element-wise steps side by side, each operation on
+one thread (runners/backend/lanes.h), and the plan counts each operation with its lane
+width w (op_counts' "lanes"); at T threads such an operation costs the one-thread fit's
+time, ceil(w / T) / w of it (the w lanes in ceil(w / T) waves). The engine's op_profile
+adds each lane's own time, so for the per-step check those steps are predicted as the
+lanes' summed time (the one-thread fit, whole), beside the wall time that the total uses. At one thread the step
 times are scaled by the bench_ops process's CPU time over its wall time, so other jobs on
 the machine do not inflate them. Then the reference circuits (params.cost_reference; by
 default two rounds of AES and of Vision GF(2^16)^8 at m=4369, at their planned chains,
@@ -282,13 +288,33 @@ def digits_at(digits, l: int) -> int:
     return max(count, 1)
 
 
-def predict_counts(model: dict, counts: list[dict], ring: Ring, c: int, digits=None, threads: int = 1) -> float:
+def lane_share(lanes: int, threads: int) -> float:
+    """The wall time of one operation in a lane group of width `lanes` at `threads`, as a
+    share of its one-thread time: the group runs in ceil(lanes / threads) waves.
+
+    >>> [lane_share(16, t) for t in (1, 2, 3, 16, 32)]
+    [1.0, 0.5, 0.375, 0.0625, 0.0625]
+    """
+    return math.ceil(lanes / max(threads, 1)) / lanes
+
+
+def predict_counts(model: dict, counts: list[dict], ring: Ring, c: int, digits=None, threads: int = 1,
+                   profile: bool = False) -> float:
     """Predicted seconds of a list of plan.op_counts entries at a thread count (digits: the
-    chain's primes per digit, for the digits each key switch really has; None: c)."""
+    chain's primes per digit, for the digits each key switch really has; None: c). An entry
+    in lanes (its "lanes" > 1, at more than one thread) is priced at the one-thread fit,
+    times lane_share (profile: whole, the lanes' summed time as op_profile adds it)."""
     coef = coefficients(model, threads)
-    return sum(o["count"] * op_seconds(coef, o["op"], ring, o["primes"],
-                                       digits_at(digits, o["primes"]) if digits else c, o.get("dropped", 0))
-               for o in counts)
+    total = 0.0
+    for o in counts:
+        lanes = int(o.get("lanes", 1))
+        in_lanes = lanes > 1 and threads > 1
+        k = coefficients(model, 1) if in_lanes else coef
+        share = 1.0 if (profile or not in_lanes) else lane_share(lanes, threads)
+        total += share * o["count"] * op_seconds(k, o["op"], ring, o["primes"],
+                                                 digits_at(digits, o["primes"]) if digits else c,
+                                                 o.get("dropped", 0))
+    return total
 
 
 def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None) -> dict:
@@ -307,9 +333,13 @@ def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None)
     threads = int(threads or doc.get("threads") or 1)
     ring = ring_of(chain, n, (doc.get("memory") or {}).get("compact_keys"))  # a run's own keys where it says
     by_op: dict[str, float] = {}
+    by_profile: dict[str, float] = {}  # as the engine's op_profile adds them (lanes summed)
     for o in plan["op_counts"]:
         by_op[o["op"]] = by_op.get(o["op"], 0.0) + predict_counts(model, [o], ring, c, chain.digits, threads)
-    return {"seconds": sum(by_op.values()), "by_op": by_op, "counts_bits": bits, "K": chain.K, "threads": threads}
+        by_profile[o["op"]] = by_profile.get(o["op"], 0.0) + predict_counts(model, [o], ring, c, chain.digits,
+                                                                            threads, profile=True)
+    return {"seconds": sum(by_op.values()), "by_op": by_op, "by_profile": by_profile, "counts_bits": bits,
+            "K": chain.K, "threads": threads}
 
 
 def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, threads=(1,),
@@ -442,8 +472,8 @@ def check_runs(model: dict, paths: list[str]) -> list[dict]:
                     "blocks": doc["blocks"], "measured_s": round(meas, 3), "predicted_s": round(pred["seconds"], 3),
                     "error_pct": round(100 * (pred["seconds"] - meas) / meas, 1),
                     "measured_cpu_s": round(cpu, 3) if cpu is not None else "",
-                    "steps": {op: (steps.get(op), pred["by_op"].get(op, 0.0))
-                              for op in sorted(set(steps) | set(pred["by_op"]))} if steps else {}})
+                    "steps": {op: (steps.get(op), pred["by_profile"].get(op, 0.0))
+                              for op in sorted(set(steps) | set(pred["by_profile"]))} if steps else {}})
     return out
 
 

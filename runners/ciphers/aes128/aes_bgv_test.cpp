@@ -6,6 +6,8 @@
 #include <omp.h>
 
 #include <cstdio>
+#include <map>
+#include <tuple>
 
 #include "backend/bgv_backend.h"
 #include "ciphers/aes128/aes_test_circuit.h"
@@ -119,6 +121,68 @@ TEST(AesBgvTightness, BoundWithinAFewBitsOfTheNoiseAfterOneRound) {
   EXPECT_GT(slack, 0);
   std::printf("AES round at m=771: bound 2^%.2f, measured 2^%.2f, slack %.2f bits\n", st[0].noise.log2_max(),
               measured.log2_max(), slack);
+}
+
+// Lanes (backend/lanes.h): byte-sliced AES's 16 state ciphertexts run side by side on 4
+// threads (S-box, MixColumns' outputs, key addition), and the state is word for word the
+// one-thread state, with the same operation counts; the planner runs its lanes side by side
+// too and counts every step at lane width 16, as on one thread (the targets' arrangements,
+// which Levels counts apart, at 1).
+TEST(AesBgvLanes, SlicedStateOnFourThreadsGivesTheSerialWords) {
+  const int saved = omp_get_max_threads();
+  const auto v = testing_vectors::load("aes128/vectors.json").at(0);
+  const auto rk = aes128::Aes128(block(v.key)).round_keys();
+  auto words = [](const std::vector<bgv::Ciphertext>& st) {
+    std::vector<uint64_t> w;
+    for (const auto& c : st)
+      for (const bgv::DCRTPoly* p : {&c.c0, &c.c1})
+        for (long i = 0; i < p->num_limbs(); ++i) w.insert(w.end(), p->limb(i), p->limb(i) + p->phi());
+    return w;
+  };
+  auto run = [&](int threads) {
+    omp_set_num_threads(threads);
+    BgvParams p;
+    p.m = 257, p.bits = 300, p.seed = 7;
+    BgvBackend b(p, 8, aes128::kModulusLow);
+    AesCircuit<BgvBackend, SlicedRep> circ(b, 1, false);
+    b.require_automorphisms(circ.automorphisms());
+    circ.load_round_keys({rk.begin(), rk.end()});
+    auto st = circ.encrypt_input({block(v.plaintext)});
+    Evaluator<BgvBackend> ev(b);
+    circ.run(ev, st);
+    EXPECT_EQ(circ.decrypt_output(st, 1).at(0), block(v.round_states.at(0)));
+    return std::make_tuple(words(st), ev.counts().as_map(), circ.capacity(st));
+  };
+  auto plan = [&](int threads) {
+    omp_set_num_threads(threads);
+    PlanBackend pb(PlanParams{257, 300, 3, 120, 7}, 8, aes128::kModulusLow);
+    AesCircuit<PlanBackend, SlicedRep> circ(pb, 1, false);
+    pb.require_automorphisms(circ.automorphisms());
+    circ.load_round_keys({rk.begin(), rk.end()});
+    auto st = circ.encrypt_input({block(v.plaintext)});
+    pb.reset_op_counts();
+    Evaluator<PlanBackend> ev(pb);
+    circ.run(ev, st);
+    std::map<std::tuple<std::string, long, long, long>, long> counts;
+    for (const auto& o : pb.op_counts()) counts[{o.op, o.primes, o.dropped, o.lanes}] = o.count;
+    return std::make_pair(counts, circ.capacity(st));
+  };
+  const auto one = run(1), four = run(4);
+  const auto plan_one = plan(1), plan_four = plan(4);
+  omp_set_num_threads(saved);
+  EXPECT_TRUE(std::get<0>(one) == std::get<0>(four)) << "the states' words differ";
+  EXPECT_EQ(std::get<1>(one), std::get<1>(four));
+  EXPECT_EQ(std::get<2>(one), std::get<2>(four));
+  EXPECT_EQ(plan_one.first, plan_four.first);
+  EXPECT_EQ(plan_one.second, plan_four.second);
+  EXPECT_NEAR(plan_one.second, std::get<2>(one), 1e-6);
+  long wide = 0;
+  for (const auto& [key, n] : plan_one.first) {
+    const auto& [op, primes, dropped, lanes] = key;
+    EXPECT_EQ(lanes, op == "targets" ? 1 : 16) << op << " at lane width " << lanes;
+    wide += lanes == 16 ? n : 0;
+  }
+  EXPECT_GT(wide, 0);
 }
 
 }  // namespace

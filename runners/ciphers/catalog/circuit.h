@@ -176,7 +176,7 @@ class CipherCircuit {
   // AddKey: the subkey held, or (per round) encrypted now, its time counted apart.
   void add_key(Evaluator<B>& ev, State& st, long key) const {
     if (!per_round_) {
-      for (size_t i = 0; i < st.size(); ++i) ev.add(st[i], keys_[key][i]);
+      ev.lanes(long(st.size()), [&](Evaluator<B>& e, long i) { e.add(st[size_t(i)], keys_[key][size_t(i)]); });
       return;
     }
     Stopwatch w;
@@ -184,7 +184,7 @@ class CipherCircuit {
     const State k = rep_.encrypt_replicated(clear_keys_.at(key));
     late_cpu_s_ += process_cpu_seconds() - cpu0;
     late_s_ += w.seconds();
-    for (size_t i = 0; i < st.size(); ++i) ev.add(st[i], k[i]);
+    ev.lanes(long(st.size()), [&](Evaluator<B>& e, long i) { e.add(st[size_t(i)], k[size_t(i)]); });
   }
   void apply(Evaluator<B>& ev, State& st, const CompiledOp& c) const {
     if constexpr (kBits)
@@ -211,17 +211,22 @@ class CipherCircuit {
         throw Error(msg(inst_.spec().id, " bit-sliced: operation ", int(c.kind), " has no bit form"));
     }
   }
+  // f(evaluator, x) on each ciphertext x of the state, side by side (backend/lanes.h).
+  template <class F>
+  static void each_element(Evaluator<B>& ev, State& st, F&& f) {
+    ev.lanes(long(st.size()), [&](Evaluator<B>& e, long i) { f(e, st[size_t(i)]); });
+  }
   void apply_elements(Evaluator<B>& ev, State& st, const CompiledOp& c) const {
     switch (c.kind) {
       case CompiledOp::kPower:
-        for (auto& x : st) x = evaluate_power(ev, c.power, x);
+        each_element(ev, st, [&](Evaluator<B>& e, Ctxt& x) { x = evaluate_power(e, c.power, x); });
         break;
       case CompiledOp::kFrobenius:
-        for (auto& x : st) ev.frobenius(x, c.shift % inst_.spec().n);
+        each_element(ev, st, [&](Evaluator<B>& e, Ctxt& x) { e.frobenius(x, c.shift % inst_.spec().n); });
         break;
       case CompiledOp::kAffine: {
         const auto& circ = affine_[*affine_index(c.L)];
-        for (auto& x : st) circ.apply(ev, x);
+        each_element(ev, st, [&](Evaluator<B>& e, Ctxt& x) { circ.apply(e, x); });
         break;
       }
       case CompiledOp::kLinear:

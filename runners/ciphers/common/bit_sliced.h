@@ -83,14 +83,14 @@ class BitSlicedRep {
     if (long(blocks.size()) > max_blocks())
       throw ParameterError(msg(blocks.size(), " blocks given: ", b_.slot_count(), " slots hold ", max_blocks(),
                                " bit-sliced blocks"));
-    State st;
+    std::vector<std::vector<uint64_t>> vs;
     for (long i = 0; i < s_; ++i)
       for (long j = 0; j < n_; ++j) {
         std::vector<uint64_t> v(b_.slot_count(), 0);
         for (size_t k = 0; k < blocks.size(); ++k) v[k] = (blocks[k].at(i) >> j) & 1;
-        st.push_back(b_.encrypt(v));
+        vs.push_back(std::move(v));
       }
-    return st;
+    return encrypt_all(b_, vs);
   }
   State encrypt_replicated(const std::vector<uint64_t>& block) const {
     return encrypt(std::vector<std::vector<uint64_t>>(max_blocks(), block));

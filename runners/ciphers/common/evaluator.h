@@ -3,10 +3,14 @@
 // The circuits report, per round, how many ciphertext operations of each kind they ran
 // (the papers compare designs by these counts: multiplications set the depth, automorphisms
 // the key-switching work). Evaluator<B> forwards to the backend B of backend.h and counts.
-// It is used from one thread at a time.
+// It is used from one thread at a time: lanes of a state (backend/lanes.h) each get their
+// own, absorbed into the round's when they finish.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+
+#include "backend/lanes.h"
 #include <map>
 #include <string>
 #include <type_traits>
@@ -25,6 +29,10 @@ struct OpCounts {
   long add_plain = 0;  // ciphertext + encoded constant
   long automorph = 0;  // X -> X^k with key switching (Frobenius maps and slot moves)
 
+  OpCounts& operator+=(const OpCounts& o) {
+    mul += o.mul, mul_plain += o.mul_plain, add += o.add, add_plain += o.add_plain, automorph += o.automorph;
+    return *this;
+  }
   OpCounts operator-(const OpCounts& o) const {
     return {mul - o.mul, mul_plain - o.mul_plain, add - o.add, add_plain - o.add_plain,
             automorph - o.automorph};
@@ -43,6 +51,25 @@ struct HasAutomorphMany<B, std::void_t<decltype(std::declval<const B&>().automor
                                std::declval<const typename B::Ctxt&>(), std::declval<const std::vector<long>&>()))>>
     : std::true_type {};
 
+// Whether B has the optional encrypt_many(vs) of backend.h.
+template <class B, class = void>
+struct HasEncryptMany : std::false_type {};
+template <class B>
+struct HasEncryptMany<B, std::void_t<decltype(std::declval<const B&>().encrypt_many(
+                             std::declval<const std::vector<std::vector<uint64_t>>&>()))>> : std::true_type {};
+
+// b.encrypt(v) of each v, in order (through encrypt_many where B has it).
+template <class B>
+std::vector<typename B::Ctxt> encrypt_all(const B& b, const std::vector<std::vector<uint64_t>>& vs) {
+  if constexpr (HasEncryptMany<B>::value) {
+    return b.encrypt_many(vs);
+  } else {
+    std::vector<typename B::Ctxt> out;
+    for (const auto& v : vs) out.push_back(b.encrypt(v));
+    return out;
+  }
+}
+
 template <class B>
 class Evaluator {
  public:
@@ -53,6 +80,17 @@ class Evaluator {
 
   B& backend() const { return b_; }
   const OpCounts& counts() const { return counts_; }
+  // Adds the counts of evaluators that ran beside this one (lanes, backend/lanes.h).
+  void absorb(const OpCounts& c) { counts_ += c; }
+  // f(e, i) for i in [0, w), side by side (backend/lanes.h), each lane with an evaluator e
+  // of its own whose counts this one absorbs after all lanes finish. w == 1: f(*this, 0).
+  template <class F>
+  void lanes(long w, F&& f) {
+    if (w == 1) return f(*this, 0L);
+    std::vector<Evaluator> evs(static_cast<size_t>(w), Evaluator{b_});
+    for_each_lane<B>(w, [&](long i) { f(evs[size_t(i)], i); });
+    for (const auto& e : evs) counts_ += e.counts_;
+  }
   // Called with each round's record as the round ends (progress reports); may be empty.
   std::function<void(const RoundRecord&)> on_round;
 

@@ -11,7 +11,9 @@
 //   Sliced     s ciphertexts, ciphertext i holding element i of block b in slot b, so ell
 //              blocks at once (GHS's byte-sliced AES). A linear layer is free of key
 //              switching: out_p = sum_q M[p][q] in_q with constant products and additions,
-//              and a pure permutation (ShiftRows) is a renaming.
+//              and a pure permutation (ShiftRows) is a renaming. The s ciphertexts (the
+//              element-wise steps, encryption) and a layer's s outputs run side by side, one
+//              thread each (backend/lanes.h).
 //
 // Element-wise steps (inversion, affine maps, key addition) act on every ciphertext of
 // the state the same way in both. An affine map of the slot values next to a linear layer
@@ -142,18 +144,15 @@ class SlicedRep {
   State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const {
     if (long(blocks.size()) > max_blocks())
       throw ParameterError(msg(blocks.size(), " blocks given: ", b_.slot_count(), " slots hold ", max_blocks()));
-    State st;
-    for (long i = 0; i < s_; ++i) {
-      std::vector<uint64_t> v(b_.slot_count(), 0);
-      for (size_t k = 0; k < blocks.size(); ++k) v[k] = blocks[k].at(i);
-      st.push_back(b_.encrypt(v));
-    }
-    return st;
+    std::vector<std::vector<uint64_t>> vs(size_t(s_), std::vector<uint64_t>(b_.slot_count(), 0));
+    for (long i = 0; i < s_; ++i)
+      for (size_t k = 0; k < blocks.size(); ++k) vs[size_t(i)][k] = blocks[k].at(i);
+    return encrypt_all(b_, vs);
   }
   State encrypt_replicated(const std::vector<uint64_t>& block) const {
-    State st;
-    for (long i = 0; i < s_; ++i) st.push_back(b_.encrypt(std::vector<uint64_t>(b_.slot_count(), block.at(i))));
-    return st;
+    std::vector<std::vector<uint64_t>> vs;
+    for (long i = 0; i < s_; ++i) vs.emplace_back(b_.slot_count(), block.at(i));
+    return encrypt_all(b_, vs);
   }
   std::vector<std::vector<uint64_t>> decrypt(const State& st, long blocks) const {
     std::vector<std::vector<uint64_t>> out(blocks, std::vector<uint64_t>(s_));
@@ -197,13 +196,14 @@ class SlicedRep {
       zm_ = &b.zmstar();
     }
     void apply(Evaluator<B>& ev, State& st) const {
-      std::vector<std::vector<Ctxt>> moved;  // moved[q][i] = x_q^(2^baby_j_[i])
-      for (auto& x : st) moved.push_back(ev.automorph_many(x, baby_k_));
+      std::vector<std::vector<Ctxt>> moved(st.size());  // moved[q][i] = x_q^(2^baby_j_[i])
+      ev.lanes(long(st.size()), [&](Evaluator<B>& e, long q) { moved[size_t(q)] = e.automorph_many(st[size_t(q)], baby_k_); });
       auto baby = [&](long q, long bj) -> const Ctxt& {
         return moved[q][std::find(baby_j_.begin(), baby_j_.end(), bj) - baby_j_.begin()];
       };
-      State out;
-      for (size_t p = 0; p < out_.size(); ++p) {
+      std::vector<std::optional<Ctxt>> out(out_.size());
+      ev.lanes(long(out_.size()), [&](Evaluator<B>& ev, long pl) {
+        const size_t p = size_t(pl);
         std::optional<Ctxt> acc;
         for (auto& [a, terms] : out_[p]) {
           std::optional<Ctxt> inner;
@@ -222,9 +222,10 @@ class SlicedRep {
             acc = std::move(inner);
         }
         if (auto it = consts_.find(long(p)); it != consts_.end()) ev.add_plain(*acc, it->second);
-        out.push_back(std::move(*acc));
-      }
-      st = std::move(out);
+        out[p] = std::move(acc);
+      });
+      st.clear();
+      for (auto& x : out) st.push_back(std::move(*x));
     }
     std::vector<long> automorphisms() const {
       std::vector<long> ks;
@@ -256,15 +257,16 @@ class SlicedRep {
   void linear(Evaluator<B>& ev, State& st, long i) const {
     std::vector<std::vector<const SlotTerm*>> rows(s_);
     for (auto& t : maps_[i]) rows[t.out].push_back(&t);
-    State out;
-    out.reserve(s_);
-    for (long p = 0; p < s_; ++p) {
+    for (long p = 0; p < s_; ++p)
       if (rows[p].empty()) throw ParameterError(msg("linear map leaves element ", p, " undefined"));
-      Ctxt acc = term(ev, st, *rows[p][0]);
-      for (size_t j = 1; j < rows[p].size(); ++j) ev.add(acc, term(ev, st, *rows[p][j]));
-      out.push_back(std::move(acc));
-    }
-    st = std::move(out);
+    std::vector<std::optional<Ctxt>> out(static_cast<size_t>(s_));
+    ev.lanes(s_, [&](Evaluator<B>& e, long p) {  // the outputs side by side (backend/lanes.h)
+      Ctxt acc = term(e, st, *rows[p][0]);
+      for (size_t j = 1; j < rows[p].size(); ++j) e.add(acc, term(e, st, *rows[p][j]));
+      out[size_t(p)] = std::move(acc);
+    });
+    st.clear();
+    for (auto& x : out) st.push_back(std::move(*x));
   }
 
  private:

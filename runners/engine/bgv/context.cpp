@@ -1,5 +1,7 @@
 #include "engine/bgv/context.h"
 
+#include <omp.h>
+
 #include <cmath>
 #include <mutex>
 #include <numeric>
@@ -34,6 +36,8 @@ ChainParams Context::check(const ContextParams& p, long phi) {
     throw ParameterError(msg("hwt=", p.hwt, " must be 0 (dense) or in [1, phi=", phi, "]"));
   return ChainParams{p.m, p.bits, p.c, p.small_primes, p.ks_margin_bits};
 }
+
+bool Context::parallel() const { return zm_->phi() >= 4096 && !omp_in_parallel(); }
 
 const SlotRing& Context::slots() const {
   std::call_once(slots_once_, [this] { slots_ = std::make_unique<SlotRing>(*zm_); });

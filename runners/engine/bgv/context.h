@@ -49,8 +49,10 @@ class Context {
   long m() const { return params_.m; }
   long phi() const { return zm_->phi(); }
   // Whether per-limb loops should run on several threads: below a few thousand
-  // coefficients per limb a parallel region costs more than it saves.
-  bool parallel() const { return zm_->phi() >= 4096; }
+  // coefficients per limb a parallel region costs more than it saves, and inside another
+  // parallel region (lanes of a state, backend/lanes.h; keys generated side by side) the
+  // enclosing threads already hold the cores.
+  bool parallel() const;
 
   const Chain& chain() const { return chain_; }
   long L() const { return chain_.L(); }  // small and ciphertext primes: indices 0..L-1

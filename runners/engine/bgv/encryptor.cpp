@@ -2,11 +2,19 @@
 
 namespace cb::bgv {
 
-Ciphertext Encryptor::encrypt(const Plaintext& mu, Sampler& rng) const {
+Encryptor::Randomness Encryptor::draw(Sampler& rng) const {
+  Randomness r;
+  r.u = rng.ternary(ctx_.phi());
+  r.e0 = rng.gaussian(ctx_.phi());
+  r.e1 = rng.gaussian(ctx_.phi());
+  return r;
+}
+
+Ciphertext Encryptor::encrypt(const Plaintext& mu, Randomness r) const {
   const auto ct = ctx_.ciphertext_primes();
   const long phi = ctx_.phi();
-  const DCRTPoly u = DCRTPoly::from_coeffs(ctx_, ct, rng.ternary(phi));
-  std::vector<long> e0 = rng.gaussian(phi), e1 = rng.gaussian(phi);
+  const DCRTPoly u = DCRTPoly::from_coeffs(ctx_, ct, r.u);
+  std::vector<long> e0 = std::move(r.e0), e1 = std::move(r.e1);
   for (long i = 0; i < phi; ++i) {
     e0[i] *= 2;
     e1[i] *= 2;

@@ -5,6 +5,8 @@
 // so c0 + c1 s = mu + 2 (e u + e0 + e1 s): the fresh noise of noise.h.
 #pragma once
 
+#include <vector>
+
 #include "engine/bgv/ciphertext.h"
 #include "engine/bgv/keys.h"
 #include "engine/bgv/noise.h"
@@ -18,8 +20,15 @@ class Encryptor {
   Encryptor(const Context& ctx, const PublicKey& pk, const NoiseModel& noise)
       : ctx_(ctx), pk_(pk), noise_(noise) {}
 
-  // A fresh ciphertext at the top level L.
-  Ciphertext encrypt(const Plaintext& mu, Sampler& rng) const;
+  // What one encryption draws from the sampler, in the order it draws it: u, then e0, e1.
+  struct Randomness {
+    std::vector<long> u, e0, e1;
+  };
+  Randomness draw(Sampler& rng) const;
+  // A fresh ciphertext at the top level L from drawn randomness: no sampler, so encryptions
+  // whose randomness was drawn in turn may run side by side and give the same words.
+  Ciphertext encrypt(const Plaintext& mu, Randomness r) const;
+  Ciphertext encrypt(const Plaintext& mu, Sampler& rng) const { return encrypt(mu, draw(rng)); }
 
  private:
   const Context& ctx_;

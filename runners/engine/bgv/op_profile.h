@@ -18,7 +18,9 @@
 // "op_profile") beside its prediction per step. Each step costs two clock reads and a
 // locked map update, under a microsecond against the 10 us of the cheapest step at the
 // smallest ring the tests use. Scopes nest per thread: a step run inside an OpenMP team
-// of another step's is that step's time.
+// of another step's is that step's time. Steps of ciphertexts evaluated side by side
+// (lanes, backend/lanes.h) are each timed on their own thread and added: thread-seconds,
+// more than the wall time when lanes overlap.
 #pragma once
 
 #include <chrono>
