@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import datetime
 import glob
 import json
 import math
@@ -443,7 +444,30 @@ def refit(model: dict) -> dict:
 
 
 CHECK_COLUMNS = ["run", "cipher", "instance", "m", "phi", "bits", "c", "threads", "blocks", "measured_s",
-                 "measured_cpu_s", "predicted_s", "error_pct"]
+                 "measured_cpu_s", "predicted_s", "error_pct", "stale"]
+
+
+def made_before_model(model: dict, doc: dict) -> bool:
+    """Whether a pipeline run record (provenance.date) is older than the engine build the
+    model timed (its bench_ops' modification time): the pipeline keeps finished runs when
+    the engine is rebuilt, so such a run measured another engine than the model did. Runs
+    without a date (run_cipher's own JSON) are not judged.
+
+    >>> made_before_model({"bench_ops_mtime": 1e9}, {"provenance": {"date": "2001-09-09T01:46:39Z"}})
+    True
+    >>> made_before_model({"bench_ops_mtime": 1e9}, {"provenance": {"date": "2001-09-09T01:46:41Z"}})
+    False
+    """
+    built, date = model.get("bench_ops_mtime"), (doc.get("provenance") or {}).get("date")
+    if not built or not date:
+        return False
+    try:
+        made = datetime.datetime.fromisoformat(str(date).replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    if made.tzinfo is None:
+        made = made.replace(tzinfo=datetime.timezone.utc)
+    return made.timestamp() < float(built)
 
 
 def check_runs(model: dict, paths: list[str]) -> list[dict]:
@@ -471,6 +495,7 @@ def check_runs(model: dict, paths: list[str]) -> list[dict]:
                     "m": p["m"], "phi": p["phi"], "bits": p["bits"], "c": p["c"], "threads": pred["threads"],
                     "blocks": doc["blocks"], "measured_s": round(meas, 3), "predicted_s": round(pred["seconds"], 3),
                     "error_pct": round(100 * (pred["seconds"] - meas) / meas, 1),
+                    "stale": made_before_model(model, doc),
                     "measured_cpu_s": round(cpu, 3) if cpu is not None else "",
                     "steps": {op: (steps.get(op), pred["by_profile"].get(op, 0.0))
                               for op in sorted(set(steps) | set(pred["by_profile"]))} if steps else {}})
@@ -560,10 +585,17 @@ def main(argv=None) -> int:
             print("|---|---|---|---|---|---|---|---|---|")
             for r in rows:
                 print(f"| {r['cipher']} {r['instance']} | {r['m']} | {r['bits']} | {r['c']} | {r['threads']} | "
-                      f"{r['blocks']} | {r['measured_s']} | {r['predicted_s']} | {r['error_pct']:+.1f}% |")
-            worst = max((abs(r["error_pct"]) for r in rows), default=0.0)
-            print(f"\nworst error {worst:.1f}% over {len(rows)} runs"
+                      f"{r['blocks']} | {r['measured_s']} | {r['predicted_s']} | {r['error_pct']:+.1f}%"
+                      + (" (stale)" if r["stale"] else "") + " |")
+            current = [r for r in rows if not r["stale"]]
+            worst = max((abs(r["error_pct"]) for r in current), default=0.0)
+            print(f"\nworst error {worst:.1f}% over {len(current)} runs"
                   + (f" (bound {a.max_error:g}%)" if a.max_error is not None else ""))
+            if len(current) < len(rows):
+                print(f"\n{len(rows) - len(current)} runs (stale) were made before the engine this model timed "
+                      f"was built (bench_ops of {datetime.datetime.fromtimestamp(model['bench_ops_mtime'], datetime.timezone.utc):%Y-%m-%d %H:%M} UTC): "
+                      "their errors compare two engines and are left out of the worst error; delete their "
+                      "records (results/runs/...) and run again to measure this engine")
             if any(r["steps"] for r in rows):
                 print("\nBy step (the engine's own timing of each step, run_cipher's op_profile, beside the "
                       "prediction; steps of at least 5% of a run):\n")

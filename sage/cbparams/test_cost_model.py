@@ -172,6 +172,26 @@ def test_plan_counts_are_the_runs(small):
 
 
 @needs_engine
+def test_check_marks_runs_older_than_the_engine_stale(small, tmp_path, capsys):
+    """A pipeline record dated before the build the model timed (the pipeline keeps finished
+    runs across rebuilds) is marked stale and left out of the worst error, which a current
+    record of the same run is not."""
+    model, runs = small
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(model))
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(dict(runs[0], provenance={"date": "2001-01-01T00:00:00Z"})))
+    new.write_text(json.dumps(dict(runs[0], provenance={"date": "2999-01-01T00:00:00Z"})))
+    assert CM.main(["check", "--model", str(path), str(old)]) == 0
+    out = capsys.readouterr().out
+    assert "(stale) |" in out and "over 0 runs" in out and "1 runs (stale) were made before" in out
+    assert CM.main(["check", "--model", str(path), str(new), "--out", str(tmp_path / "e.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "(stale)" not in out and "over 1 runs" in out
+    assert "False" in (tmp_path / "e.csv").read_text()
+
+
+@needs_engine
 def test_model_has_not_drifted(small, tmp_path_factory):
     """The drift test (module doc): each run predicted within DRIFT_BOUND. Other work on the
     machine during the calibration or the runs inflates one sitting's CPU times (shared caches

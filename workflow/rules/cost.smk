@@ -35,7 +35,8 @@ rule cost_model:
 
 
 # The model's prediction against every run of this config, at the threads each ran with,
-# on the rounds' wall time: the table BENCHMARKS.md quotes.
+# on the rounds' wall time: the table BENCHMARKS.md quotes. Runs older than the engine the
+# model timed (kept across a rebuild) are marked stale, apart from the worst error.
 rule cost_check:
     input:
         model=COST_MODEL,
