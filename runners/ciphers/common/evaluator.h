@@ -9,13 +9,13 @@
 
 #include <cstdint>
 #include <functional>
-
-#include "backend/lanes.h"
 #include <map>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "backend/lanes.h"
 
 namespace cb {
 
