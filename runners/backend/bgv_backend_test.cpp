@@ -7,6 +7,7 @@
 #include <random>
 
 #include "engine/errors.h"
+#include "engine/bgv/test_words.h"
 
 namespace cb {
 namespace {
@@ -52,12 +53,7 @@ TEST(BgvBackend, EncryptManyGivesTheWordsOfEncryptInTurn) {
   std::mt19937_64 g(5);
   std::vector<std::vector<uint64_t>> vs;
   for (int i = 0; i < 7; ++i) vs.push_back(random_bytes(16, g));
-  auto words = [](const bgv::Ciphertext& c) {
-    std::vector<uint64_t> w;
-    for (const bgv::DCRTPoly* p : {&c.c0, &c.c1})
-      for (long i = 0; i < p->num_limbs(); ++i) w.insert(w.end(), p->limb(i), p->limb(i) + p->phi());
-    return w;
-  };
+  using bgv::testing::words;
   omp_set_num_threads(1);
   BgvBackend one(BgvParams{257, 200, 2, 0, 1}, 8, kAesPoly);
   std::vector<std::vector<uint64_t>> want;

@@ -13,6 +13,7 @@
 #include "ciphers/aes128/aes_test_circuit.h"
 #include "backend/plan_backend.h"
 #include "ciphers/common/test_vectors.h"
+#include "engine/bgv/test_words.h"
 
 namespace cb {
 namespace {
@@ -134,9 +135,7 @@ TEST(AesBgvLanes, SlicedStateOnFourThreadsGivesTheSerialWords) {
   const auto rk = aes128::Aes128(block(v.key)).round_keys();
   auto words = [](const std::vector<bgv::Ciphertext>& st) {
     std::vector<uint64_t> w;
-    for (const auto& c : st)
-      for (const bgv::DCRTPoly* p : {&c.c0, &c.c1})
-        for (long i = 0; i < p->num_limbs(); ++i) w.insert(w.end(), p->limb(i), p->limb(i) + p->phi());
+    for (const auto& c : st) bgv::testing::append_words(c, w);
     return w;
   };
   auto run = [&](int threads) {

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <random>
 
+#include "engine/bgv/test_words.h"
 #include "engine/bgv/decryptor.h"
 #include "engine/bgv/encryptor.h"
 #include "engine/bgv/evaluator.h"
@@ -398,12 +399,7 @@ TEST(SchemeThreads, TwoThreadsAgree) {
 // switch), not only the same decryption: the threads split per-limb loops, never a sum.
 TEST(SchemeThreads, OneAndTwoThreadsGiveTheSameWords) {
   const int saved = omp_get_max_threads();
-  auto words = [](const Ciphertext& c) {
-    std::vector<uint64_t> w;
-    for (const DCRTPoly* p : {&c.c0, &c.c1})
-      for (long i = 0; i < p->num_limbs(); ++i) w.insert(w.end(), p->limb(i), p->limb(i) + p->phi());
-    return std::make_pair(c.primes(), w);
-  };
+  auto words = [](const Ciphertext& c) { return std::make_pair(c.primes(), testing::words(c)); };
   auto run = [&](int threads) {
     omp_set_num_threads(threads);
     Scheme s(kMedium);  // phi 4096: the engine's loops run in parallel (Context::parallel)
