@@ -9,25 +9,27 @@ namespace cb::bgv {
 namespace {
 // Spreads a 64-bit seed over a stream key with splitmix64, so nearby seeds give
 // unrelated keys.
-void expand_seed(uint64_t x, unsigned char* key) {
-  for (int i = 0; i < NTL_PRG_KEYLEN; i += 8) {
+Prg::Key expand_seed(uint64_t x) {
+  Prg::Key key;
+  for (size_t i = 0; i < key.size(); i += 8) {
     x += 0x9e3779b97f4a7c15ULL;
     uint64_t z = x;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     z ^= z >> 31;
-    std::memcpy(key + i, &z, 8);
+    std::memcpy(key.data() + i, &z, 8);
   }
+  return key;
 }
 
-void fill_uniform(NTL::RandomStream& stream, uint64_t q, uint64_t* x, long n, std::vector<uint64_t>& buf) {
+void fill_uniform(Prg& stream, uint64_t q, uint64_t* x, long n, std::vector<uint64_t>& buf) {
   const int bits = 64 - __builtin_clzll(q);
   const uint64_t mask = bits == 64 ? ~0ULL : (1ULL << bits) - 1;
   buf.resize(n);
   long t = 0;
   while (t < n) {
     const long want = n - t;
-    stream.get(reinterpret_cast<unsigned char*>(buf.data()), long(sizeof(uint64_t)) * want);
+    stream.fill(buf.data(), sizeof(uint64_t) * size_t(want));
     for (long k = 0; k < want; ++k) {
       const uint64_t v = buf[k] & mask;  // rejection sampling: uniform in [0, q)
       if (v < q) x[t++] = v;
@@ -37,39 +39,34 @@ void fill_uniform(NTL::RandomStream& stream, uint64_t q, uint64_t* x, long n, st
 }  // namespace
 
 void Sampler::uniform_limb(uint64_t seed, uint64_t tag, uint64_t q, uint64_t* out, long n) {
-  unsigned char key[NTL_PRG_KEYLEN];
-  expand_seed(seed ^ (tag * 0xd1b54a32d192ed03ULL), key);
-  NTL::RandomStream stream(key);
+  Prg stream(expand_seed(seed ^ (tag * 0xd1b54a32d192ed03ULL)));
   thread_local std::vector<uint64_t> buf;
   fill_uniform(stream, q, out, n, buf);
 }
 
-Sampler::Sampler(uint64_t seed) {
-  unsigned char key[NTL_PRG_KEYLEN] = {0};
-  if (seed == 0) {
-    std::random_device rd;
-    for (int i = 0; i < NTL_PRG_KEYLEN; i += 4) {
-      const uint32_t w = rd();
-      std::memcpy(key + i, &w, 4);
-    }
-  } else {
-    expand_seed(seed, key);
+namespace {
+Prg::Key fresh_or_seeded(uint64_t seed) {
+  if (seed != 0) return expand_seed(seed);
+  Prg::Key key;
+  std::random_device rd;
+  for (size_t i = 0; i < key.size(); i += 4) {
+    const uint32_t w = rd();
+    std::memcpy(key.data() + i, &w, 4);
   }
-  stream_ = std::make_unique<NTL::RandomStream>(key);
+  return key;
 }
+}  // namespace
 
-uint64_t Sampler::next_u64() {
-  uint64_t x;
-  stream_->get(reinterpret_cast<unsigned char*>(&x), sizeof x);
-  return x;
-}
+Sampler::Sampler(uint64_t seed) : stream_(fresh_or_seeded(seed)) {}
+
+uint64_t Sampler::next_u64() { return stream_.next_u64(); }
 
 double Sampler::next_unit() { return (double(next_u64() >> 11) + 0.5) * 0x1.0p-53; }
 
 DCRTPoly Sampler::uniform(const Context& ctx, const std::vector<int>& primes) {
   DCRTPoly r(ctx, primes);
   std::vector<uint64_t> buf;
-  for (long i = 0; i < r.num_limbs(); ++i) fill_uniform(*stream_, r.modulus(i), r.limb(i), ctx.phi(), buf);
+  for (long i = 0; i < r.num_limbs(); ++i) fill_uniform(stream_, r.modulus(i), r.limb(i), ctx.phi(), buf);
   return r;
 }
 

@@ -1,6 +1,6 @@
 // sampler.h: the randomness of key generation and encryption.
 //
-// Bytes come from NTL's RandomStream (a ChaCha20-based generator) keyed by 32 bytes: from
+// Bytes come from one stream (prg.h: AES-256 in counter mode) keyed by 32 bytes: from
 // std::random_device, or derived from a user seed for reproducible benchmarks (a seeded
 // run is NOT secure: the seed determines the keys). Distributions, as in HElib:
 // uniform residues (sampled directly in evaluation form, which is uniform in R_q),
@@ -9,13 +9,11 @@
 // constant time, like HElib's sampler).
 #pragma once
 
-#include <NTL/ZZ.h>
-
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "engine/bgv/dcrt_poly.h"
+#include "engine/bgv/prg.h"
 
 namespace cb::bgv {
 
@@ -35,7 +33,7 @@ class Sampler {
   std::vector<long> gaussian(long n, double sigma = 3.2);
 
  private:
-  std::unique_ptr<NTL::RandomStream> stream_;
+  Prg stream_;
 };
 
 }  // namespace cb::bgv
