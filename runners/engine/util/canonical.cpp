@@ -1,5 +1,6 @@
 #include "engine/util/canonical.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -108,14 +109,14 @@ void CanonicalNorm::fft_inverse_to1(Complex* a) const {
   }
 }
 
-std::vector<CanonicalNorm::Complex> CanonicalNorm::evaluate(const double* coeffs, long len) const {
+std::vector<CanonicalNorm::Complex> CanonicalNorm::evaluate(const double* coeffs, const double* im, long len) const {
   if (len > m_)
     throw ParameterError(msg("CanonicalNorm: ", len, " coefficients exceed m=", m_));
   const long half = n_ / 2;
   std::vector<Complex> x(n_);
   for (long i = 0; i < len; ++i) {
-    const double c = coeffs[i];
-    x[i] = {c * chirp_[i].re, c * chirp_[i].im};
+    const double c = coeffs[i], d = im ? im[i] : 0.0;
+    x[i] = {c * chirp_[i].re - d * chirp_[i].im, c * chirp_[i].im + d * chirp_[i].re};
   }
   for (long i = len; i < half; ++i) x[i] = {0.0, 0.0};
   for (long i = 0; i < half; ++i) x[half + i] = x[i];  // level 0 with a zero upper half
@@ -132,7 +133,7 @@ std::vector<CanonicalNorm::Complex> CanonicalNorm::evaluate(const double* coeffs
 }
 
 std::vector<double> CanonicalNorm::magnitudes(const std::vector<double>& coeffs) const {
-  const auto y = evaluate(coeffs.data(), long(coeffs.size()));
+  const auto y = evaluate(coeffs.data(), nullptr, long(coeffs.size()));
   std::vector<double> out(zmstar_.size());
   // sqrt(re^2 + im^2), not std::hypot: no value here comes near overflow, the FFT's own
   // rounding is far above either's last bit, and hypot's care cost 8% of a one-round
@@ -146,6 +147,30 @@ std::vector<double> CanonicalNorm::magnitudes(const std::vector<double>& coeffs)
 
 std::vector<double> CanonicalNorm::magnitudes(const std::vector<long>& coeffs) const {
   return magnitudes(std::vector<double>(coeffs.begin(), coeffs.end()));
+}
+
+std::pair<std::vector<double>, std::vector<double>> CanonicalNorm::magnitudes(const std::vector<long>& a,
+                                                                              const std::vector<long>& b) const {
+  const size_t len = std::max(a.size(), b.size());
+  std::vector<double> re(len, 0.0), im(len, 0.0);
+  for (size_t i = 0; i < a.size(); ++i) re[i] = double(a[i]);
+  for (size_t i = 0; i < b.size(); ++i) im[i] = double(b[i]);
+  const auto y = evaluate(re.data(), im.data(), long(len));
+  auto z = [&](long j) {  // Z_j = h^(j^2) y_j
+    const Complex v = y[j], c = chirp_[j];
+    return Complex{v.re * c.re - v.im * c.im, v.re * c.im + v.im * c.re};
+  };
+  std::pair<std::vector<double>, std::vector<double>> out;
+  out.first.resize(zmstar_.size());
+  out.second.resize(zmstar_.size());
+  for (size_t t = 0; t < zmstar_.size(); ++t) {
+    const Complex p = z(zmstar_[t]), q = z(m_ - zmstar_[t]);  // conj(q) = (q.re, -q.im)
+    const double ar = (p.re + q.re) / 2, ai = (p.im - q.im) / 2;  // (Z_j + conj(Z_(m-j))) / 2
+    const double br = (p.im + q.im) / 2, bi = (q.re - p.re) / 2;  // (Z_j - conj(Z_(m-j))) / 2i
+    out.first[t] = std::sqrt(ar * ar + ai * ai);
+    out.second[t] = std::sqrt(br * br + bi * bi);
+  }
+  return out;
 }
 
 double CanonicalNorm::operator()(const std::vector<long>& coeffs) const {

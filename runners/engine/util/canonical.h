@@ -18,6 +18,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace cb::util {
@@ -34,6 +35,13 @@ class CanonicalNorm {
   // engine's evaluation positions t = 0..phi-1), coefficients given as doubles.
   std::vector<double> magnitudes(const std::vector<double>& coeffs) const;
   std::vector<double> magnitudes(const std::vector<long>& coeffs) const;
+  // The magnitudes of two real polynomials a, b from one evaluation of a + i b: with
+  // Z_j = a(zeta^j) + i b(zeta^j) and a, b real, conj(Z_(m-j)) = a(zeta^j) - i b(zeta^j),
+  // so a(zeta^j) = (Z_j + conj(Z_(m-j))) / 2 and b(zeta^j) = (Z_j - conj(Z_(m-j))) / 2i.
+  // Half the transforms of two calls; the rounding error is that of one call on the
+  // larger of the two inputs.
+  std::pair<std::vector<double>, std::vector<double>> magnitudes(const std::vector<long>& a,
+                                                                 const std::vector<long>& b) const;
 
   long m() const { return m_; }
   long n() const { return n_; }  // N = bluestein_length(m)
@@ -44,8 +52,9 @@ class CanonicalNorm {
   };
   void fft_forward_from1(Complex* x) const;  // levels 1..k-1 (level 0 done by caller)
   void fft_inverse_to1(Complex* x) const;    // levels k-1..1, unscaled
-  // The convolution leaving y_j (j < N/2) in the low half: |a(zeta^j)| = |y_j|.
-  std::vector<Complex> evaluate(const double* coeffs, long len) const;
+  // The convolution leaving y_j (j < N/2) in the low half: a(zeta^j) = h^(j^2) y_j, so
+  // |a(zeta^j)| = |y_j|. im (nullable) is the imaginary part of the coefficients.
+  std::vector<Complex> evaluate(const double* coeffs, const double* im, long len) const;
 
   long m_, n_;
   int log_n_;

@@ -53,6 +53,27 @@ TEST_P(CanonicalNormTest, MatchesDirectEvaluation) {
   EXPECT_NEAR(got, want, 1e-10 * want + 1e-9);
 }
 
+// Two real polynomials from one evaluation of a + i b give the magnitudes of two calls,
+// root by root (b shorter than a, and of a different size, as lifts of any degree are).
+TEST_P(CanonicalNormTest, PairMatchesTwoEvaluations) {
+  const NormCase c = GetParam();
+  std::mt19937_64 rng(c.m * 17 + c.len);
+  std::uniform_int_distribution<long> coef(-c.bound, c.bound);
+  std::vector<long> a(c.len), b((c.len + 1) / 2);
+  for (auto& x : a) x = coef(rng);
+  for (auto& x : b) x = 3 * coef(rng);
+  const auto emb = canonical_embedding(c.m);
+  const auto [pa, pb] = emb->magnitudes(a, b);
+  const auto sa = emb->magnitudes(a), sb = emb->magnitudes(b);
+  ASSERT_EQ(pa.size(), sa.size());
+  ASSERT_EQ(pb.size(), sb.size());
+  const double scale = double(c.len) * double(3 * c.bound);  // sum |a_i| + |b_i| at most
+  for (size_t t = 0; t < sa.size(); ++t) {
+    EXPECT_NEAR(pa[t], sa[t], 1e-12 * scale) << "root " << t;
+    EXPECT_NEAR(pb[t], sb[t], 1e-12 * scale) << "root " << t;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Rings, CanonicalNormTest,
                          ::testing::Values(NormCase{3, 3, 5}, NormCase{257, 257, 1},
                                            NormCase{257, 256, 1000000}, NormCase{243, 162, 7},
