@@ -105,10 +105,20 @@ class CipherCircuit {
     keys_.clear();
     clear_keys_.clear();
     per_round_ = per_round;
-    for (long i = 0; i < prog_.subkeys; ++i) {
-      if (per_round_) clear_keys_.push_back(subkeys[i]);
-      else keys_.push_back(rep_.encrypt_replicated(subkeys[i]));
+    if (per_round_) {
+      clear_keys_.assign(subkeys.begin(), subkeys.begin() + prog_.subkeys);
+      return;
     }
+    // All subkeys' ciphertexts in one call, side by side where the backend encrypts so
+    // (encrypt_many): the words of encrypting them one by one, in order.
+    std::vector<std::vector<uint64_t>> vs;
+    for (long i = 0; i < prog_.subkeys; ++i)
+      for (auto& v : rep_.replicated_slots(subkeys[i])) vs.push_back(std::move(v));
+    auto cts = encrypt_all(b_, vs);
+    const size_t w = vs.size() / size_t(prog_.subkeys);
+    for (long i = 0; i < prog_.subkeys; ++i)
+      keys_.emplace_back(std::make_move_iterator(cts.begin() + long(w) * i),
+                         std::make_move_iterator(cts.begin() + long(w) * (i + 1)));
   }
   bool subkeys_per_round() const { return per_round_; }
   // Wall and process CPU seconds of the subkeys encrypted during run() (per round).

@@ -79,22 +79,11 @@ class BitSlicedRep {
   long map_automorphisms(long) const { return 0; }
   std::vector<long> automorphisms() const { return {}; }
 
-  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const {
-    if (long(blocks.size()) > max_blocks())
-      throw ParameterError(msg(blocks.size(), " blocks given: ", b_.slot_count(), " slots hold ", max_blocks(),
-                               " bit-sliced blocks"));
-    std::vector<std::vector<uint64_t>> vs;
-    for (long i = 0; i < s_; ++i)
-      for (long j = 0; j < n_; ++j) {
-        std::vector<uint64_t> v(b_.slot_count(), 0);
-        for (size_t k = 0; k < blocks.size(); ++k) v[k] = (blocks[k].at(i) >> j) & 1;
-        vs.push_back(std::move(v));
-      }
-    return encrypt_all(b_, vs);
+  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const { return encrypt_all(b_, slots(blocks)); }
+  std::vector<std::vector<uint64_t>> replicated_slots(const std::vector<uint64_t>& block) const {
+    return slots(std::vector<std::vector<uint64_t>>(max_blocks(), block));
   }
-  State encrypt_replicated(const std::vector<uint64_t>& block) const {
-    return encrypt(std::vector<std::vector<uint64_t>>(max_blocks(), block));
-  }
+  State encrypt_replicated(const std::vector<uint64_t>& block) const { return encrypt_all(b_, replicated_slots(block)); }
   // Error when a slot holds anything but a bit (a broken circuit, not a wrong bit).
   std::vector<std::vector<uint64_t>> decrypt(const State& st, long blocks) const {
     std::vector<std::vector<uint64_t>> out(blocks, std::vector<uint64_t>(s_, 0));
@@ -195,6 +184,22 @@ class BitSlicedRep {
   }
 
  private:
+  // The slot vectors of the blocks' state: bit j of element i of block k in slot k of
+  // ciphertext i n + j.
+  std::vector<std::vector<uint64_t>> slots(const std::vector<std::vector<uint64_t>>& blocks) const {
+    if (long(blocks.size()) > max_blocks())
+      throw ParameterError(msg(blocks.size(), " blocks given: ", b_.slot_count(), " slots hold ", max_blocks(),
+                               " bit-sliced blocks"));
+    std::vector<std::vector<uint64_t>> vs;
+    for (long i = 0; i < s_; ++i)
+      for (long j = 0; j < n_; ++j) {
+        std::vector<uint64_t> v(b_.slot_count(), 0);
+        for (size_t k = 0; k < blocks.size(); ++k) v[k] = (blocks[k].at(i) >> j) & 1;
+        vs.push_back(std::move(v));
+      }
+    return vs;
+  }
+
   const B& b_;
   GF2n F_;
   long n_, s_;

@@ -80,10 +80,12 @@ class PackedRep {
   State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const {
     return {b_.encrypt(layout_.scatter(b_.slot_count(), blocks))};
   }
-  // The same block in every block position.
-  State encrypt_replicated(const std::vector<uint64_t>& block) const {
-    return encrypt(std::vector<std::vector<uint64_t>>(layout_.blocks(), block));
+  // The slot vectors of the state holding the same block in every block position (a
+  // subkey), one per ciphertext, and that state.
+  std::vector<std::vector<uint64_t>> replicated_slots(const std::vector<uint64_t>& block) const {
+    return {layout_.scatter(b_.slot_count(), std::vector<std::vector<uint64_t>>(layout_.blocks(), block))};
   }
+  State encrypt_replicated(const std::vector<uint64_t>& block) const { return encrypt_all(b_, replicated_slots(block)); }
   std::vector<std::vector<uint64_t>> decrypt(const State& st, long blocks) const {
     auto all = layout_.gather(b_.decrypt(st[0]));
     all.resize(blocks);
@@ -149,11 +151,12 @@ class SlicedRep {
       for (size_t k = 0; k < blocks.size(); ++k) vs[size_t(i)][k] = blocks[k].at(i);
     return encrypt_all(b_, vs);
   }
-  State encrypt_replicated(const std::vector<uint64_t>& block) const {
+  std::vector<std::vector<uint64_t>> replicated_slots(const std::vector<uint64_t>& block) const {
     std::vector<std::vector<uint64_t>> vs;
     for (long i = 0; i < s_; ++i) vs.emplace_back(b_.slot_count(), block.at(i));
-    return encrypt_all(b_, vs);
+    return vs;
   }
+  State encrypt_replicated(const std::vector<uint64_t>& block) const { return encrypt_all(b_, replicated_slots(block)); }
   std::vector<std::vector<uint64_t>> decrypt(const State& st, long blocks) const {
     std::vector<std::vector<uint64_t>> out(blocks, std::vector<uint64_t>(s_));
     for (long i = 0; i < s_; ++i) {
