@@ -55,19 +55,23 @@ DCRTPoly DCRTPoly::from_coeffs(const Context& ctx, std::vector<int> primes,
   {
     std::vector<uint64_t> tmp(n);
 #pragma omp for schedule(static)
-    for (long i = 0; i < r.num_limbs(); ++i) {
-      const uint64_t q = r.modulus(i);
-      for (long k = 0; k < n; ++k) {
-        // Coefficients are mostly small (keys, noise, plaintexts): no division for those.
-        const long c = coeffs[k];
-        const uint64_t a = c >= 0 ? uint64_t(c) : uint64_t(0) - uint64_t(c);
-        const uint64_t r = a < q ? a : a % q;
-        tmp[k] = c >= 0 || r == 0 ? r : q - r;
-      }
-      ctx.ntt(r.primes_[i]).forward(tmp.data(), n, r.limb(i));
-    }
+    for (long i = 0; i < r.num_limbs(); ++i) coeffs_limb(ctx, r.primes_[i], coeffs, tmp.data(), r.limb(i));
   }
   return r;
+}
+
+void DCRTPoly::coeffs_limb(const Context& ctx, int p, const std::vector<long>& coeffs, uint64_t* tmp,
+                           uint64_t* out) {
+  const uint64_t q = ctx.q(p);
+  const long n = long(coeffs.size());
+  for (long k = 0; k < n; ++k) {
+    // Coefficients are mostly small (keys, noise, plaintexts): no division for those.
+    const long c = coeffs[k];
+    const uint64_t a = c >= 0 ? uint64_t(c) : uint64_t(0) - uint64_t(c);
+    const uint64_t r = a < q ? a : a % q;
+    tmp[k] = c >= 0 || r == 0 ? r : q - r;
+  }
+  ctx.ntt(p).forward(tmp, n, out);
 }
 
 bool DCRTPoly::has_prime(int p) const {

@@ -51,6 +51,10 @@ class DCRTPoly {
   // A small integer polynomial (coeffs[i] = coefficient of X^i, i < m), transformed.
   static DCRTPoly from_coeffs(const Context& ctx, std::vector<int> primes,
                               const std::vector<long>& coeffs);
+  // One limb of from_coeffs: coeffs reduced modulo prime p, in scratch (coeffs.size()
+  // words), then transformed into out (phi words).
+  static void coeffs_limb(const Context& ctx, int p, const std::vector<long>& coeffs, uint64_t* scratch,
+                          uint64_t* out);
 
   const Context& context() const { return *ctx_; }
   const std::vector<int>& primes() const { return primes_; }

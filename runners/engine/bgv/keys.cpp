@@ -7,6 +7,7 @@
 #include "engine/errors.h"
 #include "engine/util/canonical.h"
 #include "engine/util/modarith.h"
+#include "engine/util/vecmod.h"
 
 namespace cb::bgv {
 
@@ -71,29 +72,43 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
   const bool seeded =
       KeySwitchKey::stored_compact(long(ctx_.digits().size()), long(all.size()), ctx_.phi(), keep_uniform_bytes_);
   key.a_seed = draws.a_seed;
+  std::vector<uint64_t> P_mod(all.size());  // P mod q_i
+  for (size_t r = 0; r < all.size(); ++r) {
+    const uint64_t q = ctx_.q(all[r]);
+    uint64_t P = 1;
+    for (long k = ctx_.L(); k < ctx_.num_primes(); ++k) P = util::mul_mod(P, ctx_.q(k) % q, q);
+    P_mod[r] = P;
+  }
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     const auto& digit = ctx_.digits()[j];
-    DCRTPoly a(ctx_, all);
-    // Each limb from its own (seed, tag) stream: the same words at any thread count.
-#pragma omp parallel for schedule(static) if(ctx_.parallel())
-    for (size_t r = 0; r < all.size(); ++r)
-      Sampler::uniform_limb(key.a_seed, KeySwitchKey::tag(j, all[r]), ctx_.q(all[r]), a.limb(long(r)), ctx_.phi());
     std::vector<long>& e = draws.e[j];
     for (long& x : e) x *= 2;
-    DCRTPoly b = DCRTPoly::from_coeffs(ctx_, all, e);
-    DCRTPoly as = a;
-    as *= sk.s.restricted(all);
-    b -= as;
-    // + P g_j s': non-zero only modulo the primes of this digit.
-    for (int i : digit) {
-      const uint64_t q = ctx_.q(i);
-      uint64_t P = 1;
-      for (long k = ctx_.L(); k < ctx_.num_primes(); ++k) P = util::mul_mod(P, ctx_.q(k) % q, q);
-      const util::ShoupMul w(P, q);
-      uint64_t* bi = const_cast<uint64_t*>(b.limb_of(i));
-      const uint64_t* si = s_prime.limb_of(i);
-      for (long t = 0; t < ctx_.phi(); ++t)
-        bi[t] = util::add_mod(bi[t], util::mul_shoup(si[t], w.w, w.wp, q), q);
+    // b_j = 2 e_j - a_j s (+ P s' modulo the digit's primes), limb by limb: each limb's
+    // a, e and product stay in cache, where whole polynomials would stream memory 6 times.
+    // A seeded key keeps a_j as its seed: its limbs only pass through a scratch limb.
+    DCRTPoly b(ctx_, all, DCRTPoly::Uninitialized{});
+    DCRTPoly a = seeded ? DCRTPoly(ctx_, {}) : DCRTPoly(ctx_, all, DCRTPoly::Uninitialized{});
+#pragma omp parallel if(ctx_.parallel())
+    {
+      std::vector<uint64_t> tmp(std::max<size_t>(e.size(), size_t(ctx_.phi())));
+      std::vector<uint64_t> a_scratch(seeded ? size_t(ctx_.phi()) : 0);
+      // Each limb of a from its own (seed, tag) stream: the same words at any thread count.
+#pragma omp for schedule(static)
+      for (size_t r = 0; r < all.size(); ++r) {
+        const int p = all[r];
+        const uint64_t q = ctx_.q(p);
+        uint64_t* ar = seeded ? a_scratch.data() : a.limb(long(r));
+        uint64_t* br = b.limb(long(r));
+        Sampler::uniform_limb(key.a_seed, KeySwitchKey::tag(j, p), q, ar, ctx_.phi());
+        DCRTPoly::coeffs_limb(ctx_, p, e, tmp.data(), br);
+        util::mul_mod_array(tmp.data(), ar, sk.s.limb_of(p), ctx_.phi(), q);
+        util::sub_mod_array(br, br, tmp.data(), ctx_.phi(), q);
+        if (std::find(digit.begin(), digit.end(), p) != digit.end()) {
+          const util::ShoupMul w(P_mod[r], q);
+          const uint64_t* si = s_prime.limb_of(p);
+          for (long t = 0; t < ctx_.phi(); ++t) br[t] = util::add_mod(br[t], util::mul_shoup(si[t], w.w, w.wp, q), q);
+        }
+      }
     }
     if (seeded) {
       key.b_packed.emplace_back(b);

@@ -47,7 +47,8 @@ TEST(RnsRounding, BatchesEqualOneAtATimeAtAnyThreadCount) {
   const DCRTPoly x = random_poly(ctx(), all, g), y = random_poly(ctx(), all, g), z = random_poly(ctx(), all, g);
   const std::vector<int> keep(all.begin(), all.end() - ctx().K());
   const std::vector<int> drop(all.end() - ctx().K(), all.end());
-  const std::vector<std::vector<int>> digits{{ctx().S(), ctx().S() + 1}, {ctx().S() + 2}, {ctx().S() + 3, ctx().S() + 4}};
+  const int S = int(ctx().S());
+  const std::vector<std::vector<int>> digits{{S, S + 1}, {S + 2}, {S + 3, S + 4}};
   for (int threads : {1, 2}) {
     omp_set_num_threads(threads);
     const auto many = divide_round(std::vector<const DCRTPoly*>{&x, &y, &z}, keep, drop);
@@ -68,7 +69,7 @@ TEST(RnsRounding, ResultsAreWhatTheyPromise) {
   const auto all = all_primes();
   const DCRTPoly x = random_poly(ctx(), all, g);
   // A digit's lift equals x on its primes (it is x modulo the digit).
-  const std::vector<int> digit{ctx().S(), ctx().S() + 1};
+  const std::vector<int> digit{int(ctx().S()), int(ctx().S()) + 1};
   const DCRTPoly d = lift_digit(x, digit, all);
   for (int p : digit) EXPECT_TRUE(std::equal(d.limb_of(p), d.limb_of(p) + d.phi(), x.limb_of(p)));
   // The scaled rounding of 2 T X (X over the kept primes, 0 on the dropped ones: delta = 0,

@@ -368,7 +368,9 @@ TEST(SchemeMemory, ModelMatchesTheObjects) {
       EXPECT_EQ(rk.bytes(), mm.key);
       EXPECT_EQ(ak.bytes(), mm.key);
       EXPECT_EQ(mm.setup(1), mm.transforms + mm.secret_key + mm.public_key + 2 * mm.key);
-      if (!rk.compact()) EXPECT_EQ(rk.bytes(), mm.key_full);
+      if (!rk.compact()) {
+        EXPECT_EQ(rk.bytes(), mm.key_full);
+      }
     }
   }
 }
