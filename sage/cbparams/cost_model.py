@@ -514,13 +514,22 @@ def step_table(rows: list[dict], share: float = 0.05) -> list[str]:
     return lines
 
 
+def json_arg(text: str):
+    """A JSON value given on the command line, or the contents of the file it names;
+    None when it is neither."""
+    try:
+        return json.loads(Path(text).read_text() if Path(text).is_file() else text)
+    except (ValueError, OSError):
+        return None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cbparams.cost_model", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="step", required=True)
     c = sub.add_parser("calibrate", help="run bench_ops on the calibration set and fit")
     c.add_argument("--out", required=True, help="model JSON")
     c.add_argument("--bench-dir", help="where bench_ops JSONs go (default: beside --out)")
-    c.add_argument("--calibration", help="JSON list of {m, bits, c} (default: the module's set)")
+    c.add_argument("--calibration", help="JSON list of {m, bits, c}, or a file holding one (default: the module's set)")
     c.add_argument("--reps", type=int, default=3)
     c.add_argument("--threads", default="1", help="thread counts to calibrate at, comma-separated (default 1)")
     c.add_argument("--reference", help="JSON list of params.cost_reference entries (default: the schema's)")
@@ -539,7 +548,7 @@ def main(argv=None) -> int:
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     try:
         if a.step == "calibrate":
-            cal = json.loads(a.calibration) if a.calibration else []
+            cal = json_arg(a.calibration) if a.calibration else []
             if not isinstance(cal, list) or any(not isinstance(e, dict) or not {"m", "bits", "c"} <= set(e)
                                                 for e in cal):
                 raise ParamError(f"--calibration {a.calibration}: give a JSON list of {{m, bits, c}} "

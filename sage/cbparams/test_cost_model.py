@@ -79,6 +79,11 @@ def test_digits_and_errors(tmp_path):
         CM.coefficients({"fits": {"1": {}}}, 2)
     assert CM.main(["calibrate", "--out", str(tmp_path / "m.json"), "--calibration", "[{\"m\": 257}]"]) == 2
     assert CM.main(["calibrate", "--out", str(tmp_path / "m.json"), "--threads", "one"]) == 2
+    assert CM.main(["calibrate", "--out", str(tmp_path / "m.json"), "--calibration", "cal.json"]) == 2  # no such file
+    cal = tmp_path / "cal.json"
+    cal.write_text('[{"m": 257, "bits": 500, "c": 3}]')
+    assert CM.json_arg(str(cal)) == CM.json_arg('[{"m": 257, "bits": 500, "c": 3}]') == [{"m": 257, "bits": 500, "c": 3}]
+    assert CM.json_arg("{nope") is None
 
 
 def test_lanes_priced_at_one_thread_in_waves():
