@@ -41,10 +41,11 @@ struct PublicKey {
 //    (Sampler::uniform_limb, tag j * 2^16 + prime index);
 //  - the b_j are kept bit-packed at the width of their prime (PackedLimbs: 50 of 64 bits
 //    for the engine's 50-bit primes), unpacked a limb at a time by the key product.
-// A compact key takes about 0.39 of a full one (a half that is a seed, b at 50/64); a key
-// switch with it took 1.3-1.5x the time at m=53261 (BENCHMARKS.md, mostly regenerating the
-// a_j with NTL's ChaCha stream). Both forms give bit-identical key switches (b unpacks to
-// the same words, a regenerates to the same words). Smaller keys keep both halves in full.
+// A compact key takes about 0.39 of a full one (a half that is a seed, b at 50/64); its
+// a_j come from the AES-CTR stream (prg.h) at about 1 ns a word, so a key switch with it
+// costs little more than with a full key (BENCHMARKS.md, "Engine vs HElib"). Both forms
+// give bit-identical key switches (b unpacks to the same words, a regenerates to the same
+// words). Smaller keys keep both halves in full.
 
 struct KeySwitchKey {
   static constexpr size_t kKeepUniformBytes = size_t(64) << 20;
