@@ -124,6 +124,28 @@ TEST(AesBgvTightness, BoundWithinAFewBitsOfTheNoiseAfterOneRound) {
               measured.log2_max(), slack);
 }
 
+// One round of AES-128 at m=257 (seed 7) on `threads` threads in packing Rep, checked
+// against the reference: the state's words, the evaluator's counts and the capacity left.
+template <template <class> class Rep>
+std::tuple<std::vector<uint64_t>, std::map<std::string, long>, double> one_round_at(int threads) {
+  const auto v = testing_vectors::load("aes128/vectors.json").at(0);
+  const auto rk = aes128::Aes128(block(v.key)).round_keys();
+  omp_set_num_threads(threads);
+  BgvParams p;
+  p.m = 257, p.bits = 300, p.seed = 7;
+  BgvBackend b(p, 8, aes128::kModulusLow);
+  AesCircuit<BgvBackend, Rep> circ(b, 1, false);
+  b.require_automorphisms(circ.automorphisms());
+  circ.load_round_keys({rk.begin(), rk.end()});
+  auto st = circ.encrypt_input({block(v.plaintext)});
+  Evaluator<BgvBackend> ev(b);
+  circ.run(ev, st);
+  EXPECT_EQ(circ.decrypt_output(st, 1).at(0), block(v.round_states.at(0)));
+  std::vector<uint64_t> w;
+  for (const auto& c : st) bgv::testing::append_words(c, w);
+  return {w, ev.counts().as_map(), circ.capacity(st)};
+}
+
 // Lanes (backend/lanes.h): byte-sliced AES's 16 state ciphertexts run side by side on 4
 // threads (S-box, MixColumns' outputs, key addition), and the state is word for word the
 // one-thread state, with the same operation counts; the planner runs its lanes side by side
@@ -133,25 +155,6 @@ TEST(AesBgvLanes, SlicedStateOnFourThreadsGivesTheSerialWords) {
   const int saved = omp_get_max_threads();
   const auto v = testing_vectors::load("aes128/vectors.json").at(0);
   const auto rk = aes128::Aes128(block(v.key)).round_keys();
-  auto words = [](const std::vector<bgv::Ciphertext>& st) {
-    std::vector<uint64_t> w;
-    for (const auto& c : st) bgv::testing::append_words(c, w);
-    return w;
-  };
-  auto run = [&](int threads) {
-    omp_set_num_threads(threads);
-    BgvParams p;
-    p.m = 257, p.bits = 300, p.seed = 7;
-    BgvBackend b(p, 8, aes128::kModulusLow);
-    AesCircuit<BgvBackend, SlicedRep> circ(b, 1, false);
-    b.require_automorphisms(circ.automorphisms());
-    circ.load_round_keys({rk.begin(), rk.end()});
-    auto st = circ.encrypt_input({block(v.plaintext)});
-    Evaluator<BgvBackend> ev(b);
-    circ.run(ev, st);
-    EXPECT_EQ(circ.decrypt_output(st, 1).at(0), block(v.round_states.at(0)));
-    return std::make_tuple(words(st), ev.counts().as_map(), circ.capacity(st));
-  };
   auto plan = [&](int threads) {
     omp_set_num_threads(threads);
     PlanBackend pb(PlanParams{257, 300, 3, 120, 7}, 8, aes128::kModulusLow);
@@ -166,7 +169,7 @@ TEST(AesBgvLanes, SlicedStateOnFourThreadsGivesTheSerialWords) {
     for (const auto& o : pb.op_counts()) counts[{o.op, o.primes, o.dropped, o.lanes}] = o.count;
     return std::make_pair(counts, circ.capacity(st));
   };
-  const auto one = run(1), four = run(4);
+  const auto one = one_round_at<SlicedRep>(1), four = one_round_at<SlicedRep>(4);
   const auto plan_one = plan(1), plan_four = plan(4);
   omp_set_num_threads(saved);
   EXPECT_TRUE(std::get<0>(one) == std::get<0>(four)) << "the states' words differ";
@@ -189,27 +192,10 @@ TEST(AesBgvLanes, SlicedStateOnFourThreadsGivesTheSerialWords) {
 // the one-thread state, and it decrypts to the reference.
 TEST(AesBgvLanes, PackedSubkeysSideBySideGiveTheSerialWords) {
   const int saved = omp_get_max_threads();
-  const auto v = testing_vectors::load("aes128/vectors.json").at(0);
-  const auto rk = aes128::Aes128(block(v.key)).round_keys();
-  auto run = [&](int threads) {
-    omp_set_num_threads(threads);
-    BgvParams p;
-    p.m = 257, p.bits = 300, p.seed = 7;
-    BgvBackend b(p, 8, aes128::kModulusLow);
-    AesCircuit<BgvBackend, PackedRep> circ(b, 1, false);
-    b.require_automorphisms(circ.automorphisms());
-    circ.load_round_keys({rk.begin(), rk.end()});
-    auto st = circ.encrypt_input({block(v.plaintext)});
-    Evaluator<BgvBackend> ev(b);
-    circ.run(ev, st);
-    EXPECT_EQ(circ.decrypt_output(st, 1).at(0), block(v.round_states.at(0)));
-    std::vector<uint64_t> w;
-    for (const auto& c : st) bgv::testing::append_words(c, w);
-    return w;
-  };
-  const auto one = run(1), three = run(3);
+  const auto one = one_round_at<PackedRep>(1), three = one_round_at<PackedRep>(3);
   omp_set_num_threads(saved);
-  EXPECT_TRUE(one == three) << "the states' words differ";
+  EXPECT_TRUE(std::get<0>(one) == std::get<0>(three)) << "the states' words differ";
+  EXPECT_EQ(std::get<1>(one), std::get<1>(three));
 }
 
 }  // namespace
