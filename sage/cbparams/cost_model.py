@@ -24,10 +24,17 @@ algorithm's P = T - B operations run at another speed, so the two are priced apa
   division by P: ~ l + (c + 2)(l + K) transforms and ~ c (l + K) n pointwise products,
   and as many words of the key regenerated and unpacked where the keys are stored
   compact (C: the engine's choice above 64 MiB a key, keys.h; on Vision's large rings);
+  and the CRT lifts' basis conversions (rns_rounding.cpp's lift_mod, on arrays of m
+  words): a digit of l/c primes raised to the l + K - l/c others, m l (l + K - l/c)
+  multiply-adds over the c digits, and the division by P, the K special primes' lift to
+  the l others of both parts, 2 m K l: quadratic in the primes, what grows fastest on the
+  long chains of the papers' Vision rows (31-63 primes against the calibration's 12);
 * automorph_hoisted (each automorphism of automorph_many; the digits shared, their cost
-  spread over the automorphisms): ~ n c (l + K) (C likewise) + T (l + K);
+  spread over the automorphisms): ~ n c (l + K) (C likewise) + T (l + K), and its own
+  division by P, 2 m K l;
 * mod_switch to l primes dropping r: ~ T (l + r) (the dropped limbs to coefficients and
-  the correction back); adding primes back: ~ n l;
+  the correction back) and the lift of the r primes to the l others, 2 m r l; adding
+  primes back: ~ n l;
 * add_decide, the decision beside an add of two ciphertexts at different prime sets
   (Levels::sum_set): the bisections, and for the targets that only add primes to an
   operand (capacity rising with the modulus) one more bisection over 2^S, ~ n each.
@@ -63,9 +70,9 @@ Sub-commands (python -m cbparams.cost_model ...):
              ran with), and per step against each run's op_profile; --max-error P exits 1
              when a run's error passes P percent
 
->>> r = Ring(n=4096, T=60000.0, S=3, K=5)
+>>> r = Ring(n=4096, T=60000.0, S=3, K=5, m=4369)
 >>> [round(f / 1e6, 3) for f in features("relin", r, l=15, c=3)]
-[0.0, 0.061, 0.0, 6.9, 0.246, 0.0]
+[0.0, 0.061, 0.0, 6.9, 0.246, 0.0, 1.638]
 >>> one = {"fits": {"1": {"add": [0.0, 1e-9]}}}
 >>> round(predict_counts(one, [{"op": "add", "primes": 2, "dropped": 0, "count": 10}], Ring(100, 1.0, 0, 2), c=3), 12)
 2e-06
@@ -90,7 +97,7 @@ from .config import load_params
 from .errors import ParamError
 
 #: Bumped whenever features() changes: a model fitted on other features is refused.
-FEATURES_VERSION = 6
+FEATURES_VERSION = 7
 
 #: Steps of the model, as the planner counts them and the engine times them
 #: (runners/backend/plan_backend.h, runners/engine/bgv/op_profile.h).
@@ -118,8 +125,11 @@ def reference_args(reference: list[dict]) -> list[list]:
 #: AES range and Vision's larger rings: a limb of phi 98304 words outgrows the caches a
 #: smaller ring's fit assumes) and m=641 (GF(2^64) slots; Bluestein there does twice
 #: 257's work per coefficient), chains of 300 to 2500 bits (the level decision grows with
-#: the primes), c = 2, 3, 6, and two with every key stored compact (keep_uniform_mib 0:
-#: what the engine does with keys over 64 MiB, on the large rings of Vision's instances).
+#: the primes), c = 2, 3, 6, and three with every key stored compact (keep_uniform_mib 0:
+#: what the engine does with keys over 64 MiB, on the large rings of Vision's instances),
+#: one of them a long chain on a large ring (m=90721, 1500 bits: 30 primes, 11 special, a
+#: ciphertext of 43 MB against the caches' tens: the papers' Vision rows' regime, whose
+#: quadratic lifts the smaller entries leave to extrapolation; 15 s at 2 threads).
 #: bench_ops runs with --cost-ops (no rotations: 9 keys, not 178, at m=90721).
 #: Snakemake runs it once per build and thread count (about a minute each).
 DEFAULT_CALIBRATION = [
@@ -136,6 +146,7 @@ DEFAULT_CALIBRATION = [
     {"m": 4369, "bits": 1000, "c": 3, "keep_uniform_mib": 0},
     {"m": 21845, "bits": 900, "c": 3, "keep_uniform_mib": 0},
     {"m": 90721, "bits": 600, "c": 3},
+    {"m": 90721, "bits": 1500, "c": 3, "keep_uniform_mib": 0},
 ]
 
 
@@ -144,13 +155,21 @@ class Ring(NamedTuple):
     limb's transform, in operations: chain_info's transform_ops), S small primes, K
     special primes, B (the part of T from primes using Bluestein's algorithm), C (1 where
     the key-switching keys are stored compact: each use regenerates a_j from its seed and
-    unpacks b_j, keys.h)."""
+    unpacks b_j, keys.h), m the cyclotomic index (the lifts' coefficient arrays have m
+    words: twice n at m=163455)."""
     n: int
     T: float
     S: int
     K: int
     B: float = 0.0
     C: float = 0.0
+    m: int = 0
+
+    @property
+    def words(self) -> int:
+        """Words of one limb's coefficient array as the transforms and the CRT lifts hold
+        it: m (the ring's index; n where m is not given), not n."""
+        return self.m or self.n
 
 
 def ring_of(chain, n: int, compact: bool | None = None) -> Ring:
@@ -161,7 +180,7 @@ def ring_of(chain, n: int, compact: bool | None = None) -> Ring:
         raise ParamError(f"the chain of m={chain.m} has no transform_ops: rebuild chain_info (make build)")
     compact = chain.key_compact if compact is None else compact
     return Ring(n=int(n), T=float(chain.transform_ops), S=int(chain.S), K=int(chain.K),
-                B=float(chain.transform_ops_bluestein), C=1.0 if compact else 0.0)
+                B=float(chain.transform_ops_bluestein), C=1.0 if compact else 0.0, m=int(chain.m))
 
 
 def _decisions(S: int, l: int, others: float) -> float:
@@ -176,8 +195,8 @@ def features(op: str, r: Ring, l: int, c: int, dropped: int = 0) -> list[float]:
     the first, 1, is a fixed cost per call (allocation, bookkeeping: what dominates on tiny
     rings). Transform work comes as two variables, Bluestein's and the prime-factor
     algorithm's operations."""
-    n, T, S, K, B, C = r
-    P = T - B
+    n, T, S, K, B, C = r[:6]
+    P, M = T - B, r.words
 
     def transforms(x: float) -> list[float]:
         return [B * x, P * x]
@@ -191,11 +210,12 @@ def features(op: str, r: Ring, l: int, c: int, dropped: int = 0) -> list[float]:
     if op == "mul":
         return [1.0, n * l, _decisions(S, l, 2) * n]
     if op in ("relin", "automorph"):
-        return [1.0, n * l, *transforms(l + (c + 2) * (l + K)), n * c * (l + K), C * n * c * (l + K)]
+        return [1.0, n * l, *transforms(l + (c + 2) * (l + K)), n * c * (l + K), C * n * c * (l + K),
+                M * (l * (l + K - l / c) + 2 * K * l)]
     if op == "automorph_hoisted":
-        return [1.0, n * c * (l + K), *transforms(l + K), C * n * c * (l + K)]
+        return [1.0, n * c * (l + K), *transforms(l + K), C * n * c * (l + K), 2 * M * K * l]
     if op == "mod_switch":
-        return [1.0, *transforms(l + dropped), 0.0] if dropped else [1.0, 0.0, 0.0, n * l]
+        return [1.0, *transforms(l + dropped), 0.0, 2 * M * dropped * l] if dropped else [1.0, 0.0, 0.0, n * l, 0.0]
     if op == "add_decide":
         return [1.0, _decisions(S, l, 2.0 * (S + 1)) * n]
     raise ParamError(f"op={op!r} is not an operation of the cost model: use one of {OPS}")

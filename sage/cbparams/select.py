@@ -193,7 +193,7 @@ def estimate(refs: list[dict], model: dict, m: int, phi: int, c: int, hwt: int, 
     # keys stored compact as the engine decides (keys.h): the reference chain's key scaled to
     # this ring and chain, against the engine's threshold
     compact = ch.key_full_bytes / 2 * (phi / pb["phi"]) * scale > ch.keep_uniform_bytes
-    r = cost_model.Ring(n=phi, T=T[0], S=ch.S, K=K, B=T[1], C=1.0 if compact else 0.0)
+    r = cost_model.Ring(n=phi, T=T[0], S=ch.S, K=K, B=T[1], C=1.0 if compact else 0.0, m=m)
     latency = cost_model.predict_counts(model, counts, r, c=c, digits=digits, threads=threads)
     return {"est_bits": round(bits), "est_log2_q": round(log2_q, 1),
             "est_helib_bits": round(security.helib_security(m, log2_q, hwt, phi), 2),

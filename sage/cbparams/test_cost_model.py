@@ -52,6 +52,23 @@ def test_fit_recovers_known_costs():
         assert coef[op] == pytest.approx(true[CM.SHARED.get(op, op)], rel=1e-3), op
 
 
+def test_lifts_priced_on_m_words_and_quadratic_in_the_primes():
+    """The CRT lifts' basis conversions (rns_rounding.cpp's lift_mod) run on arrays of m
+    words, not n, and raise each of the c digits' l/c primes to the l + K - l/c others and
+    the K special primes to the l others of both parts: m l (l + K - l/c) + 2 m K l
+    multiply-adds per key switch, 2 m r l per modulus switch dropping r primes."""
+    r, r2 = CM.Ring(n=1000, T=1.0, S=2, K=4, m=1500), CM.Ring(n=1000, T=1.0, S=2, K=4, m=3000)
+    assert CM.features("relin", r, 12, 3)[-1] == 1500 * (12 * (12 + 4 - 4) + 2 * 4 * 12)
+    assert CM.features("automorph", r2, 12, 3)[-1] == 2 * CM.features("automorph", r, 12, 3)[-1]
+    assert CM.features("automorph", r2, 12, 3)[1] == CM.features("automorph", r, 12, 3)[1]  # n l: n words
+    assert CM.features("automorph_hoisted", r, 12, 3)[-1] == 2 * 1500 * 4 * 12
+    assert CM.features("mod_switch", r, 12, 3, dropped=2)[-1] == 2 * 1500 * 2 * 12
+    assert CM.features("mod_switch", r, 12, 3)[-1] == 0.0  # adding primes back: no lift
+    assert CM.Ring(n=8, T=1.0, S=1, K=1).words == 8  # m not given: n
+    wide = CM.Ring(n=1000, T=1.0, S=2, K=40, m=1500)  # K grows with the chain: four times the work at twice the primes
+    assert CM.features("relin", wide._replace(K=80), 24, 3)[-1] == 4 * CM.features("relin", wide, 12, 3)[-1]
+
+
 def test_one_algorithm_prices_both():
     """Calibrated on Bluestein rings alone (as config/test_select.yaml's m=257), the
     prime-factor algorithm's operations are priced as Bluestein's, not as free."""
