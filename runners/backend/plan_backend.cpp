@@ -80,12 +80,20 @@ void PlanBackend::reset_op_counts() {
   std::lock_guard<std::mutex> lock(count_mu_);
   counts_.clear();
   impl_->targets.reset();
+  cached_bytes_ = 0;
   ++generation_;
 }
 
-void PlanBackend::first_use(const Ptxt& p) const {
+void PlanBackend::use_constant(const Ptxt& p, size_t primes) const {
+  if (p.roots->is_zero()) return;
   const long g = generation_;
-  if (!p.roots->is_zero() && p.encoded_in->exchange(g) != g) count("encode", impl_->chain->L());
+  if (p.refused_in->load() == g) return count("encode", primes);
+  if (p.encoded_in->exchange(g) == g) return;
+  const size_t L = size_t(impl_->chain->L()), bytes = L * size_t(impl_->zm.phi()) * sizeof(uint64_t);
+  if (cached_bytes_.fetch_add(bytes) + bytes <= Plaintext::cache_limit()) return count("encode", L);
+  cached_bytes_.fetch_sub(bytes);
+  p.refused_in->store(g);
+  count("encode", primes);
 }
 
 const Chain& PlanBackend::chain() const { return *impl_->chain; }
@@ -178,7 +186,7 @@ void PlanBackend::add(Ctxt& a, const Ctxt& b) const {
 void PlanBackend::add_plain(Ctxt& a, const Ptxt& p) const {
   clear_.add_plain(a.clear, p.clear);
   if (p.roots->is_zero()) return;  // the engine adds nothing
-  first_use(p);
+  use_constant(p, a.primes.size());
   a.noise += *p.roots;
   count("add_plain", a.primes.size());
   note(a);
@@ -188,7 +196,7 @@ void PlanBackend::mul_plain(Ctxt& a, const Ptxt& p) const {
   clear_.mul_plain(a.clear, p.clear);
   if (p.roots->is_zero()) a.noise = RootBound();
   else a.noise *= *p.roots;
-  first_use(p);
+  use_constant(p, a.primes.size());
   count("mul_plain", a.primes.size());
   note(a);
 }

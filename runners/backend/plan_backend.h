@@ -54,6 +54,10 @@ class PlanBackend {
     // The count generation in which its first use counted "encode" (the engine encodes a
     // constant at every prime on its first use and keeps it: Plaintext::dcrt).
     std::shared_ptr<std::atomic<long>> encoded_in = std::make_shared<std::atomic<long>>(-1);
+    // The count generation in which its first use found the engine's plaintext cache full
+    // (Plaintext::cache_limit): from then on each use counts "encode" at the ciphertext's
+    // primes, as the engine transforms it at each use.
+    std::shared_ptr<std::atomic<long>> refused_in = std::make_shared<std::atomic<long>>(-1);
   };
 
   PlanBackend(const PlanParams& p, long n, uint64_t f_low);
@@ -79,14 +83,16 @@ class PlanBackend {
   // (engine/bgv/op_profile.h). op is the engine's step: mul (square included: the level
   // decision and the tensor), relin (its relinearization's key switch, at the primes it
   // runs at), mul_plain, add, add_plain, encode (a constant's first use: the engine makes
-  // and keeps its double-CRT form at all L primes), automorph (one key switch),
+  // and keeps its double-CRT form at all L primes; once its plaintext cache is full, each
+  // use of a constant refused it, at the ciphertext's primes), automorph (one key switch),
   // automorph_hoisted (each k of automorph_many: digits shared), mod_switch (dropped =
   // primes dropped, 0 when it only adds ladder primes back), add_decide (an add of two
   // ciphertexts at different prime sets: its level decision, Levels::sum_set, over the
   // switch targets of the operands' primes; counted beside the add), targets (a level
   // decision's first meeting with a pair of prime sets: Levels arranges their switch
   // targets once). primes: the prime set's size where the step ran (a mod switch: the
-  // target's; encode: L; add_decide, targets: the larger operand's). lanes: the width of
+  // target's; encode: L, or the ciphertext's primes past the cache; add_decide, targets:
+  // the larger operand's). lanes: the width of
   // the lane group the step ran in (backend/lanes.h: a sliced state's element-wise steps
   // run on min(threads, lanes) threads at once; 1 elsewhere).
   struct OpCount {
@@ -123,7 +129,10 @@ class PlanBackend {
   void relinearize(Ctxt& a, const bgv::RootBound& b) const;
   void note(const Ctxt& a) const;
   void count(const char* op, size_t primes, long dropped = 0) const;
-  void first_use(const Ptxt& p) const;  // counts "encode" once per constant and count generation
+  // Counts "encode" for a use of p by a ciphertext over `primes` primes: at the first use
+  // in a count generation (at L, the bytes of L limbs added to the generation's cache
+  // while within Plaintext::cache_limit()), or at each use once refused.
+  void use_constant(const Ptxt& p, size_t primes) const;
   const std::vector<int>& perm(long k) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -133,6 +142,7 @@ class PlanBackend {
   mutable std::mutex count_mu_;
   mutable std::map<std::tuple<std::string, long, long, long>, long> counts_;  // (op, primes, dropped, lanes)
   std::atomic<long> generation_{0};  // bumped by reset_op_counts
+  mutable std::atomic<size_t> cached_bytes_{0};  // the engine's plaintext cache in this generation
 };
 
 }  // namespace cb

@@ -7,6 +7,11 @@
 # The binaries are inputs when they exist (make run builds them before Snakemake starts),
 # so rebuilding bench_ops reruns the calibration, and rebuilding run_cipher the plans
 # (COST_MODEL and binary_inputs are defined in params.smk, included before this file).
+# The model's features version is a parameter: a model fitted on other features is
+# refused by every step that reads it, so a new version calibrates again.
+
+from cbparams.cost_model import FEATURES_VERSION  # noqa: E402 (pure Python, as params.smk's imports)
+
 
 rule cost_model:
     input:
@@ -27,6 +32,7 @@ rule cost_model:
         reps=PARAMS_SETTINGS["cost_reps"],
         reference=json.dumps(PARAMS_SETTINGS["cost_reference"], sort_keys=True),
         threads=",".join(str(t) for t in sorted({1, config["threads"]})),
+        features_version=FEATURES_VERSION,
     threads: config["threads"]
     shell:
         "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.cost_model calibrate"

@@ -117,5 +117,44 @@ TEST_P(CatalogBgv, BitSlicedPlannedChainDecryptsToReference) {
 
 INSTANTIATE_TEST_SUITE_P(Catalog, CatalogBgv, ::testing::ValuesIn(testing::all_instances()), testing::case_name);
 
+// Past the engine's plaintext cache (Plaintext::cache_limit, lowered here to two or three
+// constants' room), constants refused it are transformed at each use at the ciphertext's
+// primes; the planner counts the same steps at the same primes, and the blocks decrypt.
+TEST(CatalogBgvPlaintextCache, PlannedCountsFollowTheEngineOnceTheCacheIsFull) {
+  omp_set_num_threads(1);
+  struct Limit {
+    size_t saved = bgv::Plaintext::cache_limit();
+    ~Limit() { bgv::Plaintext::set_cache_limit(saved); }
+  } restore;
+  for (const char* id : {"aes", "vision16"}) {
+    const auto [entry, spec] = find_instance_id(id);
+    const auto inst = entry->make(*spec);
+    const long m = testing::small_ring(spec->n, spec->s * 3);
+    bgv::Plaintext::set_cache_limit(size_t(2.5 * 24 * ZmStar(m).phi() * sizeof(uint64_t)));  // ~2 constants at L ~ 24
+    const long R = std::min(2L, spec->rounds);
+    PlanBackend pb(PlanParams{m, 1000, 3, 120, 7}, spec->n, spec->f_low);
+    const ChainPlan plan = plan_chain(
+        pb,
+        [&](PlanBackend& b) {
+          const auto caps = run_on(b, *inst, R, false);
+          return PlanRun{caps.front(), std::vector<double>(caps.begin() + 1, caps.end())};
+        },
+        300);
+    BgvParams p;
+    p.m = m, p.bits = plan.bits, p.seed = 7;
+    BgvBackend b(p, spec->n, spec->f_low);
+    run_on(b, *inst, R, false);
+    std::map<std::tuple<std::string, long, long>, long> planned, timed;
+    for (const auto& o : pb.op_counts()) planned[{o.op, o.primes, o.dropped}] += o.count;
+    for (const auto& e : b.op_profile()) timed[{e.op, e.primes, e.dropped}] = e.count;
+    EXPECT_EQ(planned, timed) << id;
+    long first = 0, again = 0;  // encodes at L (cached or not) and at fewer primes (each use past the cache)
+    for (const auto& [key, n] : planned)
+      if (std::get<0>(key) == "encode") (std::get<1>(key) == pb.chain().L() ? first : again) += n;
+    EXPECT_GT(first, 0) << id;
+    EXPECT_GT(again, 0) << id << ": no constant was refused the cache";
+  }
+}
+
 }  // namespace
 }  // namespace cb

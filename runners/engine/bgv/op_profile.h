@@ -6,7 +6,7 @@
 // its target's, with the primes it drops; mul, the level decision and tensor: the
 // tensor's; relin, its key switch: the primes it ran at; encode, a constant's double-CRT
 // form made on its first use and cached (Plaintext::dcrt): the chain's L (past the cache's
-// 3 GiB, made at the ciphertext's primes at every use: the planner counts the first); add_decide: the
+// limit, made at the ciphertext's primes at every use: the planner counts those too); add_decide: the
 // larger operand's; targets, the arrangement of an operand pair's switch targets that a
 // level decision builds the first time it meets the pair (Levels::targets): the larger
 // operand's). A step's time is its own: a Scope opened inside another (a product's

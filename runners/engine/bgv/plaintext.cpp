@@ -16,6 +16,7 @@ namespace cb::bgv {
 
 namespace {
 std::atomic<size_t> g_cache_bytes{0};
+std::atomic<size_t> g_cache_limit{Plaintext::kPlaintextCacheBytes};
 
 // small_lift's work: Plaintext::kLiftTrials + 1 embeddings, each an FFT of length >= 2m.
 std::pair<std::vector<long>, RootBound> compute_lift(long m, std::vector<long> mu01) {
@@ -167,6 +168,9 @@ RootBound Plaintext::embedding_of(const SlotRing& slots, long m, const NTL::GF2X
 
 Plaintext::Cache::~Cache() { g_cache_bytes.fetch_sub(bytes); }
 
+size_t Plaintext::cache_limit() { return g_cache_limit.load(); }
+void Plaintext::set_cache_limit(size_t bytes) { g_cache_limit.store(bytes); }
+
 bool Plaintext::dcrt_cached() const {
   std::lock_guard<std::mutex> lock(cache_->mu);
   return cache_->full != nullptr;
@@ -176,7 +180,7 @@ std::shared_ptr<const DCRTPoly> Plaintext::dcrt(const std::vector<int>& primes) 
   std::lock_guard<std::mutex> lock(cache_->mu);
   if (!cache_->full && !cache_->refused) {
     const size_t bytes = size_t(ctx_->L()) * ctx_->phi() * sizeof(uint64_t);
-    if (g_cache_bytes.fetch_add(bytes) + bytes <= kPlaintextCacheBytes) {
+    if (g_cache_bytes.fetch_add(bytes) + bytes <= g_cache_limit.load()) {
       cache_->bytes = bytes;
       std::vector<int> all(ctx_->L());  // small and ciphertext primes: any set a ciphertext has
       std::iota(all.begin(), all.end(), 0);

@@ -32,7 +32,14 @@ namespace cb::bgv {
 
 class Plaintext {
  public:
+  // Bytes of constants kept in double-CRT form engine-wide (all of a process's
+  // plaintexts): a constant's first use caches it at the chain's L primes (L phi words)
+  // while the total stays within the limit; past it the constant is refused and
+  // transformed at the ciphertext's primes at each use. The planner counts the same
+  // refusals (PlanBackend, through cache_limit()); tests lower the limit.
   static constexpr size_t kPlaintextCacheBytes = size_t(3) << 30;
+  static size_t cache_limit();
+  static void set_cache_limit(size_t bytes);  // kPlaintextCacheBytes by default
   static constexpr int kLiftTrials = 4;
 
   Plaintext() = default;
