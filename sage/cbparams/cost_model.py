@@ -12,8 +12,8 @@ algorithm's P = T - B operations run at another speed, so the two are priced apa
 
 * add, add_plain, mul_plain: pointwise over the limbs, ~ n l;
 * encode: a constant's first use (the engine keeps its double-CRT form at all L primes):
-  L transforms, ~ T L; past the engine's plaintext cache (3 GiB), each use of a constant
-  refused it, at the ciphertext's l primes (the planner counts those too), ~ T l;
+  L transforms, ~ T L; past the engine's plaintext cache (Plaintext::cache_limit), each
+  use of a constant refused it, at the ciphertext's l primes (counted by the planner), ~ T l;
 * targets: the switch targets of a pair of prime sets, arranged the first time a level
   decision meets the pair (Levels::targets): 2^S (l + 1) targets of up to S + l primes,
   ~ 2^S (l + 1) and 2^S (l + 1)(S + l);

@@ -198,7 +198,7 @@ std::shared_ptr<const DCRTPoly> Evaluator::constant(const Plaintext& mu, const s
   OpProfile::Scope step(profile_, "encode", ctx_.L());
   auto p = mu.dcrt(primes);
   // At every prime, kept; or, once the plaintext cache is full (Plaintext::cache_limit()),
-  // at the ciphertext's primes, again at each use: the planner counts only the first.
+  // at the ciphertext's primes, again at each use (PlanBackend counts each of those too).
   step.set(long(p->primes().size()));
   return p;
 }
