@@ -56,7 +56,9 @@ class PlanBackend {
     std::shared_ptr<std::atomic<long>> encoded_in = std::make_shared<std::atomic<long>>(-1);
     // The count generation in which its first use found the engine's plaintext cache full
     // (Plaintext::cache_limit): from then on each use counts "encode" at the ciphertext's
-    // primes, as the engine transforms it at each use.
+    // primes, as the engine transforms it at each use. In lanes the first uses may come in
+    // another order than the run's, so which constants are refused may differ; how many
+    // does not (a circuit's constants all take L limbs).
     std::shared_ptr<std::atomic<long>> refused_in = std::make_shared<std::atomic<long>>(-1);
   };
 
