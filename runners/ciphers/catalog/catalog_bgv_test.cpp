@@ -38,6 +38,41 @@ std::vector<double> run_on(B& b, const CipherInstance& inst, long R, bool decryp
   return caps;
 }
 
+using StepCounts = std::map<std::tuple<std::string, long, long>, long>;  // (step, primes, dropped) -> calls
+
+// The chain the planner finds for R rounds of inst at m (seed 7), then the engine's run
+// at it: both runs' capacities and the steps each counted (the planner's over lane
+// widths; the engine's timed ones), and the planned chain's L.
+struct PlannedRun {
+  ChainPlan plan;
+  std::vector<double> caps;
+  StepCounts planned, timed;
+  long L = 0;
+};
+
+PlannedRun plan_and_run(const CipherInstance& inst, const InstanceSpec& spec, long m, long R, bool decrypt) {
+  PlanBackend pb(PlanParams{m, 1000, 3, 120, 7}, spec.n, spec.f_low);
+  PlannedRun r;
+  r.plan = plan_chain(
+      pb,
+      [&](PlanBackend& b) {
+        const auto caps = run_on(b, inst, R, decrypt);
+        return PlanRun{caps.front(), std::vector<double>(caps.begin() + 1, caps.end())};
+      },
+      300);
+  BgvParams p;
+  p.m = m, p.bits = r.plan.bits, p.seed = 7;
+  BgvBackend b(p, spec.n, spec.f_low);
+  r.caps = run_on(b, inst, R, decrypt);
+  // The planner's last run is at the planned chain (checked): it counted each step the
+  // engine timed, at the same primes (what sage/cbparams/cost_model.py prices).
+  EXPECT_EQ(pb.info().bits, r.plan.bits);
+  for (const auto& o : pb.op_counts()) r.planned[{o.op, o.primes, o.dropped}] += o.count;
+  for (const auto& e : b.op_profile()) r.timed[{e.op, e.primes, e.dropped}] = e.count;
+  r.L = pb.chain().L();
+  return r;
+}
+
 class CatalogBgv : public ::testing::TestWithParam<InstanceCase> {};
 
 TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
@@ -49,25 +84,10 @@ TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
   for (bool decrypt : {false, true}) {
     if (decrypt && !dec) continue;
     const long R = decrypt ? 1 : std::min(2L, c.spec.rounds);
-    PlanBackend pb(PlanParams{m, 1000, 3, 120, 7}, c.spec.n, c.spec.f_low);
-    const ChainPlan plan = plan_chain(
-        pb,
-        [&](PlanBackend& b) {
-          const auto caps = run_on(b, *inst, R, decrypt);
-          return PlanRun{caps.front(), std::vector<double>(caps.begin() + 1, caps.end())};
-        },
-        300);
-    BgvParams p;
-    p.m = m, p.bits = plan.bits, p.seed = 7;
-    BgvBackend b(p, c.spec.n, c.spec.f_low);
-    const auto caps = run_on(b, *inst, R, decrypt);
-    // The planner's last run is at the planned chain: it counted each step the engine
-    // timed, at the same primes (what sage/cbparams/cost_model.py prices).
-    ASSERT_EQ(pb.info().bits, plan.bits);
-    std::map<std::tuple<std::string, long, long>, long> planned, timed;
-    for (const auto& o : pb.op_counts()) planned[{o.op, o.primes, o.dropped}] += o.count;  // over lane widths
-    for (const auto& e : b.op_profile()) timed[{e.op, e.primes, e.dropped}] = e.count;
-    EXPECT_EQ(planned, timed) << c.spec.id << (decrypt ? " decrypt" : "");
+    const PlannedRun run = plan_and_run(*inst, c.spec, m, R, decrypt);
+    const ChainPlan& plan = run.plan;
+    const auto& caps = run.caps;
+    EXPECT_EQ(run.planned, run.timed) << c.spec.id << (decrypt ? " decrypt" : "");
     ASSERT_EQ(caps.size(), plan.round_capacity.size() + 1);
     EXPECT_NEAR(caps.front(), plan.fresh_capacity, 1e-6);
     for (size_t r = 1; r < caps.size(); ++r) {
@@ -131,26 +151,11 @@ TEST(CatalogBgvPlaintextCache, PlannedCountsFollowTheEngineOnceTheCacheIsFull) {
     const auto inst = entry->make(*spec);
     const long m = testing::small_ring(spec->n, spec->s * 3);
     bgv::Plaintext::set_cache_limit(size_t(2.5 * 24 * ZmStar(m).phi() * sizeof(uint64_t)));  // ~2 constants at L ~ 24
-    const long R = std::min(2L, spec->rounds);
-    PlanBackend pb(PlanParams{m, 1000, 3, 120, 7}, spec->n, spec->f_low);
-    const ChainPlan plan = plan_chain(
-        pb,
-        [&](PlanBackend& b) {
-          const auto caps = run_on(b, *inst, R, false);
-          return PlanRun{caps.front(), std::vector<double>(caps.begin() + 1, caps.end())};
-        },
-        300);
-    BgvParams p;
-    p.m = m, p.bits = plan.bits, p.seed = 7;
-    BgvBackend b(p, spec->n, spec->f_low);
-    run_on(b, *inst, R, false);
-    std::map<std::tuple<std::string, long, long>, long> planned, timed;
-    for (const auto& o : pb.op_counts()) planned[{o.op, o.primes, o.dropped}] += o.count;
-    for (const auto& e : b.op_profile()) timed[{e.op, e.primes, e.dropped}] = e.count;
-    EXPECT_EQ(planned, timed) << id;
+    const PlannedRun run = plan_and_run(*inst, *spec, m, std::min(2L, spec->rounds), false);
+    EXPECT_EQ(run.planned, run.timed) << id;
     long first = 0, again = 0;  // encodes at L (cached or not) and at fewer primes (each use past the cache)
-    for (const auto& [key, n] : planned)
-      if (std::get<0>(key) == "encode") (std::get<1>(key) == pb.chain().L() ? first : again) += n;
+    for (const auto& [key, n] : run.planned)
+      if (std::get<0>(key) == "encode") (std::get<1>(key) == run.L ? first : again) += n;
     EXPECT_GT(first, 0) << id;
     EXPECT_GT(again, 0) << id << ": no constant was refused the cache";
   }
