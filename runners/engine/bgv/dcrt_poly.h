@@ -13,25 +13,11 @@
 #include <vector>
 
 #include "engine/bgv/context.h"
+#include "engine/util/no_init_allocator.h"
 
 namespace cb::bgv {
 
-// Allocates words without zeroing them (for buffers every word of which is written next).
-template <class T>
-struct NoInitAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = NoInitAllocator<U>;
-  };
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
+using util::NoInitAllocator;  // limbs are allocated unzeroed (every word is written next)
 
 class DCRTPoly {
  public:

@@ -7,8 +7,6 @@
 #include <optional>
 #include <tuple>
 
-#include <omp.h>
-
 #include "engine/errors.h"
 
 namespace cb::bgv {
@@ -19,7 +17,8 @@ bool includes(const PrimeSet& big, const PrimeSet& small) {
 }
 
 // max_u (fa a_u + ga r_u)(fb b_u + gb r_u) over [lo, hi) (product) and max_u (fa a_u +
-// fb b_u + g r_u) (sum): vector loops, a max being exact in any order.
+// fb b_u + g r_u) (sum): vector loops, a max being exact in any order; over all the roots
+// by max_over_roots (root_bound.h), split among the threads where they are many.
 double max_product(const double* pa, const double* pb, const double* pr, double fa, double ga, double fb,
                    double gb, size_t lo, size_t hi) {
   double best = 0;
@@ -41,22 +40,6 @@ double max_sum(const double* pa, const double* pb, const double* pr, double fa, 
   return best;
 }
 
-// kernel(lo, hi) over [0, n), split among the process' threads where the roots are many
-// enough to pay for it and no parallel region runs already (the evaluator's); the maxima
-// combine exactly, so every thread count decides alike.
-constexpr size_t kParallelRoots = 8192;
-template <class Kernel>
-double max_over(size_t n, const Kernel& kernel) {
-  if (n < kParallelRoots || omp_in_parallel() || omp_get_max_threads() < 2) return kernel(size_t(0), n);
-  double best = 0;
-#pragma omp parallel reduction(max : best)
-  {
-    const size_t t = size_t(omp_get_thread_num()), T = size_t(omp_get_num_threads());
-    best = kernel(n * t / T, n * (t + 1) / T);
-  }
-  return best;
-}
-
 // log2 max_u (2^al a_u + ra 2^rho r_u) (2^be b_u + rb 2^rho r_u) for normalized vectors
 // (max 1) a, b, r; ra, rb in {0, 1}. Factors are scaled to at most 1 to stay in range.
 double log2_max_product(const RootBound& A, double al, const RootBound& B, double be, const RootBound& R,
@@ -66,7 +49,7 @@ double log2_max_product(const RootBound& A, double al, const RootBound& B, doubl
   const double fa = std::exp2(al - ma), fb = std::exp2(be - mb);
   const double ga = ra ? std::exp2(rho - ma) : 0, gb = rb ? std::exp2(rho - mb) : 0;
   const double *pa = A.normalized().data(), *pb = B.normalized().data(), *pr = R.normalized().data();
-  const double best = max_over(A.normalized().size(), [&](size_t lo, size_t hi) {
+  const double best = max_over_roots(A.normalized().size(), [&](size_t lo, size_t hi) {
     return max_product(pa, pb, pr, fa, ga, fb, gb, lo, hi);
   });
   return ma + mb + std::log2(best);
@@ -75,7 +58,7 @@ double log2_max_product(const RootBound& A, double al, const RootBound& B, doubl
 // max_u a_u b_u: log2_max_product's value without rounding terms (al, be factored out).
 double max_product_at(const RootBound& A, const RootBound& B) {
   const double *pa = A.normalized().data(), *pb = B.normalized().data();
-  return max_over(A.normalized().size(), [&](size_t lo, size_t hi) {
+  return max_over_roots(A.normalized().size(), [&](size_t lo, size_t hi) {
     return max_product(pa, pb, pa, 1.0, 0.0, 1.0, 0.0, lo, hi);
   });
 }
@@ -87,7 +70,7 @@ double log2_max_sum(const RootBound& A, double al, const RootBound& B, double be
   if (k) mx = std::max(mx, rho);
   const double fa = std::exp2(al - mx), fb = std::exp2(be - mx), g = k ? k * std::exp2(rho - mx) : 0;
   const double *pa = A.normalized().data(), *pb = B.normalized().data(), *pr = R.normalized().data();
-  const double best = max_over(A.normalized().size(), [&](size_t lo, size_t hi) {
+  const double best = max_over_roots(A.normalized().size(), [&](size_t lo, size_t hi) {
     return max_sum(pa, pb, pr, fa, fb, g, lo, hi);
   });
   return mx + std::log2(best);
@@ -142,8 +125,8 @@ PrimeSet Levels::Targets::set(const Target& t) const {
 
 const Levels::Targets& Levels::targets(const PrimeSet& ta, const PrimeSet& tb) const {
   std::lock_guard<std::mutex> lock(targets_mu_);
-  auto key = std::make_pair(ta, tb);
-  if (const auto it = targets_.find(key); it != targets_.end()) return *it->second;
+  if (const auto it = targets_.find(std::pair<const PrimeSet&, const PrimeSet&>(ta, tb)); it != targets_.end())
+    return *it->second;
   std::optional<OpProfile::Scope> step;
   if (profile_) step.emplace(*profile_, "targets", long(std::max(ta.size(), tb.size())));
   auto ts = std::make_unique<Targets>();
@@ -174,7 +157,7 @@ const Levels::Targets& Levels::targets(const PrimeSet& ta, const PrimeSet& tb) c
   std::stable_sort(ts->others.begin(), ts->others.end(), [](const Targets::Target& u, const Targets::Target& v) {
     return std::tie(u.out_a, u.out_b, u.x) < std::tie(v.out_a, v.out_b, v.x);
   });
-  return *targets_.emplace(std::move(key), std::move(ts)).first->second;
+  return *targets_.emplace(std::make_pair(ta, tb), std::move(ts)).first->second;
 }
 
 template <class Cap>

@@ -38,6 +38,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 #include "engine/bgv/chain.h"
@@ -119,7 +120,13 @@ class Levels {
   const NoiseModel& noise_;
   const OpProfile* profile_ = nullptr;
   mutable std::mutex targets_mu_;
-  mutable std::map<std::pair<PrimeSet, PrimeSet>, std::unique_ptr<const Targets>> targets_;
+  // Keyed by (ta, tb), looked up by reference (a lookup copies no prime set).
+  struct PairLess {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const { return std::tie(a.first, a.second) < std::tie(b.first, b.second); }
+  };
+  mutable std::map<std::pair<PrimeSet, PrimeSet>, std::unique_ptr<const Targets>, PairLess> targets_;
   mutable std::mutex key_switch_mu_;
   mutable std::map<std::vector<double>, RootBound> key_switch_;  // by the digits' log2 sizes at a set
 };

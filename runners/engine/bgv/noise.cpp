@@ -39,7 +39,7 @@ NoiseModel::NoiseModel(long m, const std::vector<long>& s_coeffs) : m_(m) {
 
 RootBound NoiseModel::fresh(const RootBound& mu) const {
   const double sig2 = (kSigma + 0.5) * (kSigma + 0.5);
-  const std::vector<double>& s = s_.normalized();
+  const auto& s = s_.normalized();
   const double s_scale = std::exp2(s_.exponent());
   std::vector<double> f(phi_);
   for (long t = 0; t < phi_; ++t) {

@@ -7,15 +7,55 @@
 
 namespace cb::bgv {
 
+namespace {
+// out[t] = fa x[t] + fb y[t] (sum) or x[t] y[t] (product) for t in [lo, hi), and the
+// largest; out may be x or y. Locals only in the loop, so it vectorizes.
+double sum_max(double* out, const double* x, const double* y, double fa, double fb, size_t lo, size_t hi) {
+  double best = 0;
+#pragma omp simd reduction(max : best)
+  for (size_t t = lo; t < hi; ++t) {
+    const double v = fa * x[t] + fb * y[t];
+    out[t] = v;
+    best = std::max(best, v);
+  }
+  return best;
+}
+
+double product_max(double* out, const double* x, const double* y, size_t lo, size_t hi) {
+  double best = 0;
+#pragma omp simd reduction(max : best)
+  for (size_t t = lo; t < hi; ++t) {
+    const double v = x[t] * y[t];
+    out[t] = v;
+    best = std::max(best, v);
+  }
+  return best;
+}
+
+double max_of(const double* v, size_t lo, size_t hi) {
+  double best = 0;
+#pragma omp simd reduction(max : best)
+  for (size_t t = lo; t < hi; ++t) best = std::max(best, v[t]);
+  return best;
+}
+
+void scale_by(double* v, double f, size_t lo, size_t hi) {
+#pragma omp simd
+  for (size_t t = lo; t < hi; ++t) v[t] *= f;
+}
+}  // namespace
+
+const RootBound::Values& RootBound::normalized() const {
+  static const Values none;
+  return v_ ? *v_ : none;
+}
+
 RootBound RootBound::from_values(std::vector<double> values) {
   RootBound r;
-  double mx = 0;
-  for (double x : values) {
+  for (double x : values)
     if (!(x >= 0) || std::isinf(x)) throw ParameterError(msg("RootBound: value ", x, " is not finite and >= 0"));
-    mx = std::max(mx, x);
-  }
-  if (mx == 0) return r;
-  r.v_ = std::move(values);
+  if (values.empty()) return r;
+  r.v_ = std::make_shared<Values>(values.begin(), values.end());
   r.e_ = 0;
   r.normalize();
   return r;
@@ -23,31 +63,32 @@ RootBound RootBound::from_values(std::vector<double> values) {
 
 RootBound RootBound::flat(long phi, double log2_value) {
   RootBound r;
-  if (std::isinf(log2_value) && log2_value < 0) return r;
-  r.v_.assign(size_t(phi), 1.0);
+  if ((std::isinf(log2_value) && log2_value < 0) || phi <= 0) return r;
+  r.v_ = std::make_shared<Values>(size_t(phi), 1.0);
   r.e_ = log2_value;
   return r;
 }
 
-void RootBound::normalize() {
-  // max over the roots with eight independent partial maxima (one chain of dependent
-  // max operations does not vectorize; the values are finite and >= 0, so the order of
-  // the comparisons does not matter)
-  double part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  const size_t n = v_.size();
-  size_t t = 0;
-  for (; t + 8 <= n; t += 8)
-    for (int l = 0; l < 8; ++l) part[l] = v_[t + l] > part[l] ? v_[t + l] : part[l];
-  double mx = 0;
-  for (; t < n; ++t) mx = std::max(mx, v_[t]);
-  for (double p : part) mx = std::max(mx, p);
+double* RootBound::room(std::shared_ptr<Values>& fresh) const {
+  if (v_.use_count() == 1) return v_->data();
+  fresh = std::make_shared<Values>(v_->size());  // unzeroed: the caller writes every value
+  return fresh->data();
+}
+
+double RootBound::max_value() const {
+  const double* v = v_->data();
+  return max_over_roots(v_->size(), [v](size_t lo, size_t hi) { return max_of(v, lo, hi); });
+}
+
+void RootBound::rescale(double mx) {
   if (mx == 0) {
-    v_.clear();
+    v_.reset();
     e_ = -INFINITY;
     return;
   }
   const double inv = 1.0 / mx;
-  for (double& x : v_) x *= inv;
+  double* v = v_->data();
+  for_roots(v_->size(), [v, inv](size_t lo, size_t hi) { scale_by(v, inv, lo, hi); });
   e_ += std::log2(mx);
 }
 
@@ -57,9 +98,13 @@ RootBound& RootBound::operator+=(const RootBound& b) {
   if (b.size() != size()) throw ParameterError(msg("RootBound: sizes ", size(), " and ", b.size(), " differ"));
   const double e = std::max(e_, b.e_);
   const double fa = std::exp2(e_ - e), fb = std::exp2(b.e_ - e);
-  for (size_t t = 0; t < v_.size(); ++t) v_[t] = fa * v_[t] + fb * b.v_[t];
+  std::shared_ptr<Values> fresh;
+  double* out = room(fresh);
+  const double *x = v_->data(), *y = b.v_->data();  // out may be x (in place) or, for a += a, y too
+  const double mx = max_over_roots(size_t(size()), [=](size_t lo, size_t hi) { return sum_max(out, x, y, fa, fb, lo, hi); });
+  assign(std::move(fresh));
   e_ = e;
-  normalize();
+  rescale(mx);
   return *this;
 }
 
@@ -67,9 +112,13 @@ RootBound& RootBound::operator*=(const RootBound& b) {
   if (is_zero()) return *this;
   if (b.is_zero()) return *this = RootBound();
   if (b.size() != size()) throw ParameterError(msg("RootBound: sizes ", size(), " and ", b.size(), " differ"));
-  for (size_t t = 0; t < v_.size(); ++t) v_[t] *= b.v_[t];
+  std::shared_ptr<Values> fresh;
+  double* out = room(fresh);
+  const double *x = v_->data(), *y = b.v_->data();
+  const double mx = max_over_roots(size_t(size()), [=](size_t lo, size_t hi) { return product_max(out, x, y, lo, hi); });
+  assign(std::move(fresh));
   e_ += b.e_;
-  normalize();
+  rescale(mx);
   return *this;
 }
 
@@ -83,8 +132,13 @@ RootBound RootBound::permuted(const std::vector<int>& perm) const {
   if (long(perm.size()) != size()) throw ParameterError(msg("RootBound: permutation of ", perm.size(), " for ", size()));
   RootBound r;
   r.e_ = e_;
-  r.v_.resize(v_.size());
-  for (size_t t = 0; t < v_.size(); ++t) r.v_[t] = v_[perm[t]];
+  r.v_ = std::make_shared<Values>(v_->size());
+  double* out = r.v_->data();
+  const double* x = v_->data();
+  const int* p = perm.data();
+  for_roots(v_->size(), [=](size_t lo, size_t hi) {
+    for (size_t t = lo; t < hi; ++t) out[t] = x[p[t]];
+  });
   return r;
 }
 

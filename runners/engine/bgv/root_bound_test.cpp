@@ -1,0 +1,128 @@
+// RootBound (root_bound.h): values against plain arithmetic, copies that share values and
+// stay independent, operations on a bound with itself, and the same bits at one and two
+// threads on vectors long enough to be split (split_roots).
+#include <gtest/gtest.h>
+
+#include <omp.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "engine/bgv/root_bound.h"
+#include "engine/errors.h"
+
+namespace cb::bgv {
+namespace {
+
+std::vector<double> draws(long n, unsigned seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(0.0, 3.0);
+  std::vector<double> v(n);
+  for (double& x : v) x = u(g);
+  return v;
+}
+
+// log2 B_t of every root.
+std::vector<double> logs(const RootBound& b) {
+  std::vector<double> out(b.size());
+  for (long t = 0; t < b.size(); ++t) out[t] = b.log2_at(t);
+  return out;
+}
+
+void expect_logs_near(const std::vector<double>& got, const std::vector<double>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t t = 0; t < got.size(); ++t) EXPECT_NEAR(got[t], want[t], 1e-12) << "root " << t;
+}
+
+TEST(RootBound, SumProductPermutationAndScaleAgainstPlainArithmetic) {
+  const long n = 1000;
+  const auto x = draws(n, 1), y = draws(n, 2);
+  RootBound a = RootBound::from_values(x), b = RootBound::from_values(y);
+  a.scale(40);  // B = 2^40 x
+  std::vector<int> perm(n);
+  for (long t = 0; t < n; ++t) perm[t] = int((7 * t + 3) % n);
+  std::vector<double> sum(n), prod(n), moved(n);
+  for (long t = 0; t < n; ++t) {
+    sum[t] = std::log2(std::exp2(40.0) * x[t] + y[t]);
+    prod[t] = 40 + std::log2(x[t] * y[t]);
+    moved[t] = 40 + std::log2(x[perm[t]]);
+  }
+  RootBound s = a;
+  s += b;
+  expect_logs_near(logs(s), sum);
+  RootBound p = a;
+  p *= b;
+  expect_logs_near(logs(p), prod);
+  expect_logs_near(logs(a.permuted(perm)), moved);
+  double mx = 0;
+  for (double v : s.normalized()) mx = std::max(mx, v);
+  EXPECT_EQ(mx, 1.0);  // normalized: max_t v_t = 1
+}
+
+TEST(RootBound, CopiesShareValuesButNotChanges) {
+  const auto x = draws(500, 3), y = draws(500, 4);
+  const RootBound a = RootBound::from_values(x), b = RootBound::from_values(y);
+  const std::vector<double> a_before = logs(a);
+  RootBound c = a;
+  EXPECT_EQ(c.normalized().data(), a.normalized().data());  // a copy shares the values
+  c += b;
+  c *= b;
+  c.scale(-3);
+  expect_logs_near(logs(a), a_before);  // and the original never sees the copy's changes
+  EXPECT_NE(c.normalized().data(), a.normalized().data());
+  RootBound d = a;
+  d.scale(5);  // a scale moves the exponent only
+  EXPECT_EQ(d.normalized().data(), a.normalized().data());
+  EXPECT_DOUBLE_EQ(d.log2_max(), a.log2_max() + 5);
+}
+
+TEST(RootBound, WithItselfAndWithZero) {
+  const auto x = draws(300, 5);
+  RootBound a = RootBound::from_values(x);
+  const auto one = logs(a);
+  a += a;  // 2 B
+  for (long t = 0; t < a.size(); ++t) EXPECT_NEAR(a.log2_at(t), one[t] + 1, 1e-12);
+  RootBound b = RootBound::from_values(x);
+  b *= b;  // B^2
+  for (long t = 0; t < b.size(); ++t) EXPECT_NEAR(b.log2_at(t), 2 * one[t], 1e-12);
+  RootBound z;
+  z += b;  // zero + b = b, sharing b's values
+  EXPECT_EQ(z.normalized().data(), b.normalized().data());
+  b *= RootBound();
+  EXPECT_TRUE(b.is_zero());
+  EXPECT_FALSE(z.is_zero());
+  EXPECT_TRUE(RootBound::from_values(std::vector<double>(10, 0.0)).is_zero());
+  EXPECT_TRUE(RootBound::flat(0, 3.0).is_zero());
+  EXPECT_THROW(RootBound::from_values({1.0, -1.0}), ParameterError);
+  RootBound shorter = RootBound::from_values(draws(299, 6));
+  EXPECT_THROW(shorter += z, ParameterError);
+}
+
+// Past kParallelRoots the passes are split among the threads: one and two threads give
+// the same bits (a level decision compares these numbers, so plans must not depend on the
+// thread count).
+TEST(RootBound, SameBitsAtOneAndTwoThreads) {
+  const long n = long(kParallelRoots) * 3 + 17;
+  std::vector<int> perm(n);
+  for (long t = 0; t < n; ++t) perm[t] = int((5 * t + 11) % n);
+  auto run = [&](int threads) {
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    RootBound a = RootBound::from_values(draws(n, 7)), b = RootBound::from_values(draws(n, 8));
+    a.scale(17.25);
+    RootBound c = a;
+    c += b;
+    c *= a;
+    c = c.permuted(perm);
+    c += c;
+    omp_set_num_threads(before);
+    return std::make_pair(c.exponent(), c.normalized());
+  };
+  const auto one = run(1), two = run(2);
+  EXPECT_EQ(one.first, two.first);
+  EXPECT_EQ(one.second, two.second);
+}
+
+}  // namespace
+}  // namespace cb::bgv
