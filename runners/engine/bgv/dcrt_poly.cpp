@@ -33,14 +33,13 @@ DCRTPoly& DCRTPoly::operator=(const DCRTPoly& o) {
 }
 
 void DCRTPoly::fill_limbs(const uint64_t* src) {
-  const long limbs = long(primes_.size());
-  const bool par = ctx_ && ctx_->parallel() && limbs > 1 && !omp_in_parallel();
-#pragma omp parallel for schedule(static) if(par)
-  for (long i = 0; i < limbs; ++i) {
-    uint64_t* d = data_.data() + i * phi_;
-    if (src) std::copy_n(src + i * phi_, phi_, d);
-    else std::fill_n(d, phi_, 0);
-  }
+  if (!ctx_) return;
+  uint64_t* d = data_.data();
+  for_limb_chunks(*ctx_, num_limbs(), phi_, [&](long i, long lo, long n) {
+    const long at = i * phi_ + lo;
+    if (src) std::copy_n(src + at, n, d + at);
+    else std::fill_n(d + at, n, 0);
+  });
 }
 
 DCRTPoly::DCRTPoly(const Context& ctx, std::vector<int> primes, Uninitialized)
@@ -93,71 +92,64 @@ void DCRTPoly::check_same(const DCRTPoly& b, const char* op) const {
 
 DCRTPoly& DCRTPoly::operator+=(const DCRTPoly& b) {
   check_same(b, "+=");
-#pragma omp parallel for schedule(static) if(ctx_->parallel())
-  for (long i = 0; i < num_limbs(); ++i) {
-    const uint64_t q = modulus(i);
-    uint64_t* x = limb(i);
-    const uint64_t* y = b.limb(i);
-    util::add_mod_array(x, x, y, phi_, q);  // (a loop on the member phi_ does not vectorize)
-  }
+  for_limb_chunks(*ctx_, num_limbs(), phi_, [&](long i, long lo, long n) {
+    uint64_t* x = limb(i) + lo;
+    util::add_mod_array(x, x, b.limb(i) + lo, n, modulus(i));
+  });
   return *this;
 }
 
 DCRTPoly& DCRTPoly::operator-=(const DCRTPoly& b) {
   check_same(b, "-=");
-#pragma omp parallel for schedule(static) if(ctx_->parallel())
-  for (long i = 0; i < num_limbs(); ++i) {
-    const uint64_t q = modulus(i);
-    uint64_t* x = limb(i);
-    const uint64_t* y = b.limb(i);
-    util::sub_mod_array(x, x, y, phi_, q);
-  }
+  for_limb_chunks(*ctx_, num_limbs(), phi_, [&](long i, long lo, long n) {
+    uint64_t* x = limb(i) + lo;
+    util::sub_mod_array(x, x, b.limb(i) + lo, n, modulus(i));
+  });
   return *this;
 }
 
 DCRTPoly& DCRTPoly::operator*=(const DCRTPoly& b) {
   check_same(b, "*=");
-#pragma omp parallel for schedule(static) if(ctx_->parallel())
-  for (long i = 0; i < num_limbs(); ++i) util::mul_mod_array(limb(i), limb(i), b.limb(i), phi_, modulus(i));
+  for_limb_chunks(*ctx_, num_limbs(), phi_, [&](long i, long lo, long n) {
+    uint64_t* x = limb(i) + lo;
+    util::mul_mod_array(x, x, b.limb(i) + lo, n, modulus(i));
+  });
   return *this;
 }
 
 void DCRTPoly::negate() {
-#pragma omp parallel for schedule(static) if(ctx_->parallel())
-  for (long i = 0; i < num_limbs(); ++i) {
+  for_limb_chunks(*ctx_, num_limbs(), phi_, [&](long i, long lo, long n) {
     const uint64_t q = modulus(i);
-    uint64_t* x = limb(i);
-    const long n = phi_;
+    uint64_t* x = limb(i) + lo;
     for (long t = 0; t < n; ++t) x[t] = util::neg_mod(x[t], q);
-  }
+  });
 }
 
 void DCRTPoly::add_product(const DCRTPoly& a, const DCRTPoly& b) {
   check_same(a, "add_product");
   check_same(b, "add_product");
-#pragma omp parallel for schedule(static) if(ctx_->parallel())
-  for (long i = 0; i < num_limbs(); ++i)
-    util::mul_add_mod_array(limb(i), a.limb(i), b.limb(i), limb(i), phi_, modulus(i));
+  for_limb_chunks(*ctx_, num_limbs(), phi_, [&](long i, long lo, long n) {
+    uint64_t* x = limb(i) + lo;
+    util::mul_add_mod_array(x, a.limb(i) + lo, b.limb(i) + lo, x, n, modulus(i));
+  });
 }
 
 void DCRTPoly::mul_scalars(const std::vector<uint64_t>& scalars) {
-#pragma omp parallel for schedule(static) if(ctx_->parallel())
-  for (long i = 0; i < num_limbs(); ++i) {
+  for_limb_chunks(*ctx_, num_limbs(), phi_, [&](long i, long lo, long n) {
     const uint64_t q = modulus(i);
-    uint64_t* x = limb(i);
-    util::mul_scalar_array(x, x, util::ShoupMul(scalars[i] % q, q), phi_, q);
-  }
+    uint64_t* x = limb(i) + lo;
+    util::mul_scalar_array(x, x, util::ShoupMul(scalars[i] % q, q), n, q);
+  });
 }
 
 DCRTPoly DCRTPoly::permuted(const std::vector<int>& perm) const {
   DCRTPoly r(*ctx_, primes_, Uninitialized{});
-#pragma omp parallel for schedule(static) if(ctx_->parallel())
-  for (long i = 0; i < num_limbs(); ++i) {
+  for_limb_chunks(*ctx_, num_limbs(), phi_, [&](long i, long lo, long n) {
     const uint64_t* x = limb(i);
     uint64_t* y = r.limb(i);
-    const long n = phi_;
-    for (long t = 0; t < n; ++t) y[t] = x[perm[t]];
-  }
+    const int* p = perm.data();
+    for (long t = lo; t < lo + n; ++t) y[t] = x[p[t]];
+  });
   return r;
 }
 

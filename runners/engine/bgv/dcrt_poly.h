@@ -4,9 +4,12 @@
 // In this form addition, multiplication and automorphisms are coefficient-free: +, *
 // position-wise, X -> X^k a permutation of positions. Only key switching, modulus
 // switching and decryption go back to coefficients, one prime at a time (GHS keep these
-// conversions rare; so do we). Limbs are independent, so loops over them run in parallel.
+// conversions rare; so do we). Limbs are independent, and so are positions: position-wise
+// loops run in parallel over (limb, chunk) pairs (for_limb_chunks), so the threads stay
+// evenly busy at a few limbs too (a ciphertext near the end of a circuit has 1 to 5).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -18,6 +21,20 @@
 namespace cb::bgv {
 
 using util::NoInitAllocator;  // limbs are allocated unzeroed (every word is written next)
+
+// f(i, lo, n) for every limb i < limbs and its positions [lo, lo + n), in chunks of
+// kLimbChunk positions: one loop over the (limb, chunk) pairs, on the threads where
+// ctx.parallel(). Position-wise work only (each word depends on its own positions).
+constexpr long kLimbChunk = 4096;
+template <class F>
+void for_limb_chunks(const Context& ctx, long limbs, long phi, const F& f) {
+  const long per = (phi + kLimbChunk - 1) / kLimbChunk;
+#pragma omp parallel for schedule(static) if(ctx.parallel())
+  for (long it = 0; it < limbs * per; ++it) {
+    const long i = it / per, lo = (it % per) * kLimbChunk;
+    f(i, lo, std::min(kLimbChunk, phi - lo));
+  }
+}
 
 class DCRTPoly {
  public:

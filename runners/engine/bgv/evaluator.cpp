@@ -102,13 +102,10 @@ void Evaluator::add_plain(Ciphertext& a, const Plaintext& mu) const {
   if (mu.is_zero()) return;
   OpProfile::Scope step(profile_, "add_plain", a.level());
   const auto p = constant(mu, a.primes());
-#pragma omp parallel for schedule(static) if(ctx_.parallel())
-  for (long i = 0; i < a.level(); ++i) {
-    const uint64_t q = a.c0.modulus(i);
-    uint64_t* x = a.c0.limb(i);
-    const uint64_t* y = p->limb_of(a.primes()[i]);
-    util::add_mod_array(x, x, y, ctx_.phi(), q);
-  }
+  for_limb_chunks(ctx_, a.level(), ctx_.phi(), [&](long i, long lo, long n) {
+    uint64_t* x = a.c0.limb(i) + lo;
+    util::add_mod_array(x, x, p->limb_of(a.primes()[i]) + lo, n, a.c0.modulus(i));
+  });
   a.noise += mu.roots();
   ++n_add_;
 }
@@ -124,13 +121,13 @@ void Evaluator::mul_plain(Ciphertext& a, const Plaintext& mu) const {
     return;
   }
   const auto p = constant(mu, a.primes());
-#pragma omp parallel for schedule(static) if(ctx_.parallel())
-  for (long i = 0; i < a.level(); ++i) {
+  for_limb_chunks(ctx_, a.level(), ctx_.phi(), [&](long i, long lo, long n) {
     const uint64_t q = a.c0.modulus(i);
-    const uint64_t* y = p->limb_of(a.primes()[i]);
-    util::mul_mod_array(a.c0.limb(i), a.c0.limb(i), y, ctx_.phi(), q);
-    util::mul_mod_array(a.c1.limb(i), a.c1.limb(i), y, ctx_.phi(), q);
-  }
+    const uint64_t* y = p->limb_of(a.primes()[i]) + lo;
+    uint64_t *x0 = a.c0.limb(i) + lo, *x1 = a.c1.limb(i) + lo;
+    util::mul_mod_array(x0, x0, y, n, q);
+    util::mul_mod_array(x1, x1, y, n, q);
+  });
   a.noise *= mu.roots();
 }
 
@@ -249,19 +246,16 @@ void Evaluator::tensor_relinearize(Ciphertext& a, const DCRTPoly& b0, const DCRT
   // limbs' chunks (the threads stay even at a few primes) into fresh polynomials.
   if (b0.primes() != a.primes() || b1.primes() != a.primes())
     throw Error("mul: operands over different prime sets after the switch");
-  const long l = a.level(), phi = ctx_.phi(), chunk = 8192, per = (phi + chunk - 1) / chunk;
   DCRTPoly d0(ctx_, a.primes(), DCRTPoly::Uninitialized{}), d1(ctx_, a.primes(), DCRTPoly::Uninitialized{}),
       d2(ctx_, a.primes(), DCRTPoly::Uninitialized{});
-#pragma omp parallel for schedule(static) if(ctx_.parallel())
-  for (long it = 0; it < l * per; ++it) {
-    const long i = it / per, t0 = (it % per) * chunk, n = std::min(chunk, phi - t0);
+  for_limb_chunks(ctx_, a.level(), ctx_.phi(), [&](long i, long t0, long n) {
     const uint64_t q = a.c0.modulus(i);
     const uint64_t *x0 = a.c0.limb(i) + t0, *x1 = a.c1.limb(i) + t0, *y0 = b0.limb(i) + t0, *y1 = b1.limb(i) + t0;
     util::mul_mod_array(d0.limb(i) + t0, x0, y0, n, q);
     util::mul_mod_array(d1.limb(i) + t0, x0, y1, n, q);
     util::mul_add_mod_array(d1.limb(i) + t0, x1, y0, d1.limb(i) + t0, n, q);
     util::mul_mod_array(d2.limb(i) + t0, x1, y1, n, q);
-  }
+  });
   relinearize(a, std::move(d0), std::move(d1), std::move(d2), a.noise, bn);
 }
 
