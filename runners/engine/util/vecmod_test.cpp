@@ -119,13 +119,15 @@ TEST(VecModProduct, RejectsModuliOutsideTheBarrettRange) {
 }
 
 // The CRT basis extension against 128-bit arithmetic: several moduli (below 2^50 for the
-// IFMA path, 60-bit and tiny for the other), word bounds on both sides of 2^52, term
-// counts up to the 28 special primes of the largest chains, extreme x and v.
+// IFMA path, 60-bit and tiny for the other), word bounds on both sides of 2^52 (at 2^50
+// the IFMA path sums blocks of 15 or 16 terms unreduced, above it blocks of 3 or 4 or
+// one reduction a term), term counts around those blocks and up to past the 28 special
+// primes of the largest chains, extreme x and v.
 TEST(VecModCrt, CombineMatchesWideArithmetic) {
   const uint64_t two50 = uint64_t(1) << 50;
   for (const uint64_t q : {uint64_t(1125899906826241ULL) /* < 2^50 */, two50 - 35, uint64_t(1152921504606830593ULL), uint64_t(65537)})
-    for (const uint64_t x_bound : {two50, uint64_t(1) << 52, uint64_t(1) << 61})
-      for (const long kx : {1L, 7L, 28L}) {
+    for (const uint64_t x_bound : {two50, two50 + 12345, uint64_t(1) << 52, uint64_t(1) << 61})
+      for (const long kx : {1L, 3L, 4L, 7L, 15L, 16L, 17L, 28L, 33L}) {
         const long n = 203;
         std::mt19937_64 rng(q ^ x_bound ^ kx);
         std::vector<std::vector<uint64_t>> x(kx, std::vector<uint64_t>(n));
