@@ -34,8 +34,10 @@ void mul_add_mod_array(uint64_t* out, const uint64_t* a, const uint64_t* b, cons
 // CRT basis extension: out[i] = (sum_{k < kx} x[k][i] * w[k] - v[i] * c) mod q in [0, q),
 // for words x[k][i] < x_bound <= 2^61 (residues of other primes), fixed multipliers w[k],
 // c in [0, q), small signed v[i] (|v[i]| < q) and kx < 63. With IFMA, q < 2^50 and
-// x_bound <= 2^52, each term is a 52-bit Shoup product (ifma.h) and the running sum stays
-// in [0, 2q); otherwise 128-bit sums reduced once (Barrett).
+// x_bound <= 2^52, the products' 52-bit halves are summed exactly in blocks of terms and
+// reduced once a block (two IFMA instructions a term; blocks of 15 or 16 for words below
+// 2^50), or, where a block would hold under 4 terms, each term is a 52-bit Shoup product
+// (ifma.h) with the running sum in [0, 2q); otherwise 128-bit sums reduced once (Barrett).
 void crt_combine_array(uint64_t* out, const uint64_t* const* x, const uint64_t* w, long kx,
                        uint64_t x_bound, const int64_t* v, uint64_t c, long n, uint64_t q);
 
