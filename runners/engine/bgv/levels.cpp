@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "engine/bgv/dominant_roots.h"
 #include "engine/errors.h"
 
 namespace cb::bgv {
@@ -17,8 +18,7 @@ bool includes(const PrimeSet& big, const PrimeSet& small) {
 }
 
 // max_u (fa a_u + ga r_u)(fb b_u + gb r_u) over [lo, hi) (product) and max_u (fa a_u +
-// fb b_u + g r_u) (sum): vector loops, a max being exact in any order; over all the roots
-// by max_over_roots (root_bound.h), split among the threads where they are many.
+// fb b_u + g r_u) (sum): vector loops, a max being exact in any order.
 double max_product(const double* pa, const double* pb, const double* pr, double fa, double ga, double fb,
                    double gb, size_t lo, size_t hi) {
   double best = 0;
@@ -40,40 +40,42 @@ double max_sum(const double* pa, const double* pb, const double* pr, double fa, 
   return best;
 }
 
+// A decision's normalized vectors a, b, r at their dominant roots (dominant_roots.h): every
+// maximum below over these few values is the maximum over all the roots, bit for bit.
+struct AtDominant {
+  DominantRoots roots;
+  std::vector<double> a, b, r;
+  AtDominant(const RootBound& A, const RootBound& B, const RootBound& R)
+      : roots({A.normalized().data(), B.normalized().data(), R.normalized().data()}, A.normalized().size()),
+        a(roots.at(A.normalized().data())),
+        b(roots.at(B.normalized().data())),
+        r(roots.at(R.normalized().data())) {}
+};
+
 // log2 max_u (2^al a_u + ra 2^rho r_u) (2^be b_u + rb 2^rho r_u) for normalized vectors
 // (max 1) a, b, r; ra, rb in {0, 1}. Factors are scaled to at most 1 to stay in range.
-double log2_max_product(const RootBound& A, double al, const RootBound& B, double be, const RootBound& R,
-                        bool ra, bool rb) {
-  const double rho = R.exponent();
+double log2_max_product(const AtDominant& v, double al, double be, double rho, bool ra, bool rb) {
   const double ma = ra ? std::max(al, rho) : al, mb = rb ? std::max(be, rho) : be;
   const double fa = std::exp2(al - ma), fb = std::exp2(be - mb);
   const double ga = ra ? std::exp2(rho - ma) : 0, gb = rb ? std::exp2(rho - mb) : 0;
-  const double *pa = A.normalized().data(), *pb = B.normalized().data(), *pr = R.normalized().data();
-  const double best = max_over_roots(A.normalized().size(), [&](size_t lo, size_t hi) {
-    return max_product(pa, pb, pr, fa, ga, fb, gb, lo, hi);
-  });
-  return ma + mb + std::log2(best);
+  return ma + mb + std::log2(max_product(v.a.data(), v.b.data(), v.r.data(), fa, ga, fb, gb, 0, v.a.size()));
 }
 
 // max_u a_u b_u: log2_max_product's value without rounding terms (al, be factored out).
-double max_product_at(const RootBound& A, const RootBound& B) {
-  const double *pa = A.normalized().data(), *pb = B.normalized().data();
-  return max_over_roots(A.normalized().size(), [&](size_t lo, size_t hi) {
-    return max_product(pa, pb, pa, 1.0, 0.0, 1.0, 0.0, lo, hi);
-  });
+double max_product_at(const AtDominant& v) {
+  return max_product(v.a.data(), v.b.data(), v.a.data(), 1.0, 0.0, 1.0, 0.0, 0, v.a.size());
 }
 
-// log2 max_u (2^al a_u + 2^be b_u + k 2^rho r_u), k in {0, 1, 2}.
-double log2_max_sum(const RootBound& A, double al, const RootBound& B, double be, const RootBound& R, int k) {
-  const double rho = R.exponent();
+// log2 max_u (2^al a_u + 2^be b_u + k 2^rho r_u), k in {0, 1, 2}, over n values.
+double log2_max_sum(const double* a, const double* b, const double* r, size_t n, double al, double be, double rho,
+                    int k) {
   double mx = std::max(al, be);
   if (k) mx = std::max(mx, rho);
   const double fa = std::exp2(al - mx), fb = std::exp2(be - mx), g = k ? k * std::exp2(rho - mx) : 0;
-  const double *pa = A.normalized().data(), *pb = B.normalized().data(), *pr = R.normalized().data();
-  const double best = max_over_roots(A.normalized().size(), [&](size_t lo, size_t hi) {
-    return max_sum(pa, pb, pr, fa, fb, g, lo, hi);
-  });
-  return mx + std::log2(best);
+  return mx + std::log2(max_sum(a, b, r, fa, fb, g, 0, n));
+}
+double log2_max_sum(const AtDominant& v, double al, double be, double rho, int k) {
+  return log2_max_sum(v.a.data(), v.b.data(), v.r.data(), v.a.size(), al, be, rho, k);
 }
 }  // namespace
 
@@ -240,10 +242,13 @@ PrimeSet Levels::product_set(const PrimeSet& ta, const RootBound& a, const Prime
   // At the targets that keep both operands' primes (no rounding), the maximum over the
   // roots is max_u a_u b_u whatever x: computed once, the same number every time.
   double max_ab = NAN;
+  std::optional<AtDominant> v;  // found at the first candidate that needs it
   auto cap = [&](double x, bool out_a, bool out_b) {
     if (a.is_zero() || b.is_zero()) return x;
-    if (out_a || out_b) return x - log2_max_product(a, a.exponent() + x - qa, b, b.exponent() + x - qb, R, out_a, out_b);
-    if (std::isnan(max_ab)) max_ab = std::log2(max_product_at(a, b));
+    if (!v) v.emplace(a, b, R);
+    if (out_a || out_b)
+      return x - log2_max_product(*v, a.exponent() + x - qa, b.exponent() + x - qb, R.exponent(), out_a, out_b);
+    if (std::isnan(max_ab)) max_ab = std::log2(max_product_at(*v));
     return x - ((a.exponent() + x - qa) + (b.exponent() + x - qb) + max_ab);
   };
   return best_target(targets(ta, tb), cap, /*others_rise=*/false);
@@ -260,13 +265,13 @@ PrimeSet Levels::sum_set(const PrimeSet& ta, const RootBound& a, const PrimeSet&
   // x - log2 max_u (2^(x-qa) a_u + 2^(x-qb) b_u) does not depend on x: at the targets
   // that keep both operands' primes (k = 0) it is computed once.
   double cap_kept = NAN;
+  std::optional<AtDominant> v;  // found at the first candidate
   auto cap = [&](double x, bool out_a, bool out_b) {
     const int k = int(out_a) + int(out_b);
     if (k == 0 && !std::isnan(cap_kept)) return cap_kept;
-    const RootBound& A = a.is_zero() ? R : a;
-    const RootBound& B = b.is_zero() ? R : b;
-    const double c = x - log2_max_sum(A, a.is_zero() ? -INFINITY : a.exponent() + x - qa, B,
-                                      b.is_zero() ? -INFINITY : b.exponent() + x - qb, R, k);
+    if (!v) v.emplace(a.is_zero() ? R : a, b.is_zero() ? R : b, R);
+    const double c = x - log2_max_sum(*v, a.is_zero() ? -INFINITY : a.exponent() + x - qa,
+                                      b.is_zero() ? -INFINITY : b.exponent() + x - qb, R.exponent(), k);
     if (k == 0) cap_kept = c;
     return c;
   };
@@ -281,15 +286,22 @@ PrimeSet Levels::prefix_for_key_switch(const PrimeSet& ta, const RootBound& a, c
   const double qa = chain_.log2_Q(ta);
   auto prefix = [&](long j) { return PrimeSet(big.begin(), big.begin() + j); };
   std::vector<double> memo(J + 1, NAN);
+  // Each prefix's key-switch bound is flat plus rounding() (NoiseModel::key_switch): its
+  // values a non-decreasing function of rounding()'s. So the roots dominant in (a,
+  // rounding(), R) are dominant in (a, key_switch(t), R) for every prefix t: found once,
+  // with each prefix's values taken at them.
+  std::optional<AtDominant> v;
   auto cap = [&](long j) {
     if (!std::isnan(memo[j])) return memo[j];
     const PrimeSet t = prefix(j);
     const double x = chain_.log2_Q(t);
     const bool drop = !includes(t, ta);
     const RootBound& ks = key_switch(t);
+    if (!v) v.emplace(a.is_zero() ? noise_.rounding() : a, noise_.rounding(), R);
+    const std::vector<double> k = v->roots.at(ks.normalized().data());
     double c;
-    if (a.is_zero()) c = x - log2_max_sum(ks, ks.exponent(), R, -INFINITY, R, drop ? 1 : 0);
-    else c = x - log2_max_sum(a, a.exponent() + x - qa, ks, ks.exponent(), R, drop ? 1 : 0);
+    if (a.is_zero()) c = x - log2_max_sum(k.data(), v->r.data(), v->r.data(), k.size(), ks.exponent(), -INFINITY, R.exponent(), drop ? 1 : 0);
+    else c = x - log2_max_sum(v->a.data(), k.data(), v->r.data(), k.size(), a.exponent() + x - qa, ks.exponent(), R.exponent(), drop ? 1 : 0);
     return memo[j] = c;
   };
   // The peak over j = 1..J by bisection on the increments; where ta is itself a prefix

@@ -17,8 +17,9 @@
 // common set maximizing x - log2 max_t(2^(x-a) A_t + 2^(x-b) B_t (+ R_t)), also concave;
 // at a fixed count of rounded operands that capacity rises with x (it is constant where
 // neither is rounded), so the targets keeping an operand's primes are searched by
-// bisection as well. A plan makes millions of these decisions, each maximum a pass over
-// the phi roots (levels_test.cpp checks them against evaluating every target).
+// bisection as well. A plan makes millions of these decisions (levels_test.cpp checks
+// them against evaluating every target); each finds the few roots where its maxima can
+// fall (dominant_roots.h: two passes over the phi roots) and evaluates its candidates there.
 // Keys have no small primes (chain.h), so every key switch runs modulo ciphertext primes
 // only, a prefix Q_j = q_S ... q_(S+j-1) of them. After a product at a set with small
 // primes, the degree-2 result (c0, c1, c2) is switched to the prefix that leaves the most
