@@ -136,26 +136,67 @@ const Levels::Targets& Levels::targets(const PrimeSet& ta, const PrimeSet& tb) c
   if (S > 31) throw Error(msg("levels: ", S, " small primes (at most 31)"));
   for (int p : common_with_small(ta, tb))
     if (p >= S) ts->big.push_back(p);
+  const long nb = long(ts->big.size());
+  // A target's set is its small primes (mask) and big[0, keep_big), in increasing order:
+  // log2 Q of it is summed in that order (as Chain::log2_Q does, so the same bits): the
+  // small primes' sum for each mask (lowest bit first), then big prefixes one by one.
+  std::vector<double> small_sum(size_t(1) << S, 0.0);
+  for (size_t mask = 1; mask < small_sum.size(); ++mask) {
+    const int high = 63 - __builtin_clzll(mask);
+    small_sum[mask] = small_sum[mask & ~(size_t(1) << high)] + chain_.log2_q(high);
+  }
+  // It includes an operand's primes when it has the operand's small ones and keep_big
+  // reaches past the operand's big ones (none beyond `big`: never).
+  auto needs = [&](const PrimeSet& t, uint32_t& small_mask) {
+    small_mask = 0;
+    long need = 0;
+    for (int p : t) {
+      if (p < S) {
+        small_mask |= uint32_t(1) << p;
+        continue;
+      }
+      const auto it = std::find(ts->big.begin(), ts->big.end(), p);
+      if (it == ts->big.end()) return LONG_MAX;
+      need = std::max(need, long(it - ts->big.begin()) + 1);
+    }
+    return need;
+  };
+  uint32_t small_a, small_b;
+  const long need_a = needs(ta, small_a), need_b = needs(tb, small_b);
   // switch_targets' order (most big primes first, masks decreasing): the first target of
-  // each modulus x is the one kept, as the concave part's bisection and ties expect.
-  std::map<double, Targets::Target> by_x;
-  for (long keep_big = long(ts->big.size()); keep_big >= 0; --keep_big) {
+  // each modulus x (within 1e-9 bits) is the one kept, as the concave part's bisection and
+  // ties expect.
+  std::vector<Targets::Target> both;  // dropping primes of both operands, in that order
+  for (long keep_big = nb; keep_big >= 0; --keep_big) {
     for (long mask = (1L << S) - 1; mask >= 0; --mask) {
       if (mask == 0 && keep_big == 0) continue;  // the empty set
       Targets::Target t{0, uint32_t(mask), int32_t(keep_big), false, false};
-      const PrimeSet set = ts->set(t);
-      t.x = chain_.log2_Q(set);
-      t.out_a = !includes(set, ta);
-      t.out_b = !includes(set, tb);
-      if (t.out_a && t.out_b) {
-        auto it = by_x.lower_bound(t.x - 1e-9);
-        if (it == by_x.end() || it->first > t.x + 1e-9) by_x.emplace(t.x, t);
-      } else {
-        ts->others.push_back(t);
-      }
+      double x = small_sum[size_t(mask)];
+      for (long k = 0; k < keep_big; ++k) x += chain_.log2_q(ts->big[size_t(k)]);
+      t.x = x;
+      t.out_a = (small_a & ~uint32_t(mask)) != 0 || keep_big < need_a;
+      t.out_b = (small_b & ~uint32_t(mask)) != 0 || keep_big < need_b;
+      (t.out_a && t.out_b ? both : ts->others).push_back(t);
     }
   }
-  for (auto& [x, t] : by_x) ts->concave.push_back(t);
+  // Distinct prime sets have moduli more than 1e-9 bits apart, but for coincidences: then
+  // sorted by x is the answer; where two come that close, they are taken in order.
+  std::stable_sort(both.begin(), both.end(), [](const Targets::Target& u, const Targets::Target& v) { return u.x < v.x; });
+  bool close = false;
+  for (size_t k = 1; k < both.size() && !close; ++k) close = both[k].x - both[k - 1].x <= 2e-9;
+  if (!close) {
+    ts->concave = std::move(both);
+  } else {
+    std::stable_sort(both.begin(), both.end(), [](const Targets::Target& u, const Targets::Target& v) {
+      return std::tie(v.keep_big, v.small_mask) < std::tie(u.keep_big, u.small_mask);  // back to their order
+    });
+    std::map<double, Targets::Target> by_x;
+    for (const auto& t : both) {
+      auto it = by_x.lower_bound(t.x - 1e-9);
+      if (it == by_x.end() || it->first > t.x + 1e-9) by_x.emplace(t.x, t);
+    }
+    for (auto& [x, t] : by_x) ts->concave.push_back(t);
+  }
   std::stable_sort(ts->others.begin(), ts->others.end(), [](const Targets::Target& u, const Targets::Target& v) {
     return std::tie(u.out_a, u.out_b, u.x) < std::tie(v.out_a, v.out_b, v.x);
   });
