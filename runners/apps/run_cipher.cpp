@@ -292,17 +292,26 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
     plans_this_process.emplace(key, *cached);
     return std::move(*cached);
   }
-  auto run = [&](PlanBackend& pb) {
-    h.load_keys();
-    auto st = h.encrypt_inputs();
+  using Harness = CipherHarness<PlanBackend, Rep>;
+  auto run_on = [](Harness& hr, PlanBackend& pb) {
+    hr.load_keys();
+    auto st = hr.encrypt_inputs();
     PlanRun r;
-    r.fresh_capacity = h.circ.capacity(st);
+    r.fresh_capacity = hr.circ.capacity(st);
     Evaluator<PlanBackend> ev(pb);
     pb.reset_op_counts();  // count the rounds' operations only (what total_s times)
-    for (auto& rec : h.circ.run(ev, st)) r.round_capacity.push_back(rec.capacity_bits);
-    if (h.decrypt_outputs(st) != h.expected())
+    for (auto& rec : hr.circ.run(ev, st)) r.round_capacity.push_back(rec.capacity_bits);
+    if (hr.decrypt_outputs(st) != hr.expected())
       throw Error("chain planner: the circuit's clear evaluation differs from the reference");
     return r;
+  };
+  auto run = [&](PlanBackend& pb) { return run_on(h, pb); };
+  // Lanes for chains side by side (chain_planner.h): a backend like b with the circuit
+  // built on it.
+  auto lanes = [&]() {
+    auto pb = b.lane();
+    std::shared_ptr<Harness> hr(new Harness(make_harness<PlanBackend, Rep>(*pb, o, in)));
+    return PlanLane{pb, [hr, run_on](PlanBackend& x) { return run_on(*hr, x); }};
   };
   ChainPlan p;
   if (cached) {
@@ -312,7 +321,7 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
     // chain --security-target planned at other digits: c barely moves the noise), else
     // 150 bits a round; the search brackets and bisects from there either way.
     const long hint = o.bits_hint > 0 ? o.bits_hint : 150 * in.rounds + 100;
-    p = plan_chain(b, run, hint);
+    p = plan_chain(b, run, hint, 40000, lanes);
     p.keys = long(h.autos.size()) + 1;  // the automorphisms' and the relinearization key
     // The operations the run will do: plan_chain's last run is at the planned chain.
     p.op_counts_bits = p.bits;

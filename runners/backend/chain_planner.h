@@ -11,10 +11,21 @@
 // bits shorter upward are tried too, and the plan is the least chain found sufficient
 // (verified by a run, never extrapolated); the chain one bit shorter fails.
 // Any circuit over the backend interface gets its chain this way, present or future.
+//
+// With lanes (backends of their own, like b) and more than one thread, the chains the
+// search may ask for next are run side by side, one thread each: the scan's next chains,
+// the step-down's, and from 3 lanes the bisection's next mids (its tree, breadth first). A chain's run
+// is a function of the chain alone, so the search takes the same path and finds the same
+// plan; the runs it did not need are spent threads. chains_tried counts those too.
 #pragma once
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cmath>
+#include <exception>
 #include <functional>
+#include <memory>
 #include <map>
 #include <string>
 #include <vector>
@@ -46,10 +57,22 @@ struct PlanRun {
   std::vector<double> round_capacity;
 };
 
+// Another backend like b (same ring, digits, key weight and seed) with a circuit of its
+// own: run(*backend) is what run(b) is, at any chain.
+struct PlanLane {
+  std::shared_ptr<PlanBackend> backend;
+  std::function<PlanRun(PlanBackend&)> run;
+};
+using PlanLanes = std::function<PlanLane()>;
+
+// At most this many chains at once (each lane keeps its circuit's encoded constants).
+constexpr int kMaxPlanLanes = 8;
+
 // run(b) evaluates the whole circuit once on b, inputs encrypted anew. bits_hint: a first
-// chain to try (doubled while it fails, up to max_bits; ParameterError beyond).
+// chain to try (doubled while it fails, up to max_bits; ParameterError beyond). lanes:
+// where chains may run side by side (none: one at a time on b, with all the threads).
 inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBackend&)>& run, long bits_hint,
-                            long max_bits = 40000) {
+                            long max_bits = 40000, const PlanLanes& lanes = {}) {
   ChainPlan plan;
   // A chain's run is deterministic: each is simulated once (the search comes back to some,
   // e.g. the plan itself after the bisection); last_min is the least capacity of the chain
@@ -82,6 +105,61 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
     if (out) *out = r;
     return ok;
   };
+  // Side by side: the chains of `next` not yet run, at most W, on b and the lanes, one
+  // thread each; a single chain is left to attempt() (on b, with every thread).
+  const int W = lanes ? std::min(kMaxPlanLanes, omp_get_max_threads()) : 1;
+  std::vector<PlanLane> extra;
+  auto prefetch = [&](const std::vector<long>& next) {
+    std::vector<long> todo;
+    for (long bits : next)
+      if (bits >= 20 && bits <= max_bits && !seen.count(bits) && std::find(todo.begin(), todo.end(), bits) == todo.end() &&
+          long(todo.size()) < W)
+        todo.push_back(bits);
+    if (todo.size() < 2) return;
+    while (extra.size() + 1 < todo.size()) extra.push_back(lanes());
+    const long n = long(todo.size());
+    std::vector<Seen> out(todo.size());
+    std::vector<int> ran(todo.size(), 0);
+    std::vector<std::exception_ptr> err(todo.size());
+#pragma omp parallel for num_threads(int(n)) schedule(static, 1)
+    for (long i = 0; i < n; ++i) {
+      PlanBackend& pb = i == 0 ? b : *extra[size_t(i - 1)].backend;
+      try {
+        pb.set_bits(todo[size_t(i)]);
+        PlanRun r = i == 0 ? run(pb) : extra[size_t(i - 1)].run(pb);
+        out[size_t(i)] = Seen{pb.min_capacity() >= 0, pb.min_capacity(), std::move(r)};
+        ran[size_t(i)] = 1;
+      } catch (const ParameterError&) {
+        // not a chain for this circuit: attempt() finds that again
+      } catch (...) {
+        err[size_t(i)] = std::current_exception();
+      }
+    }
+    state_bits = ran[0] ? todo[0] : -1;
+    for (const auto& e : err)
+      if (e) std::rethrow_exception(e);
+    for (size_t i = 0; i < todo.size(); ++i)
+      if (ran[i]) seen.emplace(todo[i], std::move(out[i])), ++plan.chains_tried;
+  };
+  // The bisection's next mids over (lo, hi), breadth first: the mid, then each half's; from
+  // 3 lanes on (with 2, the one extra chain is needed half the time: 2026-11-28 on 2 cores,
+  // a level took as long as one chain on both threads).
+  auto mids = [&](long lo, long hi) {
+    std::vector<long> out;
+    if (W < 3) return out;
+    std::vector<std::pair<long, long>> level{{lo, hi}};
+    while (!level.empty() && long(out.size()) < W) {
+      std::vector<std::pair<long, long>> below;
+      for (auto [l, h] : level)
+        if (h - l > 1) {
+          const long mid = (l + h) / 2;
+          out.push_back(mid);
+          below.emplace_back(l, mid), below.emplace_back(mid, h);
+        }
+      level = std::move(below);
+    }
+    return out;
+  };
   long hi = std::max<long>(bits_hint, 40);
   PlanRun r;
   while (!attempt(hi, &r)) {
@@ -95,6 +173,9 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
   if (guess < hi) {
     if (attempt(guess, nullptr)) {
       hi = guess;
+      std::vector<long> steps;  // the chains the step-down tries while they suffice
+      for (long step = 8, t = hi; long(steps.size()) < W && t > 20; step *= 2) steps.push_back(t = std::max<long>(20, t - step));
+      prefetch(steps);
       for (long step = 8;; step *= 2) {
         const long t = std::max<long>(20, hi - step);
         if (t == hi) { lo = hi - 1; break; }
@@ -108,6 +189,7 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
     lo = std::max<long>(19, hi - 1);
   }
   while (hi - lo > 1) {
+    prefetch(mids(lo, hi));
     const long mid = (lo + hi) / 2;
     if (attempt(mid, nullptr)) hi = mid;
     else lo = mid;
@@ -119,11 +201,12 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
     if (!attempt(hi, nullptr)) throw Error(msg("chain planner: the chain of ", hi, " bits failed on re-run"));
     const long from = std::max<long>(20, hi - long(std::floor(last_min)));
     long found = hi;
-    for (long t = from; t < hi && t < from + 24; ++t)
-      if (attempt(t, nullptr)) {
-        found = t;
-        break;
-      }
+    for (long t = from; t < hi && t < from + 24 && found == hi; ++t) {
+      std::vector<long> next;
+      for (long u = t; u < hi && u < from + 24 && long(next.size()) < W; ++u) next.push_back(u);
+      prefetch(next);
+      if (attempt(t, nullptr)) found = t;
+    }
     if (found == hi) break;
     hi = found;
   }

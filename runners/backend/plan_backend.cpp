@@ -20,8 +20,8 @@ using namespace cb::bgv;
 struct PlanBackend::Impl {
   PlanParams params;
   ZmStar zm;
-  std::unique_ptr<SlotRing> slots;
-  std::unique_ptr<Subfield> sub;
+  std::shared_ptr<const SlotRing> slots;  // shared with lane() backends, as noise (a copy) and encodings
+  std::shared_ptr<const Subfield> sub;
   NoiseModel noise;
   std::unique_ptr<Chain> chain;
   std::unique_ptr<Levels> levels;
@@ -31,19 +31,30 @@ struct PlanBackend::Impl {
   // and subkeys anew for every chain it tries, and the encoding (the slots' CRT, then the
   // lift) does not depend on the chain. Up to kRootsMemo vectors are kept.
   static constexpr size_t kRootsMemo = 4096;
-  mutable std::map<std::vector<uint64_t>, std::shared_ptr<const RootBound>> roots;
+  struct Encodings {
+    std::mutex mu;
+    std::map<std::vector<uint64_t>, std::shared_ptr<const RootBound>> roots;
+  };
+  std::shared_ptr<Encodings> encodings = std::make_shared<Encodings>();
   OpProfile targets;  // Levels' arrangements of switch targets: their count is the step "targets"
 
-  Impl(const PlanParams& p, long n, uint64_t f_low) : params(p), zm(p.m) {
+  long n;
+  uint64_t f_low;
+
+  Impl(const PlanParams& p, long n_, uint64_t f_low_) : params(p), zm(p.m), n(n_), f_low(f_low_) {
     if (p.hwt < 0 || p.hwt > zm.phi())
       throw ParameterError(msg("hwt=", p.hwt, " must be 0 (dense) or in [1, phi=", zm.phi(), "]"));
-    slots = std::make_unique<SlotRing>(zm);
-    sub = std::make_unique<Subfield>(*slots, n, f_low);
+    slots = std::make_shared<const SlotRing>(zm);
+    sub = std::make_shared<const Subfield>(*slots, n, f_low);
     // The secret key as BgvBackend draws it: the first draw of Sampler(seed).
     Sampler rng(p.seed);
     const std::vector<long> s = p.hwt > 0 ? rng.hamming(zm.phi(), p.hwt) : rng.ternary(zm.phi());
     noise = NoiseModel(p.m, s);
   }
+  // What a lane shares with `like` (PlanBackend::lane); its own chain, bounds and counts.
+  explicit Impl(const Impl& like)
+      : params(like.params), zm(like.zm), slots(like.slots), sub(like.sub), noise(like.noise),
+        encodings(like.encodings), n(like.n), f_low(like.f_low) {}
 };
 
 PlanBackend::PlanBackend(const PlanParams& p, long n, uint64_t f_low)
@@ -51,6 +62,15 @@ PlanBackend::PlanBackend(const PlanParams& p, long n, uint64_t f_low)
   set_bits(p.bits);
 }
 PlanBackend::~PlanBackend() = default;
+
+PlanBackend::PlanBackend(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)), clear_(impl_->params.m, impl_->n, impl_->f_low) {
+  set_bits(impl_->params.bits);
+}
+
+std::shared_ptr<PlanBackend> PlanBackend::lane() const {
+  return std::shared_ptr<PlanBackend>(new PlanBackend(std::make_unique<Impl>(*impl_)));
+}
 
 void PlanBackend::set_bits(long bits) {
   impl_->levels.reset();
@@ -120,8 +140,8 @@ BackendInfo PlanBackend::info() const {
 PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
   Ptxt p{clear_.encode(v), nullptr};
   {
-    std::lock_guard<std::mutex> lock(impl_->mu);
-    if (const auto it = impl_->roots.find(v); it != impl_->roots.end()) {
+    std::lock_guard<std::mutex> lock(impl_->encodings->mu);
+    if (const auto it = impl_->encodings->roots.find(v); it != impl_->encodings->roots.end()) {
       p.roots = it->second;
       return p;
     }
@@ -129,8 +149,8 @@ PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
   std::vector<NTL::GF2X> k(v.size());
   for (size_t i = 0; i < v.size(); ++i) k[i] = impl_->sub->embed(v[i]);
   p.roots = Plaintext::embedding_ptr(*impl_->slots, impl_->zm.m(), impl_->slots->encode(k));
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  if (impl_->roots.size() < Impl::kRootsMemo) impl_->roots.emplace(v, p.roots);
+  std::lock_guard<std::mutex> lock(impl_->encodings->mu);
+  if (impl_->encodings->roots.size() < Impl::kRootsMemo) impl_->encodings->roots.emplace(v, p.roots);
   return p;
 }
 

@@ -64,6 +64,11 @@ class PlanBackend {
 
   PlanBackend(const PlanParams& p, long n, uint64_t f_low);
   ~PlanBackend();
+  // A backend like this one (ring, slot field, key, digits, chain) for a circuit of its own,
+  // sharing what no chain changes: the slot ring, the key's bounds and the encodings
+  // (a slot vector's |mu(zeta_t)|, made by either, kept for both): the chain planner's
+  // lanes (chain_planner.h). Its chains, bounds, counts and automorphisms are its own.
+  std::shared_ptr<PlanBackend> lane() const;
 
   // A new chain of `bits` (same ring, digits, key); ciphertexts of the old one are void.
   void set_bits(long bits);
@@ -137,6 +142,7 @@ class PlanBackend {
   void use_constant(const Ptxt& p, size_t primes) const;
   const std::vector<int>& perm(long k) const;
   struct Impl;
+  explicit PlanBackend(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
   ClearBackend clear_;
   mutable std::atomic<double> min_capacity_{INFINITY};

@@ -100,6 +100,44 @@ TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
   }
 }
 
+// The planner with lanes (chains run side by side, chain_planner.h) at 4 threads finds the
+// plan of one chain at a time on one thread: the same chain, capacities, random terms and
+// step counts, its last run on the caller's backend.
+TEST_P(CatalogBgv, LanesFindThePlanOfOneChainAtATime) {
+  const auto& c = GetParam();
+  const auto inst = c.entry->make(c.spec);
+  const long m = testing::small_ring(c.spec.n, c.spec.s * 3);
+  const long R = std::min(2L, c.spec.rounds);
+  const PlanParams pp{m, 1000, 3, 120, 7};
+  auto run = [&](PlanBackend& b) {
+    const auto caps = run_on(b, *inst, R, false);
+    return PlanRun{caps.front(), std::vector<double>(caps.begin() + 1, caps.end())};
+  };
+  omp_set_num_threads(1);
+  PlanBackend alone(pp, c.spec.n, c.spec.f_low);
+  const ChainPlan one = plan_chain(alone, run, 40);
+  omp_set_num_threads(4);
+  PlanBackend side(pp, c.spec.n, c.spec.f_low);
+  long made = 0;
+  const ChainPlan many = plan_chain(side, run, 40, 40000, [&]() {
+    ++made;
+    return PlanLane{side.lane(), run};
+  });
+  omp_set_num_threads(1);
+  EXPECT_GT(made, 0) << "no lane was asked for";
+  EXPECT_EQ(many.bits, one.bits);
+  EXPECT_EQ(many.fresh_capacity, one.fresh_capacity);
+  EXPECT_EQ(many.round_capacity, one.round_capacity);
+  EXPECT_EQ(many.min_capacity, one.min_capacity);
+  EXPECT_EQ(many.random_terms, one.random_terms);
+  EXPECT_GE(many.chains_tried, one.chains_tried);
+  EXPECT_EQ(side.info().bits, one.bits);
+  StepCounts a, b;
+  for (const auto& o : alone.op_counts()) a[{o.op, o.primes, o.dropped}] += o.count;
+  for (const auto& o : side.op_counts()) b[{o.op, o.primes, o.dropped}] += o.count;
+  EXPECT_EQ(a, b);
+}
+
 // Bit-sliced, where the entry offers it: two rounds both ways at the planned chain, on
 // slots of GF(2) (m = 257: 16 slots, a block each), the plan predicting every round.
 TEST_P(CatalogBgv, BitSlicedPlannedChainDecryptsToReference) {
