@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <limits>
 
 #include "engine/bgv/root_bound.h"
@@ -46,10 +47,18 @@ void filter(const std::array<const double*, K>& x, size_t lo, size_t hi, std::ve
         for (size_t i = 0; i < K; ++i) all &= int(x[i][u] <= P[i][d]);
         dominated |= all;
       }
-      out[u - b] = uint8_t(dominated);
+      out[u - b] = uint8_t(dominated ^ 1);  // 1: kept
     }
     for (size_t u = b; u < e; ++u) {
-      if (out[u - b]) continue;
+      if ((u - b) % 8 == 0 && u + 8 <= e) {  // most roots are dropped: skip 8 flags at once
+        uint64_t w;
+        std::memcpy(&w, out + (u - b), 8);
+        if (w == 0) {
+          u += 7;
+          continue;
+        }
+      }
+      if (!out[u - b]) continue;
       Point<K> p{{}, uint32_t(u)};
       for (size_t i = 0; i < K; ++i) p.x[i] = x[i][u];
       cand.push_back(p);
