@@ -14,9 +14,10 @@
 //
 // With lanes (backends of their own, like b) and more than one thread, the chains the
 // search may ask for next are run side by side, one thread each: the scan's next chains,
-// the step-down's, and from 3 lanes the bisection's next mids (its tree, breadth first). A chain's run
-// is a function of the chain alone, so the search takes the same path and finds the same
-// plan; the runs it did not need are spent threads. chains_tried counts those too.
+// the step-down's, and from 3 lanes the bisection's next mids (its tree, breadth first).
+// A chain's run is a function of the chain alone, so the search takes the same path and
+// finds the same plan; the runs it did not need are spent threads (chains_tried counts
+// them too).
 #pragma once
 
 #include <omp.h>
@@ -142,8 +143,8 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
       if (ran[i]) seen.emplace(todo[i], std::move(out[i])), ++plan.chains_tried;
   };
   // The bisection's next mids over (lo, hi), breadth first: the mid, then each half's; from
-  // 3 lanes on (with 2, the one extra chain is needed half the time: 2026-11-28 on 2 cores,
-  // a level took as long as one chain on both threads).
+  // 3 lanes on (with 2, the one extra chain is needed half the time, and a level took as
+  // long as one chain on both threads: BENCHMARKS.md, "Planning").
   auto mids = [&](long lo, long hi) {
     std::vector<long> out;
     if (W < 3) return out;

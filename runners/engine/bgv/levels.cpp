@@ -179,8 +179,9 @@ const Levels::Targets& Levels::targets(const PrimeSet& ta, const PrimeSet& tb) c
       (t.out_a && t.out_b ? both : ts->others).push_back(t);
     }
   }
-  // Distinct prime sets have moduli more than 1e-9 bits apart, but for coincidences: then
-  // sorted by x is the answer; where two come that close, they are taken in order.
+  // Distinct prime sets' moduli lie more than 1e-9 bits apart but by coincidence: then
+  // sorting by x keeps every target, as taking them in order does; where two come that
+  // close, they are taken in order (the first of each x kept).
   std::stable_sort(both.begin(), both.end(), [](const Targets::Target& u, const Targets::Target& v) { return u.x < v.x; });
   bool close = false;
   for (size_t k = 1; k < both.size() && !close; ++k) close = both[k].x - both[k - 1].x <= 2e-9;
