@@ -111,10 +111,13 @@ void crt_combine_array(uint64_t* out, const uint64_t* const* x, const uint64_t* 
   if (q < kMaxIfmaModulus && x_bound <= (uint64_t(1) << 52)) {
     const Ifma52 f(q);
     const __m512i qv = _mm512_set1_epi64(q), two_q = _mm512_set1_epi64(2 * q);
-    std::vector<__m512i> wv(kx), wpv(kx);
+    struct Lanes {  // a vector in a struct: std::vector<__m512i> drops its alignment attribute
+      __m512i v;
+    };
+    std::vector<Lanes> wv(kx), wpv(kx);
     for (long k = 0; k < kx; ++k) {
-      wv[k] = _mm512_set1_epi64(w[k]);
-      wpv[k] = _mm512_set1_epi64(shoup52(w[k], q));
+      wv[k].v = _mm512_set1_epi64(w[k]);
+      wpv[k].v = _mm512_set1_epi64(shoup52(w[k], q));
     }
     const __m512i cv = _mm512_set1_epi64(c), cpv = _mm512_set1_epi64(shoup52(c, q));
     // Blocks of B terms summed unreduced: the products' low and high 52-bit halves in two
@@ -137,8 +140,8 @@ void crt_combine_array(uint64_t* out, const uint64_t* const* x, const uint64_t* 
           __m512i lo = zero, hi = zero;
           for (long k = k0; k < std::min(kx, k0 + B); ++k) {
             const __m512i xv = _mm512_loadu_si512(x[k] + i);
-            lo = _mm512_madd52lo_epu64(lo, xv, wv[k]);
-            hi = _mm512_madd52hi_epu64(hi, xv, wv[k]);
+            lo = _mm512_madd52lo_epu64(lo, xv, wv[k].v);
+            hi = _mm512_madd52hi_epu64(hi, xv, wv[k].v);
           }
           hi = _mm512_add_epi64(hi, _mm512_srli_epi64(lo, 52));
           lo = _mm512_and_si512(lo, f.mask);
@@ -147,7 +150,7 @@ void crt_combine_array(uint64_t* out, const uint64_t* const* x, const uint64_t* 
         }
       } else {
         for (long k = 0; k < kx; ++k)
-          acc = reduce_once52(_mm512_add_epi64(acc, f.mul_lazy(_mm512_loadu_si512(x[k] + i), wv[k], wpv[k])), two_q);
+          acc = reduce_once52(_mm512_add_epi64(acc, f.mul_lazy(_mm512_loadu_si512(x[k] + i), wv[k].v, wpv[k].v)), two_q);
       }
       acc = reduce_once52(acc, qv);
       __m512i vi = _mm512_loadu_si512(v + i);
