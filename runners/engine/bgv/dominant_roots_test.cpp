@@ -42,7 +42,9 @@ void expect_pareto(const std::vector<std::vector<double>>& xs, const DominantRoo
   EXPECT_TRUE(std::is_sorted(kept.begin(), kept.end()));
   for (uint32_t v : kept)
     for (uint32_t w : kept)
-      if (v != w) EXPECT_FALSE(at_least(xs, w, v)) << "kept root " << v << " is dominated or equalled by kept " << w;
+      if (v != w) {
+        EXPECT_FALSE(at_least(xs, w, v)) << "kept root " << v << " is dominated or equalled by kept " << w;
+      }
   for (size_t u = 0; u < xs[0].size(); ++u) {
     bool covered = false;
     for (uint32_t v : kept) covered = covered || at_least(xs, v, u);
@@ -60,7 +62,9 @@ TEST(DominantRoots, IsTheParetoSetInOneToThreeDimensions) {
         for (const auto& x : xs) ps.push_back(x.data());
         const DominantRoots d(ps, xs[0].size());
         expect_pareto(xs, d);
-        if (spread == 0.0) EXPECT_EQ(d.size(), 1u);  // equal coordinates: one maximal point
+        if (spread == 0.0) {
+          EXPECT_EQ(d.size(), 1u);  // equal coordinates: one maximal point
+        }
       }
 }
 

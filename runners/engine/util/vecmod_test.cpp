@@ -210,7 +210,9 @@ TEST(VecModCrt, QuotientIsNearestAndEvenWhenAsked) {
           for (long k = 0; k < ky; ++k) f += (long double)y[k][i] / (long double)t[k], par += y[k][i];
           const long double gap = std::fabs(f - (long double)v[i]);
           ASSERT_LE(gap, even ? 1.0L + 1e-6L : 0.5L + 1e-6L) << "ky=" << ky << " i=" << i;
-          if (even) ASSERT_EQ((par + uint64_t(v[i])) & 1, 0u) << "ky=" << ky << " i=" << i;
+          if (even) {
+            ASSERT_EQ((par + uint64_t(v[i])) & 1, 0u) << "ky=" << ky << " i=" << i;
+          }
         }
       }
 }
