@@ -21,8 +21,8 @@ needs_engine = pytest.mark.skipif(not (runner.build_dir() / "bin" / "bench_ops")
 #: loaded CI machine stretches wall time, not one thread's CPU time). On a quiet machine
 #: these errors were -16% to +10% in two sittings (the model fitted on whole operations
 #: before the engine timed its steps: -24% to +30%), later ones up to +73% (the test's
-#: docstring); the drift issue 21 found was -30% to -63%. BENCHMARKS.md ("Cost model and selection (measured)") has the error on the default
-#: config's own runs.
+#: docstring); the drift issue 21 found was -30% to -63%. BENCHMARKS.md ("Cost model and
+#: selection (measured)") has the error on the default config's own runs.
 DRIFT_BOUND = 0.3
 #: Sittings the drift test measures before it fails (test_model_has_not_drifted).
 SITTINGS = 3

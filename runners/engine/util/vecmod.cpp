@@ -111,10 +111,10 @@ void crt_combine_array(uint64_t* out, const uint64_t* const* x, const uint64_t* 
   if (q < kMaxIfmaModulus && x_bound <= (uint64_t(1) << 52)) {
     const Ifma52 f(q);
     const __m512i qv = _mm512_set1_epi64(q), two_q = _mm512_set1_epi64(2 * q);
-    struct Lanes {  // a vector in a struct: std::vector<__m512i> drops its alignment attribute
+    struct Broadcast {  // a vector in a struct: std::vector<__m512i> drops its alignment attribute
       __m512i v;
     };
-    std::vector<Lanes> wv(kx), wpv(kx);
+    std::vector<Broadcast> wv(kx), wpv(kx);
     for (long k = 0; k < kx; ++k) {
       wv[k].v = _mm512_set1_epi64(w[k]);
       wpv[k].v = _mm512_set1_epi64(shoup52(w[k], q));
