@@ -68,8 +68,9 @@ Sub-commands (python -m cbparams.cost_model ...):
   refit      the fit again on a model's own timings (after the features changed)
   predict    predicted seconds for plan or run JSONs
   check      prediction against run_cipher runs (their total_s, wall, at the threads each
-             ran with), and per step against each run's op_profile; --max-error P exits 1
-             when a run's error passes P percent
+             ran with), and per step against each run's op_profile; a run on a ring larger
+             than the calibration's (phi or m) is marked an extrapolation; --max-error P
+             exits 1 when a run's error passes P percent
 
 >>> r = Ring(n=4096, T=60000.0, S=3, K=5, m=4369)
 >>> [round(f / 1e6, 3) for f in features("relin", r, l=15, c=3)]
@@ -465,7 +466,25 @@ def refit(model: dict) -> dict:
 
 
 CHECK_COLUMNS = ["run", "cipher", "instance", "m", "phi", "bits", "c", "threads", "blocks", "measured_s",
-                 "measured_cpu_s", "predicted_s", "error_pct", "stale"]
+                 "measured_cpu_s", "predicted_s", "error_pct", "stale", "beyond_calibration"]
+
+
+def calibrated_extent(model: dict, threads: int) -> tuple[int, int]:
+    """The largest ring dimension n = phi(m) and the largest index m (the transforms' and
+    lifts' arrays have m words) the model was fitted on at a thread count ((0, 0): none).
+    A prediction for a ring beyond either extrapolates the fit, and its variables do not
+    follow every ring: a step's time per word grows with the ring past the caches, and a
+    transform's time is not its operation count T (BENCHMARKS.md, "Cost model and
+    selection": at m=124645, phi 98304, beyond a calibration up to m=90721, phi 90112,
+    bench_ops' own steps took 4-41% longer than the fit predicts).
+
+    >>> obs = [{"threads": 1, "ring": [256, 1.0, 0, 0, 0.0, 0.0, 257]}, {"threads": 1, "ring": [4096, 1.0, 0, 0]},
+    ...        {"threads": 2, "ring": [90112, 1.0, 0, 0, 0.0, 0.0, 90721]}]
+    >>> calibrated_extent({"observations": obs}, 1), calibrated_extent({"observations": obs}, 3)
+    ((4096, 4096), (0, 0))
+    """
+    rings = [Ring(*r["ring"]) for r in model.get("observations", []) if int(r["threads"]) == int(threads)]
+    return max((r.n for r in rings), default=0), max((r.words for r in rings), default=0)
 
 
 def made_before_model(model: dict, doc: dict) -> bool:
@@ -517,6 +536,8 @@ def check_runs(model: dict, paths: list[str]) -> list[dict]:
                     "blocks": doc["blocks"], "measured_s": round(meas, 3), "predicted_s": round(pred["seconds"], 3),
                     "error_pct": round(100 * (pred["seconds"] - meas) / meas, 1),
                     "stale": made_before_model(model, doc),
+                    "beyond_calibration": any(x > y for x, y in zip((int(p["phi"]), int(p["m"])),
+                                                                    calibrated_extent(model, pred["threads"]))),
                     "measured_cpu_s": round(cpu, 3) if cpu is not None else "",
                     "steps": {op: (steps.get(op), pred["by_profile"].get(op, 0.0))
                               for op in sorted(set(steps) | set(pred["by_profile"]))} if steps else {}})
@@ -616,7 +637,15 @@ def main(argv=None) -> int:
             for r in rows:
                 print(f"| {r['cipher']} {r['instance']} | {r['m']} | {r['bits']} | {r['c']} | {r['threads']} | "
                       f"{r['blocks']} | {r['measured_s']} | {r['predicted_s']} | {r['error_pct']:+.1f}%"
-                      + (" (stale)" if r["stale"] else "") + " |")
+                      + (" (stale)" if r["stale"] else "")
+                      + (" (beyond the calibration)" if r["beyond_calibration"] else "") + " |")
+            beyond = [r for r in rows if r["beyond_calibration"]]
+            if beyond:
+                print(f"\n{len(beyond)} runs are on rings larger than any the model was fitted on ("
+                      + ", ".join("phi up to {}, m up to {}".format(*calibrated_extent(model, t)) + f" at {t} threads"
+                                  for t in sorted({r['threads'] for r in beyond}))
+                      + "): their predictions extrapolate the fit (BENCHMARKS.md, \"Cost model and selection\", "
+                      "predicted such runs 12-46% below their measured time)")
             current = [r for r in rows if not r["stale"]]
             worst = max((abs(r["error_pct"]) for r in current), default=0.0)
             print(f"\nworst error {worst:.1f}% over {len(current)} runs"

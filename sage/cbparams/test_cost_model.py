@@ -216,6 +216,26 @@ def test_check_marks_runs_older_than_the_engine_stale(small, tmp_path, capsys):
 
 
 @needs_engine
+def test_check_marks_rings_beyond_the_calibration(small, tmp_path, capsys):
+    """A run on a ring larger than every ring the model was fitted on (here phi beyond
+    the calibration's m=257 and m=641) is marked as an extrapolation, in the table and the
+    CSV; a run on a calibrated ring is not."""
+    model, runs = small
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(model))
+    inside, beyond = tmp_path / "inside.json", tmp_path / "beyond.json"
+    inside.write_text(json.dumps(runs[0]))
+    beyond.write_text(json.dumps(dict(runs[0], params=dict(runs[0]["params"], phi=4096))))
+    assert CM.main(["check", "--model", str(path), str(inside)]) == 0
+    assert "beyond the calibration" not in capsys.readouterr().out
+    assert CM.main(["check", "--model", str(path), str(beyond), "--out", str(tmp_path / "e.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "(beyond the calibration) |" in out and "1 runs are on rings larger than any" in out
+    assert "phi up to 640, m up to 641 at 1 threads" in out
+    assert (tmp_path / "e.csv").read_text().splitlines()[1].endswith(",True")
+
+
+@needs_engine
 def test_model_has_not_drifted(small, tmp_path_factory):
     """The drift test (module doc): each run predicted within DRIFT_BOUND. One sitting's
     calibration is four short bench_ops runs, and it moves: on 2026-11-28, 23 sittings on a
