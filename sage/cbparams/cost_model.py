@@ -39,7 +39,12 @@ algorithm's P = T - B operations run at another speed, so the two are priced apa
 * add_decide, the decision beside an add of two ciphertexts at different prime sets
   (Levels::sum_set): the bisections, and for the targets that only add primes to an
   operand (capacity rising with the modulus) one more bisection over 2^S, ~ n each.
-Each step also has a fixed cost per call (its first coefficient).
+Each step also has a fixed cost per call (its first coefficient). Past the private caches
+a word costs more: every step's time is its variables' times (1 + beta s), with the spill
+s = log2(8 m (l + K) / SPILL_BYTES) where that is positive (a key switch's limbs over the
+l + K primes, in bytes) and one beta per thread count, fitted with the rest (on the
+calibration's own timings, not on circuits). Without it the fit priced large rings' steps
+below their bench_ops timings (BENCHMARKS.md, "Cost model and selection").
 
 The coefficients are non-negative least squares on relative error (weighted by the square
 root of how many calls each timing averages) over the step timings of bench_ops runs
@@ -99,7 +104,7 @@ from .config import load_params
 from .errors import ParamError
 
 #: Bumped whenever features() changes: a model fitted on other features is refused.
-FEATURES_VERSION = 7
+FEATURES_VERSION = 8
 
 #: Steps of the model, as the planner counts them and the engine times them
 #: (runners/backend/plan_backend.h, runners/engine/bgv/op_profile.h).
@@ -150,6 +155,15 @@ DEFAULT_CALIBRATION = [
     {"m": 90721, "bits": 600, "c": 3},
     {"m": 90721, "bits": 1500, "c": 3, "keep_uniform_mib": 0},
 ]
+
+
+#: Where the spill starts: 8 MiB of a key switch's limbs, past the private caches of the
+#: machines measured (2 MiB of L2 a core on the Xeon, less on the EPYC); the fitted beta
+#: sets the slope on each machine.
+SPILL_BYTES = 8 << 20
+
+#: The betas the fit tries (the best least-squares residual over all steps wins).
+SPILL_BETAS = [i / 40 for i in range(41)]
 
 
 class Ring(NamedTuple):
@@ -253,20 +267,33 @@ def bench_rows(doc: dict, chain) -> list[dict]:
     return rows
 
 
+def spill(r: Ring, l: int) -> float:
+    """log2 of a key switch's limbs over l + K primes (8 m (l + K) bytes) past SPILL_BYTES,
+    0 below.
+
+    >>> spill(Ring(n=4096, T=1.0, S=3, K=5, m=4369), 15), round(spill(Ring(98304, 1.0, 8, 11, m=124645), 30), 3)
+    (0.0, 2.285)
+    """
+    x = 8.0 * r.words * (l + r.K) / SPILL_BYTES
+    return math.log2(x) if x > 1 else 0.0
+
+
 def fit(rows: list[dict]) -> dict:
     """Non-negative least squares per step on relative error, each timing weighted by the
-    square root of its calls: {op: [coefficients]}. A calibration on rings of one transform
-    algorithm only prices the other's operations the same."""
+    square root of its calls, at each of SPILL_BETAS; the beta whose fits leave the least
+    residual over all steps: {op: [coefficients], "spill": beta}. A calibration on rings
+    of one transform algorithm only prices the other's operations the same."""
     import numpy as np
     from scipy.optimize import nnls
 
-    coef = {}
+    steps = []
     for op in OPS:
         src = SHARED.get(op, op)
         obs = [r for r in rows if r["op"] == src and r["seconds"] > 0]
         if not obs:
             raise ParamError(f"no bench_ops timing of the step {src}: the calibration set must run it")
         A = np.array([features(op, Ring(*r["ring"]), r["l"], r["c"], r["dropped"]) for r in obs])
+        s = np.array([spill(Ring(*r["ring"]), r["l"]) for r in obs])
         y = np.array([r["seconds"] for r in obs])
         w = np.sqrt(np.array([float(r.get("calls", 1)) for r in obs])) / y
         pair = TRANSFORM_COLUMNS.get(op)
@@ -274,11 +301,19 @@ def fit(rows: list[dict]) -> dict:
         if alone:  # one algorithm's column carries both
             A[:, pair[0]] += A[:, pair[1]]
             A[:, pair[1]] = 0.0
-        x, _ = nnls(A * w[:, None], y * w)
-        if alone:
-            x[pair[1]] = x[pair[0]]
-        coef[op] = [float(v) for v in x]
-    return coef
+        steps.append((op, A, s, y, w, pair if alone else None))
+    best = None
+    for beta in SPILL_BETAS:
+        coef, residual = {"spill": beta}, 0.0
+        for op, A, s, y, w, pair in steps:
+            x, res = nnls(A * ((1 + beta * s) * w)[:, None], y * w)
+            if pair:
+                x[pair[1]] = x[pair[0]]
+            coef[op] = [float(v) for v in x]
+            residual += res * res
+        if best is None or residual < best[0]:
+            best = (residual, coef)
+    return best[1]
 
 
 def coefficients(model: dict, threads: int = 1) -> dict:
@@ -292,7 +327,7 @@ def coefficients(model: dict, threads: int = 1) -> dict:
 
 def op_seconds(coef: dict, op: str, r: Ring, l: int, c: int, dropped: int = 0) -> float:
     """Predicted seconds of one operation (coef: one thread count's fit)."""
-    return sum(a * f for a, f in zip(coef[op], features(op, r, l, c, dropped)))
+    return (1 + coef.get("spill", 0.0) * spill(r, l)) * sum(a * f for a, f in zip(coef[op], features(op, r, l, c, dropped)))
 
 
 def digits_at(digits, l: int) -> int:

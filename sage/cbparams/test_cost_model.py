@@ -54,6 +54,34 @@ def test_fit_recovers_known_costs():
         assert coef[op] == pytest.approx(true[CM.SHARED.get(op, op)], rel=1e-3), op
 
 
+def test_fit_recovers_the_spill():
+    """Timings made with a spill beta (large rings' limbs past SPILL_BYTES cost more a word)
+    give back that beta and the steps' coefficients; below SPILL_BYTES a step is priced as
+    without it."""
+    import random
+    rng = random.Random(7)
+    true = {op: [1e-5] + [2e-9 * (j + 1) for j in range(len(CM.features(op, R, 4, 3, 1)) - 1)] for op in CM.OPS}
+    true["spill"] = 0.3
+    rows = []
+    for n, m, T, S, K in [(256, 257, 5000, 4, 3), (4096, 4369, 60000, 5, 3), (16384, 21845, 400000, 8, 7),
+                          (46080, 53261, 1.4e6, 8, 7), (90112, 90721, 2.4e6, 8, 11), (98304, 124645, 2.4e6, 8, 11)]:
+        for bluestein, compact in ((True, 0.0), (False, 0.0), (False, 1.0)):
+            ring = CM.Ring(n, T, S, K, T if bluestein else 0.0, compact, m)
+            for op in CM.OPS:
+                for _ in range(4):
+                    l, c = rng.randint(2, 40), rng.randint(1, 6)
+                    dropped = rng.choice([0, 1, 3]) if op == "mod_switch" else 0
+                    rows.append({"op": op, "ring": list(ring), "l": l, "c": c, "dropped": dropped, "calls": 3,
+                                 "seconds": CM.op_seconds(true, op, ring, l, c, dropped), "threads": 1})
+    coef = CM.fit(rows)
+    assert coef["spill"] == 0.3
+    for op in CM.OPS:
+        assert coef[op] == pytest.approx(true[op], rel=1e-3), op
+    small = CM.Ring(4096, 60000, 5, 3, 0.0, 0.0, 4369)
+    assert CM.spill(small, 40) == 0.0
+    assert CM.op_seconds(coef, "relin", small, 20, 3) == pytest.approx(CM.op_seconds(dict(coef, spill=0.0), "relin", small, 20, 3))
+
+
 def test_lifts_priced_on_m_words_and_quadratic_in_the_primes():
     """The CRT lifts' basis conversions (rns_rounding.cpp's lift_mod) run on arrays of m
     words, not n, and raise each of the c digits' l/c primes to the l + K - l/c others and
