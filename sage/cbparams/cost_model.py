@@ -511,7 +511,7 @@ def calibrated_extent(model: dict, threads: int) -> tuple[int, int]:
     follow every ring: a step's time per word grows with the ring past the caches, and a
     transform's time is not its operation count T (BENCHMARKS.md, "Cost model and
     selection": at m=124645, phi 98304, beyond a calibration up to m=90721, phi 90112,
-    bench_ops' own steps took 4-41% longer than the fit predicts).
+    bench_ops' own steps took 4-41% longer than features version 7 predicted).
 
     >>> obs = [{"threads": 1, "ring": [256, 1.0, 0, 0, 0.0, 0.0, 257]}, {"threads": 1, "ring": [4096, 1.0, 0, 0]},
     ...        {"threads": 2, "ring": [90112, 1.0, 0, 0, 0.0, 0.0, 90721]}]
@@ -679,8 +679,8 @@ def main(argv=None) -> int:
                 print(f"\n{len(beyond)} runs are on rings larger than any the model was fitted on ("
                       + ", ".join("phi up to {}, m up to {}".format(*calibrated_extent(model, t)) + f" at {t} threads"
                                   for t in sorted({r['threads'] for r in beyond}))
-                      + "): their predictions extrapolate the fit (BENCHMARKS.md, \"Cost model and selection\", "
-                      "predicted such runs 12-46% below their measured time)")
+                      + "): their predictions extrapolate the fit (BENCHMARKS.md, \"Cost model and selection\", has "
+                      "such runs' errors)")
             current = [r for r in rows if not r["stale"]]
             worst = max((abs(r["error_pct"]) for r in current), default=0.0)
             print(f"\nworst error {worst:.1f}% over {len(current)} runs"
