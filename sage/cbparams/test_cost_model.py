@@ -29,27 +29,34 @@ SITTINGS = 3
 R = CM.Ring(n=4, T=8.0, S=1, K=2)
 
 
+def timed_rows(true: dict, rings: list, steps: list, seed: int) -> list[dict]:
+    """Step timings made from known coefficients `true` (a fit's form): on each ring, four
+    calls of each step at random primes and digits (mod switches dropping 0, 1 or 3)."""
+    import random
+    rng = random.Random(seed)
+    rows = []
+    for ring in rings:
+        for op in steps:
+            for _ in range(4):
+                l, c = rng.randint(2, 40), rng.randint(1, 6)
+                dropped = rng.choice([0, 1, 3]) if op == "mod_switch" else 0
+                rows.append({"op": op, "ring": list(ring), "l": l, "c": c, "dropped": dropped, "calls": 3,
+                             "seconds": CM.op_seconds(true, op, ring, l, c, dropped), "threads": 1})
+    return rows
+
+
 def test_fit_recovers_known_costs():
     """Step timings made from known coefficients are fitted back, step by step (rings
     with Bluestein's transform and with the prime-factor algorithm, keys stored in full
     and compact, mod switches that drop primes and that add them)."""
-    import random
-    rng = random.Random(5)
     steps = [op for op in CM.OPS if op not in CM.SHARED]
     true = {op: [1e-5 * (i + 1)] + [3e-9 * (j + 1) for j in range(len(CM.features(op, R, 4, 3, 1)) - 1)]
             for i, op in enumerate(steps)}
-    rows = []
-    for n, T, S, K in [(256, 5000, 4, 3), (4096, 60000, 5, 3), (4096, 60000, 6, 5), (16384, 400000, 8, 7),
-                       (43200, 2.4e6, 8, 7), (640, 26000, 3, 4), (256, 5000, 8, 4)]:
-        for bluestein, compact in ((True, 0.0), (False, 0.0), (True, 1.0), (False, 1.0)):
-            ring = CM.Ring(n, T, S, K, T if bluestein else 0.0, compact)
-            for op in steps:
-                for _ in range(4):
-                    l, c = rng.randint(2, 40), rng.randint(1, 6)
-                    dropped = rng.choice([0, 1, 3]) if op == "mod_switch" else 0
-                    rows.append({"op": op, "ring": list(ring), "l": l, "c": c, "dropped": dropped, "calls": 3,
-                                 "seconds": CM.op_seconds(true, op, ring, l, c, dropped), "threads": 1})
-    coef = CM.fit(rows)
+    rings = [CM.Ring(n, T, S, K, T if bluestein else 0.0, compact)
+             for n, T, S, K in [(256, 5000, 4, 3), (4096, 60000, 5, 3), (4096, 60000, 6, 5), (16384, 400000, 8, 7),
+                                (43200, 2.4e6, 8, 7), (640, 26000, 3, 4), (256, 5000, 8, 4)]
+             for bluestein, compact in ((True, 0.0), (False, 0.0), (True, 1.0), (False, 1.0))]
+    coef = CM.fit(timed_rows(true, rings, steps, seed=5))
     for op in CM.OPS:
         assert coef[op] == pytest.approx(true[CM.SHARED.get(op, op)], rel=1e-3), op
 
@@ -58,22 +65,14 @@ def test_fit_recovers_the_spill():
     """Timings made with a spill beta (large rings' limbs past SPILL_BYTES cost more a word)
     give back that beta and the steps' coefficients; below SPILL_BYTES a step is priced as
     without it."""
-    import random
-    rng = random.Random(7)
     true = {op: [1e-5] + [2e-9 * (j + 1) for j in range(len(CM.features(op, R, 4, 3, 1)) - 1)] for op in CM.OPS}
     true["spill"] = 0.3
-    rows = []
-    for n, m, T, S, K in [(256, 257, 5000, 4, 3), (4096, 4369, 60000, 5, 3), (16384, 21845, 400000, 8, 7),
-                          (46080, 53261, 1.4e6, 8, 7), (90112, 90721, 2.4e6, 8, 11), (98304, 124645, 2.4e6, 8, 11)]:
-        for bluestein, compact in ((True, 0.0), (False, 0.0), (False, 1.0)):
-            ring = CM.Ring(n, T, S, K, T if bluestein else 0.0, compact, m)
-            for op in CM.OPS:
-                for _ in range(4):
-                    l, c = rng.randint(2, 40), rng.randint(1, 6)
-                    dropped = rng.choice([0, 1, 3]) if op == "mod_switch" else 0
-                    rows.append({"op": op, "ring": list(ring), "l": l, "c": c, "dropped": dropped, "calls": 3,
-                                 "seconds": CM.op_seconds(true, op, ring, l, c, dropped), "threads": 1})
-    coef = CM.fit(rows)
+    rings = [CM.Ring(n, T, S, K, T if bluestein else 0.0, compact, m)
+             for n, m, T, S, K in [(256, 257, 5000, 4, 3), (4096, 4369, 60000, 5, 3), (16384, 21845, 400000, 8, 7),
+                                   (46080, 53261, 1.4e6, 8, 7), (90112, 90721, 2.4e6, 8, 11),
+                                   (98304, 124645, 2.4e6, 8, 11)]
+             for bluestein, compact in ((True, 0.0), (False, 0.0), (False, 1.0))]
+    coef = CM.fit(timed_rows(true, rings, CM.OPS, seed=7))
     assert coef["spill"] == 0.3
     for op in CM.OPS:
         assert coef[op] == pytest.approx(true[op], rel=1e-3), op
