@@ -327,7 +327,8 @@ def coefficients(model: dict, threads: int = 1) -> dict:
 
 def op_seconds(coef: dict, op: str, r: Ring, l: int, c: int, dropped: int = 0) -> float:
     """Predicted seconds of one operation (coef: one thread count's fit)."""
-    return (1 + coef.get("spill", 0.0) * spill(r, l)) * sum(a * f for a, f in zip(coef[op], features(op, r, l, c, dropped)))
+    base = sum(a * f for a, f in zip(coef[op], features(op, r, l, c, dropped)))
+    return (1 + coef.get("spill", 0.0) * spill(r, l)) * base
 
 
 def digits_at(digits, l: int) -> int:
