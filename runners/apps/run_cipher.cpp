@@ -113,6 +113,7 @@ struct Options {
   std::string subkeys = "auto";     // up-front, per-round, or auto (per round when they would not fit)
   long n = 0, s = 0, rounds = -1, m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, threads = 0;
   long bits_hint = 0;               // the planner's first chain to try (0: from the rounds)
+  bool hint_is_plan = false;        // bits_hint is this circuit's plan at other digits (chain_planner.h)
   double security_target = 0, max_memory_gb = 0;
   uint64_t seed = 1;
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
@@ -321,7 +322,7 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
     // chain --security-target planned at other digits: c barely moves the noise), else
     // 150 bits a round; the search brackets and bisects from there either way.
     const long hint = o.bits_hint > 0 ? o.bits_hint : 150 * in.rounds + 100;
-    p = plan_chain(b, run, hint, 40000, lanes);
+    p = plan_chain(b, run, hint, 40000, lanes, o.bits_hint > 0 && o.hint_is_plan);
     p.keys = long(h.autos.size()) + 1;  // the automorphisms' and the relinearization key
     // The operations the run will do: plan_chain's last run is at the planned chain.
     p.op_counts_bits = p.bits;
@@ -352,8 +353,9 @@ ChainPlan plan_for(const Options& o, const Instance& in) {
 // costs about its chain times the key-switching work, which grows with c: so the fewest
 // digits win, then the shorter chain, then the lighter key. Weights tried: 120, 150, 200,
 // 300 (the table's points; a dense key needs a much longer chain, BENCHMARKS.md), each
-// planned once, the c search being arithmetic on that chain; the choice is re-planned
-// (c shifts the chain by a few bits) and its security checked again. A heavier key is not
+// planned once, the c search being arithmetic on that chain; the choice is re-planned at
+// its digits (the weight's chain, checked there: chain_planner.h's hint_is_plan) and its
+// security checked again. A heavier key is not
 // planned when it cannot win: its noise bounds grow with |s|, so its chain is at least the
 // lightest key's, and where even that chain does not reach the target by the formula at
 // this weight, or needs at least the best digits found, the weight loses.
@@ -413,7 +415,10 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
                              " reach at most ", std::fixed, std::setprecision(1), most, " bits by HElib's formula (",
                              tried, "): use a larger m", o.hwt_given ? " or another key weight" : ""));
   o.hwt = best->hwt;
-  if (o.bits_hint <= 0) o.bits_hint = best->bits;  // the re-plan starts at the chain planned for this weight
+  // The re-plan at the chosen digits starts from the chain planned for this weight; where
+  // --bits-hint was not given, that chain is the plan if it holds at these digits and the
+  // chain one bit shorter does not (plan_chain's hint_is_plan).
+  if (o.bits_hint <= 0) o.bits_hint = best->bits, o.hint_is_plan = true;
   for (o.c = best->c;; ++o.c) {  // re-planned at the choice; one more digit if that fell short
     ChainPlan p = plan_for(o, in);
     if (p.info.security < o.security_target && o.c >= 16)
@@ -649,6 +654,8 @@ int run(const Options& o_in) {
     throw ParameterError(msg("--hwt ", o.hwt, ": HElib's security formula rates secret keys of weight 1..119 at 0 bits; "
                              "use 0 (dense) or >= 120, or --allow-insecure"));
   if (o.backend == "bgv" && o.c < 1) throw ParameterError(msg("--c ", o.c, ": key switching needs at least 1 digit"));
+  if (o.hint_is_plan && o.bits_hint <= 0)
+    throw ParameterError("--hint-is-plan needs --bits-hint (the plan's chain at other digits)");
   {  // key and block 0 in the instance's byte codec, before any work
     const long eb = in.ref->element_bytes();
     if (!o.key_hex.empty()) {
@@ -812,6 +819,9 @@ int main(int argc, char** argv) {
                  "where the chain planner starts its search, e.g. an earlier plan's bits at this ring and another c "
                  "(default: 150 bits a round); the plan is still a chain that suffices with one bit less failing")
       ->check(CLI::PositiveNumber);
+  app.add_flag("--hint-is-plan", o.hint_is_plan,
+               "--bits-hint is this circuit's plan at other digits c: taken without a search when it holds at these "
+               "digits and one bit less does not");
   app.add_option("--subkeys", o.subkeys,
                  "when the subkeys are encrypted: up-front (all before the rounds), per-round (each before the round "
                  "that adds it, its time counted in encrypt_keys_s, not the rounds'), or auto (default: per round when "

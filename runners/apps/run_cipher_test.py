@@ -158,6 +158,22 @@ def test_bits_hint_starts_the_search_elsewhere_same_plan(tmp_path):
     assert proc.returncode != 0 and "--bits-hint" in proc.stderr
 
 
+def test_hint_is_plan_takes_the_plan_at_other_digits(tmp_path):
+    """--hint-is-plan: the --bits-hint chain, planned at other digits, is taken when it holds
+    at these and one bit less does not (two chains run, not a search); refused without
+    --bits-hint."""
+    args = ["--cipher", "aes128", "--m", 257, "--rounds", 2, "--plan", "--plan-cache", ""]
+    proc, base = run(tmp_path, *args, "--c", 3)
+    assert proc.returncode == 0, proc.stderr
+    bits = base["plan"]["bits"]
+    proc, d = run(tmp_path, *args, "--c", 2, "--bits-hint", bits, "--hint-is-plan")
+    assert proc.returncode == 0, proc.stderr
+    assert d["params"]["c"] == 2 and d["plan"]["bits"] == bits and d["plan"]["chains_tried"] == 2
+    assert base["plan"]["chains_tried"] > 2
+    proc, d = run(tmp_path, *args, "--hint-is-plan")
+    assert proc.returncode != 0 and "--hint-is-plan needs --bits-hint" in proc.stderr
+
+
 @pytest.mark.parametrize("n,s,m", [(8, 16, 257), (16, 8, 257), (32, 4, 641), (64, 2, 641)])
 @pytest.mark.parametrize("packing", ["packed", "sliced"])
 def test_vision_vectors(tmp_path, n, s, m, packing):

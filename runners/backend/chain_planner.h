@@ -4,12 +4,14 @@
 // beside them) at a candidate chain; the chain suffices when no ciphertext of the run,
 // intermediate or final, has a noise bound above Q_T/2 (capacity >= 0), so every
 // decryption, and every product on the way, is within its modulus with the bounds'
-// probability (engine/bgv/noise.h). The planner doubles the chain until it suffices,
-// then bisects on the bit count between a failing and a sufficing chain. The ladder's
-// position changes with the bit count, so sufficiency is not strictly monotone in it:
-// from a sufficing chain that leaves c bits of capacity somewhere, the chains from c
-// bits shorter upward are tried too, and the plan is the least chain found sufficient
-// (verified by a run, never extrapolated); the chain one bit shorter fails.
+// probability (engine/bgv/noise.h). The planner raises the chain from its hint until it
+// suffices (by what the failing chain lacked, at most doubling), guesses from the capacity
+// the sufficing chain leaves, then bisects on the bit count between a failing and a
+// sufficing chain. The ladder's position changes with the bit count, so sufficiency is
+// not strictly monotone in it: from a sufficing chain that leaves c bits of capacity
+// somewhere, a few chains from c bits shorter upward are tried too, and the plan is the
+// least chain found sufficient (verified by a run, never extrapolated); the chain one bit
+// shorter fails.
 // Any circuit over the backend interface gets its chain this way, present or future.
 //
 // With lanes (backends of their own, like b) and more than one thread, the chains the
@@ -68,12 +70,21 @@ using PlanLanes = std::function<PlanLane()>;
 
 // At most this many chains at once (each lane keeps its circuit's encoded constants).
 constexpr int kMaxPlanLanes = 8;
+// The chains a pass of the final scan tries, upward from the chain as much shorter as the
+// plan leaves capacity (below). On the papers' rows the chains the scan found came first
+// to fifth in all but one of 8 passes (BENCHMARKS.md, "Planning"); 24 had cost a third of
+// a plan's runs, most of them failing.
+constexpr long kScanChains = 8;
 
 // run(b) evaluates the whole circuit once on b, inputs encrypted anew. bits_hint: a first
-// chain to try (doubled while it fails, up to max_bits; ParameterError beyond). lanes:
+// chain to try (raised while it fails, up to max_bits; ParameterError beyond). lanes:
 // where chains may run side by side (none: one at a time on b, with all the threads).
+// hint_is_plan: bits_hint is this circuit's plan under other key-switching digits (c sets
+// P, and P divides a digit's noise away with the same margin at any c, so the bounds differ
+// by a fraction of a bit): when it suffices here and the chain one bit shorter fails, it is
+// the plan, without a new search.
 inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBackend&)>& run, long bits_hint,
-                            long max_bits = 40000, const PlanLanes& lanes = {}) {
+                            long max_bits = 40000, const PlanLanes& lanes = {}, bool hint_is_plan = false) {
   ChainPlan plan;
   // A chain's run is deterministic: each is simulated once (the search comes back to some,
   // e.g. the plan itself after the bisection); last_min is the least capacity of the chain
@@ -162,34 +173,55 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
     return out;
   };
   long hi = std::max<long>(bits_hint, 40);
+  long lo = 0;  // a failing chain below hi (0: none run)
   PlanRun r;
-  while (!attempt(hi, &r)) {
-    if (hi >= max_bits)
-      throw ParameterError(msg("no chain up to ", max_bits, " bits holds the circuit at m=", b.info().m));
-    hi = std::min(2 * hi, max_bits);
-  }
-  // A first guess from the capacity left, then bracket and bisect.
-  long lo = 0;
-  const long guess = std::max<long>(20, hi - long(std::floor(last_min)));
-  if (guess < hi) {
-    if (attempt(guess, nullptr)) {
-      hi = guess;
-      std::vector<long> steps;  // the chains the step-down tries while they suffice
-      for (long step = 8, t = hi; long(steps.size()) < W && t > 20; step *= 2) steps.push_back(t = std::max<long>(20, t - step));
-      prefetch(steps);
-      for (long step = 8;; step *= 2) {
-        const long t = std::max<long>(20, hi - step);
-        if (t == hi) { lo = hi - 1; break; }
-        if (!attempt(t, nullptr)) { lo = t; break; }
-        hi = t;
-      }
-    } else {
-      lo = guess;
+  const bool settled = hint_is_plan && bits_hint > 20 && [&] {
+    prefetch({bits_hint, bits_hint - 1});
+    return !attempt(bits_hint - 1, nullptr) && attempt(bits_hint, &r);
+  }();
+  // Up from a failing chain t (last_min its capacity) to one that holds: by what t lacked
+  // (its capacity below 0, plus 8 bits) and at least 8, 16, 32... bits, never more than
+  // doubling, nor past `ok` (a chain known to hold; 0: none). lo is the last that failed.
+  // Hints and guesses are usually within a few bits of the plan (an earlier plan at
+  // another key weight or other digits; the capacity a long chain leaves), so the bracket
+  // stays narrow where doubling the chain had cost a dozen bisection steps.
+  auto ascend = [&](long t, long ok) {
+    for (long step = 8;; step *= 2) {
+      lo = t;
+      const long lacked = std::isfinite(last_min) && last_min < 0 ? long(std::ceil(-last_min)) + 8 : 0;
+      t = std::min(t + std::min(t, std::max(step, lacked)), max_bits);
+      if (ok && t >= ok) return ok;
+      if (attempt(t, &r)) return t;
+      if (t >= max_bits)
+        throw ParameterError(msg("no chain up to ", max_bits, " bits holds the circuit at m=", b.info().m));
     }
-  } else {
-    lo = std::max<long>(19, hi - 1);
+  };
+  if (!settled) {
+    if (!attempt(hi, &r)) hi = ascend(hi, 0);
+    // A first guess from the capacity left, then bracket and bisect.
+    const long guess = std::max<long>(20, hi - long(std::floor(last_min)));
+    if (guess < hi && guess > lo) {
+      if (attempt(guess, nullptr)) {
+        hi = guess;
+        std::vector<long> steps;  // the chains the step-down tries while they suffice
+        for (long step = 8, t = hi; long(steps.size()) < W && t > std::max<long>(20, lo + 1); step *= 2)
+          steps.push_back(t = std::max<long>({20, lo + 1, t - step}));
+        prefetch(steps);
+        for (long step = 8;; step *= 2) {
+          const long t = std::max<long>(20, hi - step);
+          if (t == hi) { lo = hi - 1; break; }
+          if (t <= lo) break;  // lo fails: bisect (lo, hi)
+          if (!attempt(t, nullptr)) { lo = t; break; }
+          hi = t;
+        }
+      } else {
+        hi = ascend(guess, hi);
+      }
+    } else if (guess >= hi) {
+      lo = std::max<long>({lo, 19, hi - 1});
+    }
   }
-  while (hi - lo > 1) {
+  while (!settled && hi - lo > 1) {
     prefetch(mids(lo, hi));
     const long mid = (lo + hi) / 2;
     if (attempt(mid, nullptr)) hi = mid;
@@ -198,13 +230,13 @@ inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBack
   // Sufficiency is not monotone in the bit count (the ladder's position changes), so the
   // capacity a sufficing chain leaves is worth a second look: scan upward from the chain
   // that much shorter to the first that suffices (a few rounds, bounded attempts).
-  for (int pass = 0; pass < 3; ++pass) {
+  for (int pass = 0; pass < 3 && !settled; ++pass) {
     if (!attempt(hi, nullptr)) throw Error(msg("chain planner: the chain of ", hi, " bits failed on re-run"));
     const long from = std::max<long>(20, hi - long(std::floor(last_min)));
     long found = hi;
-    for (long t = from; t < hi && t < from + 24 && found == hi; ++t) {
+    for (long t = from; t < hi && t < from + kScanChains && found == hi; ++t) {
       std::vector<long> next;
-      for (long u = t; u < hi && u < from + 24 && long(next.size()) < W; ++u) next.push_back(u);
+      for (long u = t; u < hi && u < from + kScanChains && long(next.size()) < W; ++u) next.push_back(u);
       prefetch(next);
       if (attempt(t, nullptr)) found = t;
     }

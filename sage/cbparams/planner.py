@@ -48,11 +48,13 @@ def packing_flag(cipher: str, packing: str = "packed") -> list:
 def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,
               seed: int = 1, rounds: int | None = None, packing: str = "packed", bits_hint: int | None = None) -> list:
     """run_cipher's arguments (without --plan/--json) for a plan of `cipher` on ring m;
-    bits_hint: where the engine's search starts (an earlier plan's chain on this ring)."""
+    bits_hint: an earlier plan's chain on this ring at other digits c: the plan when it
+    holds at these digits and one bit less does not (run_cipher --hint-is-plan), else
+    where the engine's search starts."""
     args = [*catalog.flags(instance(cipher)), *packing_flag(cipher, packing), "--m", m, "--hwt", hwt,
             "--seed", seed, "--c", c]
     if bits_hint:
-        args += ["--bits-hint", int(bits_hint)]
+        args += ["--bits-hint", int(bits_hint), "--hint-is-plan"]
     if rounds is not None:
         if rounds < 1:
             raise ChainError(f"rounds={rounds}: plan at least one round")

@@ -199,5 +199,51 @@ TEST(CatalogBgvPlaintextCache, PlannedCountsFollowTheEngineOnceTheCacheIsFull) {
   }
 }
 
+// Hints (chain_planner.h): a hint below the plan is raised until it holds and the bracket
+// bisected; a hint that is the plan at other digits (hint_is_plan) is taken when it holds
+// at these digits and one bit less does not, and searched from otherwise (a hint 60 bits
+// above the plan, where one bit less holds too). Every plan is a chain the engine's run at
+// those digits decrypts, with capacity left after every round.
+TEST(CatalogBgvHints, FailingHintsAndPlansAtOtherDigits) {
+  omp_set_num_threads(1);
+  const auto [entry, spec] = find_instance_id("aes");
+  const auto inst = entry->make(*spec);
+  const long m = testing::small_ring(spec->n, spec->s * 3), R = 2;
+  auto run = [&](PlanBackend& b) {
+    const auto caps = run_on(b, *inst, R, false);
+    return PlanRun{caps.front(), std::vector<double>(caps.begin() + 1, caps.end())};
+  };
+  auto plan_at = [&](long c, long hint, bool hint_is_plan) {
+    PlanBackend pb(PlanParams{m, 1000, c, 120, 7}, spec->n, spec->f_low);
+    return plan_chain(pb, run, hint, 40000, {}, hint_is_plan);
+  };
+  auto engine_holds = [&](long c, long bits) {
+    BgvParams p;
+    p.m = m, p.bits = bits, p.c = c, p.seed = 7;
+    BgvBackend b(p, spec->n, spec->f_low);
+    for (double cap : run_on(b, *inst, R, false)) EXPECT_GE(cap, 0) << "c=" << c << ", " << bits << " bits";
+  };
+  const ChainPlan at3 = plan_at(3, 40, false);
+  const ChainPlan from_below = plan_at(3, at3.bits - 40, false);
+  EXPECT_GE(from_below.min_capacity, 0);
+  engine_holds(3, from_below.bits);
+  // c=2 moves the bounds by a fraction of a bit here: the c=3 plan is c=2's, two chains run
+  // (it and one bit less); at c=4 it fails here and is searched.
+  const ChainPlan at2 = plan_at(2, at3.bits, true);
+  EXPECT_EQ(at2.bits, at3.bits);
+  EXPECT_EQ(at2.chains_tried, 2);
+  engine_holds(2, at2.bits);
+  const ChainPlan at4 = plan_at(4, at3.bits, true);
+  EXPECT_GE(at4.min_capacity, 0);
+  engine_holds(4, at4.bits);
+  const ChainPlan above = plan_at(4, at3.bits + 60, true);
+  EXPECT_LT(above.bits, at3.bits + 60) << "a hint whose chain one bit shorter holds was taken as the plan";
+  EXPECT_GE(above.min_capacity, 0);
+  engine_holds(4, above.bits);
+  std::printf("aes m=%ld: c=3 %ld bits (%ld chains); from %ld bits %ld (%ld); c=4 from the c=3 plan %ld (%ld), "
+              "from %ld bits %ld (%ld)\n", m, at3.bits, at3.chains_tried, at3.bits - 40, from_below.bits,
+              from_below.chains_tried, at4.bits, at4.chains_tried, at3.bits + 60, above.bits, above.chains_tried);
+}
+
 }  // namespace
 }  // namespace cb
