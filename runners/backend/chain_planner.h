@@ -71,9 +71,9 @@ using PlanLanes = std::function<PlanLane()>;
 // At most this many chains at once (each lane keeps its circuit's encoded constants).
 constexpr int kMaxPlanLanes = 8;
 // The chains a pass of the final scan tries, upward from the chain as much shorter as the
-// plan leaves capacity (below). On the papers' rows the chains the scan found came first
-// to fifth in all but one of 8 passes (BENCHMARKS.md, "Planning"); 24 had cost a third of
-// a plan's runs, most of them failing.
+// plan leaves capacity (below). Of the 8 passes on the papers' rows that found a shorter
+// chain, 7 found it among their first 5 (BENCHMARKS.md, "Planning"); 24 a pass had cost a
+// third of a plan's runs, nearly all failing.
 constexpr long kScanChains = 8;
 
 // run(b) evaluates the whole circuit once on b, inputs encrypted anew. bits_hint: a first
