@@ -151,6 +151,20 @@ def test_slurm_profile_dry_run(tmp_path):
     assert cfg["threads"] == 2
     assert "OMP_NUM_THREADS=2 " in result.stdout and "--threads 2 " in result.stdout
     assert "OMP_NUM_THREADS=1 " not in result.stdout
+    # on a cluster a run holds its own threads (its allocation)
+    assert re.search(r"run_cipher aes-packed .*\(threads=2, 2 cores held,", result.stdout)
+
+
+def test_a_run_is_timed_alone_on_one_machine(tmp_path):
+    """Locally a run job holds every core Snakemake was given, whatever its threads, so no
+    other job shares the machine while it is timed; OpenMP gets the run's own threads."""
+    cmd = [SNAKEMAKE, "-n", "-p", "--cores", "4", "--configfile", "config/test.yaml", "--config",
+           f"results_dir={tmp_path}"]
+    result = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    held = re.findall(r"run_cipher \S+ m=\d+ .*\(threads=(\d+), (\d+) cores held,", result.stdout)
+    assert held and all(cores == "4" for _, cores in held), held
+    assert "OMP_NUM_THREADS=1 " in result.stdout and "--threads 1 " in result.stdout
 
 
 def test_default_profile_is_loaded(tmp_path):

@@ -30,6 +30,19 @@ if workflow.is_main_process and isinstance(_cores, int) and _cores < config["thr
     )
 
 
+
+def run_job_cores(wildcards):
+    """The cores Snakemake holds for a run job: on one machine every core it was given, so
+    that nothing else (another run, the Python rules) shares the machine while a run is
+    timed: in `make run` the one-thread runs that shared the cores with other runs and the
+    Sage rules took 10-39% longer than alone (BENCHMARKS.md, "Cost model and selection").
+    On a cluster a job has its own allocation: its threads."""
+    threads = run_threads(wildcards)
+    if workflow.non_local_exec or not isinstance(_cores, int):
+        return threads
+    return max(threads, _cores)
+
+
 rule run_experiment:
     input:
         build=run_build_stamp,
@@ -40,7 +53,7 @@ rule run_experiment:
         run_path("logs/run", ".log"),
     message:
         "run_cipher {wildcards.name} m={wildcards.m} bits={wildcards.bits} rep={wildcards.rep}"
-        " (threads={threads}, mem_mb={resources.mem_mb}, runtime={resources.runtime} min; progress in {log})"
+        " (threads={params.threads}, {threads} cores held, mem_mb={resources.mem_mb}, runtime={resources.runtime} min; progress in {log})"
     benchmark:
         run_path("benchmarks", ".tsv")
     params:
@@ -49,15 +62,16 @@ rule run_experiment:
         repo=workflow.basedir,
         python=sys.executable,
         measure=os.path.join(workflow.basedir, "workflow", "scripts", "measure.py"),
-    threads: run_threads
+        threads=run_threads,
+    threads: run_job_cores
     conda:
         "../envs/runners.yaml"
     resources:
         mem_mb=run_mem_mb,
         runtime=run_runtime_min,
     shell:
-        "OMP_NUM_THREADS={threads} {params.python:q} {params.measure:q} --record {output.env:q}"
-        " --threads {threads} --repo {params.repo:q} --"
+        "OMP_NUM_THREADS={params.threads} {params.python:q} {params.measure:q} --record {output.env:q}"
+        " --threads {params.threads} --repo {params.repo:q} --"
         " {params.binary:q} {params.args} --json {output.raw:q} > {log:q} 2>&1"
 
 
