@@ -295,6 +295,19 @@ def run_threads(wildcards):
     return config["threads"]
 
 
+def run_job_cores(wildcards):
+    """The cores Snakemake holds for a run job: on one machine every core it was given, so
+    that nothing else (another run, the Python rules) shares the machine while a run is
+    timed: in `make run` the one-thread runs that shared the cores with other runs and the
+    Sage rules took 10-39% longer than alone (BENCHMARKS.md, "Cost model and selection").
+    On a cluster a job has its own allocation: its threads."""
+    threads = run_threads(wildcards)
+    cores = workflow.resource_settings.cores if workflow.resource_settings else None
+    if workflow.non_local_exec or not isinstance(cores, int):
+        return threads
+    return max(threads, cores)
+
+
 def run_runtime_min(wildcards):
     r = run_record(wildcards)
     model = config["resources"]

@@ -31,18 +31,6 @@ if workflow.is_main_process and isinstance(_cores, int) and _cores < config["thr
 
 
 
-def run_job_cores(wildcards):
-    """The cores Snakemake holds for a run job: on one machine every core it was given, so
-    that nothing else (another run, the Python rules) shares the machine while a run is
-    timed: in `make run` the one-thread runs that shared the cores with other runs and the
-    Sage rules took 10-39% longer than alone (BENCHMARKS.md, "Cost model and selection").
-    On a cluster a job has its own allocation: its threads."""
-    threads = run_threads(wildcards)
-    if workflow.non_local_exec or not isinstance(_cores, int):
-        return threads
-    return max(threads, _cores)
-
-
 rule run_experiment:
     input:
         build=run_build_stamp,
