@@ -94,6 +94,7 @@ import json
 import math
 import os
 import platform
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -401,12 +402,32 @@ def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None)
             "K": chain.K, "threads": threads}
 
 
+def median_rows(per_process: list[list[dict]]) -> list[dict]:
+    """One observation per step of a calibration entry from its bench_ops processes: the
+    median of their seconds per call (on some machines a process's speed moves by 1.4x
+    from one process to the next: BENCHMARKS.md, "Cost model and selection"), the first
+    process's calls.
+
+    >>> a = [{"op": "mul", "l": 5, "c": 3, "dropped": 0, "calls": 3, "seconds": s} for s in (1.0, 1.4, 1.1)]
+    >>> median_rows([[a[0]], [a[1]], [a[2]]])[0]["seconds"]
+    1.1
+    """
+    groups: dict = {}
+    for rows in per_process:
+        for r in rows:
+            groups.setdefault((r["op"], r["l"], r["c"], r["dropped"]), []).append(r)
+    return [dict(rs[0], seconds=statistics.median(r["seconds"] for r in rs)) for rs in groups.values()]
+
+
 def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, threads=(1,),
-              circuits=None) -> dict:
-    """Runs bench_ops (seeded) on each calibration entry at each thread count, fits one
-    model per thread count on the engine's step timings, then runs the reference `circuits`
-    (run_cipher arguments; None: the params schema's cost_reference) and keeps their
-    measured time beside the prediction (module doc); returns the model."""
+              circuits=None, processes: int = 1) -> dict:
+    """Runs bench_ops (seeded) on each calibration entry at each thread count, `processes`
+    times (the median of their timings is fitted: median_rows), fits one model per thread
+    count on the engine's step timings, then runs the reference `circuits` (run_cipher
+    arguments; None: the params schema's cost_reference) and keeps their measured time
+    beside the prediction (module doc); returns the model."""
+    if processes < 1:
+        raise ParamError(f"processes={processes}: run each calibration entry at least once")
     if circuits is None:
         circuits = reference_args(load_params({})["cost_reference"])
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -420,23 +441,27 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, 
         env = dict(os.environ, OMP_NUM_THREADS=str(t))
         for e, ch in zip(calibration, rings):
             keep = e.get("keep_uniform_mib")
-            path = out_dir / (f"bench_m{e['m']}_bits{e['bits']}_c{e['c']}" + (f"_keep{keep}" if keep is not None else "")
-                              + f"_t{t}.json")
-            cmd = [str(exe), "--m", str(e["m"]), "--bits", str(e["bits"]), "--c", str(e["c"]),
-                   "--reps", str(reps), "--seed", "1", "--quiet", "--cost-ops", "--json", str(path)]
-            if keep is not None:
-                cmd += ["--keep-uniform-mib", str(keep)]
-            res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
-            if res.returncode != 0:
-                raise runner.RunError(f"{' '.join(cmd)} exited with {res.returncode}: {res.stderr.strip()[-400:]}")
-            doc = json.loads(path.read_text())
-            log(f"bench_ops m={e['m']} bits={e['bits']} c={e['c']} threads={t}: mul {doc['mul_relin_ms']:.1f} ms "
-                f"at {doc['op_primes']['mul_relin']} primes, K={doc['primes']['special']}")
-            rows += bench_rows(doc, ch)
-            runs.append(str(path))
+            per_process = []
+            for i in range(processes):
+                path = out_dir / (f"bench_m{e['m']}_bits{e['bits']}_c{e['c']}"
+                                  + (f"_keep{keep}" if keep is not None else "") + f"_t{t}"
+                                  + (f"_p{i + 1}" if processes > 1 else "") + ".json")
+                cmd = [str(exe), "--m", str(e["m"]), "--bits", str(e["bits"]), "--c", str(e["c"]),
+                       "--reps", str(reps), "--seed", "1", "--quiet", "--cost-ops", "--json", str(path)]
+                if keep is not None:
+                    cmd += ["--keep-uniform-mib", str(keep)]
+                res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
+                if res.returncode != 0:
+                    raise runner.RunError(f"{' '.join(cmd)} exited with {res.returncode}: {res.stderr.strip()[-400:]}")
+                doc = json.loads(path.read_text())
+                log(f"bench_ops m={e['m']} bits={e['bits']} c={e['c']} threads={t}: mul {doc['mul_relin_ms']:.1f} ms "
+                    f"at {doc['op_primes']['mul_relin']} primes, K={doc['primes']['special']}")
+                per_process.append(bench_rows(doc, ch))
+                runs.append(str(path))
+            rows += median_rows(per_process)
     model = {"features_version": FEATURES_VERSION, "observations": rows, "bench_runs": runs,
              "threads": threads, "time": "the engine's step timings (bench_ops op_profile); at one thread scaled by "
-             "the process's CPU time over wall time", "host": platform.node(), "cpu": _cpu_name(),
+             "the process's CPU time over wall time", "processes": processes, "host": platform.node(), "cpu": _cpu_name(),
              "bench_ops": str(exe), "bench_ops_mtime": exe.stat().st_mtime}
     model = _fitted(model)
     model["reference_runs"] = []
@@ -608,7 +633,10 @@ def main(argv=None) -> int:
     c.add_argument("--out", required=True, help="model JSON")
     c.add_argument("--bench-dir", help="where bench_ops JSONs go (default: beside --out)")
     c.add_argument("--calibration", help="JSON list of {m, bits, c}, or a file holding one (default: the module's set)")
-    c.add_argument("--reps", type=int, default=3)
+    c.add_argument("--reps", type=int, help="repetitions in each bench_ops process (default: params cost_reps)")
+    c.add_argument("--processes", type=int,
+                   help="bench_ops processes per entry and thread count, the median of their timings fitted "
+                        "(default: params cost_processes)")
     c.add_argument("--threads", default="1", help="thread counts to calibrate at, comma-separated (default 1)")
     c.add_argument("--reference", help="JSON list of params.cost_reference entries (default: the schema's)")
     rf = sub.add_parser("refit", help="fit a model again on its own bench_ops timings")
@@ -643,8 +671,11 @@ def main(argv=None) -> int:
                 raise ParamError(f"--reference {a.reference}: give a JSON list of {{cipher, m, rounds}} "
                                  "(field_bits, state_size for a cipher with several instances)") from None
             ref = load_params({} if ref is None else {"cost_reference": ref})["cost_reference"]
-            model = calibrate(Path(a.bench_dir) if a.bench_dir else out.parent / "bench", cal, a.reps, log, threads,
-                              reference_args(ref))
+            defaults = load_params({})
+            reps = defaults["cost_reps"] if a.reps is None else a.reps
+            processes = defaults["cost_processes"] if a.processes is None else a.processes
+            model = calibrate(Path(a.bench_dir) if a.bench_dir else out.parent / "bench", cal, reps, log, threads,
+                              reference_args(ref), processes)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(model, indent=1))
             worst = max(abs(r["predicted"] / r["seconds"] - 1) for r in model["observations"])

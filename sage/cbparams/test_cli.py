@@ -17,7 +17,8 @@ from cbparams.config import ROOT
 SNAKEMAKE = ROOT / ".venv" / "bin" / "snakemake"
 PARAMS = {"m_max": 2500, "workers": 1, "ciphers": ["aes", "vision16"], "security_target": [10, 20],
           "target_models": ["helib"], "plan_candidates": 1, "estimator": {"mode": "off"},
-          "cost_calibration": [{"m": 257, "bits": 300, "c": 2}, {"m": 257, "bits": 600, "c": 3}], "cost_reps": 1}
+          "cost_calibration": [{"m": 257, "bits": 300, "c": 2}, {"m": 257, "bits": 600, "c": 3}], "cost_reps": 1,
+          "cost_processes": 1}
 SEED = 7   # config/test.yaml's: the pipeline plans with the config's seed
 
 

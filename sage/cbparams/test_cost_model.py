@@ -3,6 +3,7 @@ drift test: calibrated on two small rings, its prediction of runs on those rings
 within DRIFT_BOUND of their measured time, so a change in the engine that the model does
 not follow fails `make test`."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -199,6 +200,25 @@ def drift(model, runs):
         out.append((f"{run['cipher']} {run['instance']} at m={run['params']['m']}",
                     CM.predict_plan(model, run)["seconds"] / cpu - 1))
     return out
+
+
+@needs_engine
+def test_calibrate_fits_the_median_of_processes(tmp_path):
+    """processes=3: each entry's bench_ops runs three times, and each step is observed once,
+    at the median of the three processes' timings; fewer than one is refused."""
+    model = CM.calibrate(tmp_path / "bench", [{"m": 257, "bits": 600, "c": 3}], reps=1, log=lambda s: None,
+                         circuits=[], processes=3)
+    assert [Path(p).name for p in model["bench_runs"]] == [f"bench_m257_bits600_c3_t1_p{i}.json" for i in (1, 2, 3)]
+    chain = chains.build_chain(257, 600, 3)
+    each = [CM.bench_rows(json.loads(Path(p).read_text()), chain) for p in model["bench_runs"]]
+    key = lambda r: (r["op"], r["l"], r["c"], r["dropped"])  # noqa: E731
+    assert sorted(map(key, model["observations"])) == sorted(map(key, each[0]))
+    for r in model["observations"]:
+        times = sorted(x["seconds"] for rows in each for x in rows if key(x) == key(r))
+        assert len(times) == 3 and r["seconds"] == times[1]
+    assert model["processes"] == 3
+    with pytest.raises(ParamError, match="processes=0"):
+        CM.calibrate(tmp_path / "b0", [{"m": 257, "bits": 600, "c": 3}], log=lambda s: None, circuits=[], processes=0)
 
 
 @needs_engine

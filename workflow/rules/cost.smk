@@ -30,6 +30,7 @@ rule cost_model:
         bench_dir=os.path.join(COST_DIR, "bench"),
         calibration=json.dumps(PARAMS_SETTINGS["cost_calibration"], sort_keys=True),
         reps=PARAMS_SETTINGS["cost_reps"],
+        processes=PARAMS_SETTINGS["cost_processes"],
         reference=json.dumps(PARAMS_SETTINGS["cost_reference"], sort_keys=True),
         threads=",".join(str(t) for t in sorted({1, config["threads"]})),
         features_version=FEATURES_VERSION,
@@ -37,7 +38,8 @@ rule cost_model:
     shell:
         "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.cost_model calibrate"
         " --out {output.model:q} --bench-dir {params.bench_dir:q} --calibration {params.calibration:q}"
-        " --reps {params.reps} --threads {params.threads} --reference {params.reference:q} > {log:q} 2>&1"
+        " --reps {params.reps} --processes {params.processes} --threads {params.threads}"
+        " --reference {params.reference:q} > {log:q} 2>&1"
 
 
 # The model's prediction against every run of this config, at the threads each ran with,
