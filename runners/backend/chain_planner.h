@@ -80,9 +80,10 @@ constexpr long kScanChains = 8;
 // chain to try (raised while it fails, up to max_bits; ParameterError beyond). lanes:
 // where chains may run side by side (none: one at a time on b, with all the threads).
 // hint_is_plan: bits_hint is this circuit's plan under other key-switching digits (c sets
-// P, and P divides a digit's noise away with the same margin at any c, so the bounds differ
-// by a fraction of a bit): when it suffices here and the chain one bit shorter fails, it is
-// the plan, without a new search.
+// P, and P divides a digit's noise away with the same margin at any c, so on the papers'
+// rings the bounds differ by a fraction of a bit; on short chains c can move the plan,
+// e.g. 134 -> 151 bits at m=1285 from c=3 to 4): when it suffices here and the chain one
+// bit shorter fails, it is the plan, without a new search; otherwise the search starts there.
 inline ChainPlan plan_chain(PlanBackend& b, const std::function<PlanRun(PlanBackend&)>& run, long bits_hint,
                             long max_bits = 40000, const PlanLanes& lanes = {}, bool hint_is_plan = false) {
   ChainPlan plan;
