@@ -1,7 +1,5 @@
 #include "engine/bgv/decryptor.h"
 
-#include <NTL/lzz_pX.h>
-
 #include <cmath>
 
 #include "engine/bgv/noise.h"
@@ -58,30 +56,16 @@ std::vector<long> cyclotomic_coeffs(long m) {
   return out;
 }
 
-struct Decryptor::PhiModulus {
-  NTL::zz_pContext zctx;
-  NTL::zz_pXModulus F;
-};
-
 Decryptor::Decryptor(const Context& ctx, const SecretKey& sk, double log2_round)
     : ctx_(ctx), sk_(sk), log2_round_(log2_round), phi_mod_(ctx.L()) {}
 
 Decryptor::~Decryptor() = default;
 
-const Decryptor::PhiModulus& Decryptor::phi_modulus(long i) const {
+const PhiReduction& Decryptor::phi_modulus(long i) const {
   std::lock_guard<std::mutex> lock(mu_);
   if (!phi_mod_[i]) {
-    auto pm = std::make_unique<PhiModulus>();
-    pm->zctx = NTL::zz_pContext(long(ctx_.q(i)));
-    NTL::zz_pPush push(pm->zctx);
     if (phi_coeffs_.empty()) phi_coeffs_ = cyclotomic_coeffs(ctx_.m());
-    const std::vector<long>& phi_coeffs = phi_coeffs_;
-    NTL::zz_pX f;
-    f.SetLength(long(phi_coeffs.size()));
-    for (size_t k = 0; k < phi_coeffs.size(); ++k) f[k] = NTL::zz_p(phi_coeffs[k]);
-    f.normalize();
-    NTL::build(pm->F, f);
-    phi_mod_[i] = std::move(pm);
+    phi_mod_[i] = std::make_unique<PhiReduction>(ctx_.m(), phi_coeffs_, ctx_.q(i));
   }
   return *phi_mod_[i];
 }
@@ -129,19 +113,11 @@ std::vector<std::vector<uint64_t>> Decryptor::crt_components(const Ciphertext& c
       const uint64_t q = ctx_.q(p);
       util::mul_add_mod_array(w.data(), c.c1.limb(i), sk_.s.limb_of(p), c.c0.limb(i), phi, q);
       ctx_.ntt(p).inverse(w.data(), b.data());
-      const PhiModulus& pm = *phi_mod_[p];
-      NTL::zz_pPush push(pm.zctx);
-      NTL::zz_pX bx, ax;
-      bx.SetLength(m);
-      for (long k = 0; k < m; ++k) bx[k].LoopHole() = long(b[k]);
-      bx.normalize();
-      NTL::rem(ax, bx, pm.F);
+      phi_mod_[p]->reduce(b.data(), b.data());  // the coefficients mod (q_i, Phi_m)
       uint64_t hat = 1;  // Q/q_i mod q_i
       for (long j = 0; j < l; ++j)
         if (j != i) hat = util::mul_mod(hat, ctx_.q(T[j]) % q, q);
-      const util::ShoupMul inv(util::inv_mod(hat, q), q);
-      for (long k = 0; k <= NTL::deg(ax); ++k)
-        y[i][k] = util::mul_shoup(uint64_t(NTL::rep(ax[k])), inv.w, inv.wp, q);
+      util::mul_scalar_array(y[i].data(), b.data(), util::ShoupMul(util::inv_mod(hat, q), q), phi, q);
     }
   }
   return y;

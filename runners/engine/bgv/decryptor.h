@@ -1,7 +1,8 @@
 // decryptor.h: BGV decryption, with a measured check that the noise has not wrapped.
 //
 // mu = [c0 + c1 s]_{Q_l} mod 2, the centered representative computed limb by limb:
-// per prime, the inverse transform and a reduction modulo Phi_m give the coefficients
+// per prime, the inverse transform and a reduction modulo Phi_m (phi_reduction.h: two
+// NTT products) give the coefficients
 // x_i = nu mod q_i; with y_i = [x_i (Q/q_i)^-1]_{q_i}, f = sum_i y_i / q_i and
 // v = round(f), nu = sum_i y_i Q/q_i - v Q, so nu mod 2 = (sum_i y_i + v) mod 2 and
 // nu / Q = f - v. The last gives the size of the noise for free: when some coefficient
@@ -25,6 +26,7 @@
 
 #include "engine/bgv/ciphertext.h"
 #include "engine/bgv/keys.h"
+#include "engine/bgv/phi_reduction.h"
 
 namespace cb::bgv {
 
@@ -52,11 +54,10 @@ class Decryptor {
   const Context& ctx_;
   const SecretKey& sk_;
   double log2_round_;
-  struct PhiModulus;
-  mutable std::vector<std::unique_ptr<PhiModulus>> phi_mod_;  // per prime, built on first use
+  mutable std::vector<std::unique_ptr<PhiReduction>> phi_mod_;  // per prime, built on first use
   mutable std::mutex mu_;
   mutable std::vector<long> phi_coeffs_;  // Phi_m over Z
-  const PhiModulus& phi_modulus(long i) const;
+  const PhiReduction& phi_modulus(long i) const;
   // y[i][k] = [x_ik (Q/q_i)^-1]_{q_i}, x_i the coefficients of c0 + c1 s mod (q_i, Phi_m).
   std::vector<std::vector<uint64_t>> crt_components(const Ciphertext& c) const;
 };
