@@ -358,7 +358,8 @@ ChainPlan plan_for(const Options& o, const Instance& in) {
 // security checked again. A heavier key is not
 // planned when it cannot win: its noise bounds grow with |s|, so its chain is at least the
 // lightest key's, and where even that chain does not reach the target by the formula at
-// this weight, or needs at least the best digits found, the weight loses.
+// this weight, or needs at least the best digits found, the weight loses. The plan's
+// chains_tried counts the chains of every search here, not the re-plan's alone.
 ChainPlan choose_for_target(Options& o, const Instance& in) {
   const long phi = ZmStar(o.m).phi();
   const std::vector<long> weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
@@ -370,6 +371,8 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
   std::string tried;
   double most = 0;
   long lightest_bits = 0;  // the first (lightest) weight's planned chain
+  long chains_run = 0;     // by every search below: the plan reports them all
+  const long digits_planned = o.c;  // the weights' plans are at these digits
   // The fewest digits from --c up at which a chain of `bits` reaches the target with key
   // weight w by HElib's formula (0: none up to 16), and the security at each c tried.
   auto digits_for = [&](long bits, long w, std::string* line) -> long {
@@ -402,6 +405,7 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
     ow.hwt = w;
     if (ow.bits_hint <= 0) ow.bits_hint = lightest_bits;  // a heavier key's chain is at least the lightest's
     const ChainPlan p = plan_for(ow, in);
+    chains_run += p.chains_tried;
     if (!lightest_bits) lightest_bits = p.bits;
     std::string line;
     if (const long c = digits_for(p.bits, w, &line)) {
@@ -421,6 +425,8 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
   if (o.bits_hint <= 0) o.bits_hint = best->bits, o.hint_is_plan = true;
   for (o.c = best->c;; ++o.c) {  // re-planned at the choice; one more digit if that fell short
     ChainPlan p = plan_for(o, in);
+    if (o.c != digits_planned) chains_run += p.chains_tried;  // else the weight's own plan, counted
+    p.chains_tried = chains_run;
     if (p.info.security < o.security_target && o.c >= 16)
       throw ParameterError(msg("--security-target ", o.security_target, ": re-planned at c=", o.c, ", hwt=", o.hwt,
                                " the chain reaches ", std::fixed, std::setprecision(1), p.info.security,

@@ -399,6 +399,27 @@ def test_security_target_chooses_digits_and_key_weight(tmp_path):
     assert (d["params"]["c"], d["params"]["hwt"]) == (3, 120) and d["params"]["security"] >= 60
     assert "hwt=120," in d["plan"]["choice"]  # planned: the c=3 it reaches cannot be beaten on digits
     assert all(f"hwt={w}: not planned (at the lightest key's" in d["plan"]["choice"] for w in (150, 200, 300))
+    # chains_tried counts every search's chains: here the one weight planned, at the digits
+    # chosen (the re-plan there is that plan); at other digits the re-plan's chains add
+    proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--hwt", "120", "--c", "3",
+                           "--plan", "--plan-cache", "", "--json", str(tmp_path / "w.json")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    alone = json.loads((tmp_path / "w.json").read_text())["plan"]
+    assert alone["bits"] == d["plan"]["bits"] and d["plan"]["chains_tried"] == alone["chains_tried"]
+    # a target just past c=3's security: the weight's search at c=3, then the re-plan at c=4
+    ten = ["--cipher", "aes128", "--m", 4369, "--hwt", 120, "--plan", "--plan-cache", ""]
+    (tmp_path / "c3").mkdir(), (tmp_path / "c4").mkdir(), (tmp_path / "t").mkdir()
+    proc, c3 = run(tmp_path / "c3", *ten, "--c", 3)
+    assert proc.returncode == 0, proc.stderr
+    proc, c4 = run(tmp_path / "c4", *ten, "--c", 4, "--bits-hint", c3["plan"]["bits"], "--hint-is-plan")
+    assert proc.returncode == 0, proc.stderr
+    target = round(c3["params"]["security"] + 0.05, 2)
+    assert c4["params"]["security"] >= target, "c=4 no longer reaches past c=3's security at m=4369"
+    proc, t = run(tmp_path / "t", *ten, "--security-target", target)
+    assert proc.returncode == 0, proc.stderr
+    assert t["params"]["c"] == 4 and t["plan"]["bits"] == c4["plan"]["bits"]
+    assert t["plan"]["chains_tried"] == c3["plan"]["chains_tried"] + c4["plan"]["chains_tried"]
     proc = subprocess.run([str(BIN), "--cipher", "aes128", "--m", "4369", "--rounds", "2", "--security-target", "60",
                            "--hwt", "150", "--plan", "--json", str(tmp_path / "b.json")],
                           capture_output=True, text=True, timeout=300)
