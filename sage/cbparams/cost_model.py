@@ -419,13 +419,18 @@ def median_rows(per_process: list[list[dict]]) -> list[dict]:
     return [dict(rs[0], seconds=statistics.median(r["seconds"] for r in rs)) for rs in groups.values()]
 
 
-def calibrate(out_dir: Path, calibration: list[dict], reps: int = 3, log=print, threads=(1,),
-              circuits=None, processes: int = 1) -> dict:
+def calibrate(out_dir: Path, calibration: list[dict], reps: int | None = None, log=print, threads=(1,),
+              circuits=None, processes: int | None = None) -> dict:
     """Runs bench_ops (seeded) on each calibration entry at each thread count, `processes`
-    times (the median of their timings is fitted: median_rows), fits one model per thread
+    times of `reps` repetitions (None: the params schema's cost_processes and cost_reps; the
+    median of the processes' timings is fitted: median_rows), fits one model per thread
     count on the engine's step timings, then runs the reference `circuits` (run_cipher
     arguments; None: the params schema's cost_reference) and keeps their measured time
     beside the prediction (module doc); returns the model."""
+    if reps is None or processes is None:
+        defaults = load_params({})
+        reps = defaults["cost_reps"] if reps is None else reps
+        processes = defaults["cost_processes"] if processes is None else processes
     if processes < 1:
         raise ParamError(f"processes={processes}: run each calibration entry at least once")
     if circuits is None:
@@ -671,11 +676,8 @@ def main(argv=None) -> int:
                 raise ParamError(f"--reference {a.reference}: give a JSON list of {{cipher, m, rounds}} "
                                  "(field_bits, state_size for a cipher with several instances)") from None
             ref = load_params({} if ref is None else {"cost_reference": ref})["cost_reference"]
-            defaults = load_params({})
-            reps = defaults["cost_reps"] if a.reps is None else a.reps
-            processes = defaults["cost_processes"] if a.processes is None else a.processes
-            model = calibrate(Path(a.bench_dir) if a.bench_dir else out.parent / "bench", cal, reps, log, threads,
-                              reference_args(ref), processes)
+            model = calibrate(Path(a.bench_dir) if a.bench_dir else out.parent / "bench", cal, a.reps, log, threads,
+                              reference_args(ref), a.processes)
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(model, indent=1))
             worst = max(abs(r["predicted"] / r["seconds"] - 1) for r in model["observations"])

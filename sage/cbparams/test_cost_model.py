@@ -10,6 +10,7 @@ import pytest
 from cbparams import chains
 from cbparams import cost_model as CM
 from cbparams import runner
+from cbparams.config import load_params
 from cbparams.errors import ParamError
 
 needs_engine = pytest.mark.skipif(not (runner.build_dir() / "bin" / "bench_ops").exists(),
@@ -174,7 +175,7 @@ def measure_small(tmp):
     """A model fitted at m=257 and m=641 (one thread) and one-thread runs there."""
     model = CM.calibrate(tmp / "bench", [{"m": 257, "bits": 600, "c": 3}, {"m": 257, "bits": 1500, "c": 3},
                                           {"m": 641, "bits": 1200, "c": 3}, {"m": 641, "bits": 2400, "c": 3}],
-                         reps=3, log=lambda s: None)
+                         reps=3, log=lambda s: None, processes=1)
     runs = [runner.run_json("run_cipher", ["--cipher", "aes128", "--m", 257, "--seed", 3, "--threads", 1],
                             timeout=600),
             runner.run_json("run_cipher", ["--cipher", "vision", "--field-bits", 16, "--state-size", 8, "--m", 257,
@@ -219,6 +220,11 @@ def test_calibrate_fits_the_median_of_processes(tmp_path):
     assert model["processes"] == 3
     with pytest.raises(ParamError, match="processes=0"):
         CM.calibrate(tmp_path / "b0", [{"m": 257, "bits": 600, "c": 3}], log=lambda s: None, circuits=[], processes=0)
+    # unset, the repetitions and processes are the params schema's (cost_reps, cost_processes)
+    dflt = CM.calibrate(tmp_path / "bd", [{"m": 257, "bits": 600, "c": 3}], log=lambda s: None, circuits=[])
+    schema = load_params({})
+    assert dflt["processes"] == schema["cost_processes"] and len(dflt["bench_runs"]) == schema["cost_processes"]
+    assert all(json.loads(Path(p).read_text())["reps"] == schema["cost_reps"] for p in dflt["bench_runs"])
 
 
 @needs_engine

@@ -35,7 +35,7 @@ def model(tmp_path_factory):
         pytest.skip("engine not built (make build)")
     return CM.calibrate(tmp_path_factory.mktemp("bench"), [{"m": 257, "bits": 300, "c": 2},
                                                           {"m": 257, "bits": 600, "c": 3}], reps=1,
-                        log=lambda s: None)
+                        log=lambda s: None, processes=1)
 
 
 def _selection(rows, p, model, plans, measured=None):
