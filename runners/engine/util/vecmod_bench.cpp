@@ -5,8 +5,10 @@
 //   stream    the same loads and stores with no arithmetic (x_j = x_j XOR y): the floor
 //             any product kernel pays for moving the words;
 //   add       x_j = x_j + z_j mod q (add_mod_array: a ciphertext addition's kernel).
-// The product's values are checked against the scalar Barrett product before the line is
-// printed; a wrong one stops the run with exit status 1. BENCHMARKS.md, "Engine vs HElib".
+// The product's kernel is checked against the scalar Barrett product before anything is
+// timed; a wrong value stops the run with exit status 1. The timed passes then rewrite the
+// arrays (the XOR leaves words outside [0, q), which the addition's timing does not depend
+// on); their values are not used. BENCHMARKS.md, "Engine vs HElib".
 //
 //   build/bin/bench_vecmod [reps] [phi limbs]   (default 31 reps, m=53261's phi 46080, 17 limbs)
 #include <algorithm>
