@@ -15,30 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/util/bench_timing.h"
 #include "engine/util/cyclotomic_transform.h"
 #include "engine/util/primes.h"
 
 using namespace cb::util;
-
-namespace {
-
-struct Timing {
-  double median, min;
-};
-
-template <class F>
-Timing time_ms(int reps, F&& f) {
-  std::vector<double> t(reps);
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    t[r] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
-  std::sort(t.begin(), t.end());
-  return {t[reps / 2], t[0]};
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 31;

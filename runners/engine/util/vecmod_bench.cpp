@@ -12,12 +12,12 @@
 //
 //   build/bin/bench_vecmod [reps] [phi limbs]   (default 31 reps, m=53261's phi 46080, 17 limbs)
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <vector>
 
+#include "engine/util/bench_timing.h"
 #include "engine/util/modarith.h"
 #include "engine/util/primes.h"
 #include "engine/util/vecmod.h"
@@ -28,15 +28,9 @@ namespace {
 
 template <class F>
 void report(const char* name, int reps, double mbytes, F&& f) {
-  std::vector<double> t(reps);
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    t[r] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
-  std::sort(t.begin(), t.end());
-  std::printf("%-8s %8.3f ms median  %8.3f ms min  %6.1f MB moved  %5.1f GB/s at the median\n", name, t[reps / 2], t[0],
-              mbytes, mbytes / t[reps / 2]);
+  const Timing t = time_ms(reps, f);
+  std::printf("%-8s %8.3f ms median  %8.3f ms min  %6.1f MB moved  %5.1f GB/s at the median\n", name, t.median, t.min,
+              mbytes, mbytes / t.median);
 }
 
 }  // namespace
