@@ -17,35 +17,57 @@ namespace cb {
 
 using namespace cb::bgv;
 
+struct PlanRing::Impl {
+  ZmStar zm;
+  std::shared_ptr<const SlotRing> slots;
+  std::shared_ptr<const Subfield> sub;
+  // |mu(zeta_t)| of each slot vector encoded so far: the planner encrypts the same inputs
+  // and subkeys anew for every chain it tries, and the encoding (the slots' CRT, then the
+  // lift) depends on none of chain, key or digits. Up to kRootsMemo vectors are kept.
+  static constexpr size_t kRootsMemo = 4096;
+  std::mutex encodings_mu;
+  std::map<std::vector<uint64_t>, std::shared_ptr<const RootBound>> encodings;
+  std::mutex perms_mu;
+  std::map<long, std::vector<int>> perms;  // root_permutation(m, k) by k
+
+  Impl(long m, long n, uint64_t f_low) : zm(m) {
+    slots = std::make_shared<const SlotRing>(zm);
+    sub = std::make_shared<const Subfield>(*slots, n, f_low);
+  }
+};
+
+PlanRing::PlanRing(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+PlanRing::~PlanRing() = default;
+
+std::shared_ptr<PlanRing> PlanRing::of(long m, long n, uint64_t f_low) {
+  static std::mutex mu;
+  static std::map<std::tuple<long, long, uint64_t>, std::weak_ptr<PlanRing>> alive;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = alive[{m, n, f_low}];
+  if (auto r = slot.lock()) return r;
+  std::shared_ptr<PlanRing> r(new PlanRing(std::make_unique<Impl>(m, n, f_low)));
+  slot = r;
+  return r;
+}
+
 struct PlanBackend::Impl {
   PlanParams params;
-  ZmStar zm;
-  std::shared_ptr<const SlotRing> slots;  // shared with lane() backends, as noise (a copy) and encodings
-  std::shared_ptr<const Subfield> sub;
+  std::shared_ptr<PlanRing> ring;  // shared with lane() backends and any other backend at this ring
+  const ZmStar& zm;
   NoiseModel noise;
   std::unique_ptr<Chain> chain;
   std::unique_ptr<Levels> levels;
-  mutable std::mutex mu;
-  mutable std::map<long, std::vector<int>> perms;
-  // |mu(zeta_t)| of each slot vector encoded so far: the planner encrypts the same inputs
-  // and subkeys anew for every chain it tries, and the encoding (the slots' CRT, then the
-  // lift) does not depend on the chain. Up to kRootsMemo vectors are kept.
-  static constexpr size_t kRootsMemo = 4096;
-  struct Encodings {
-    std::mutex mu;
-    std::map<std::vector<uint64_t>, std::shared_ptr<const RootBound>> roots;
-  };
-  std::shared_ptr<Encodings> encodings = std::make_shared<Encodings>();
   OpProfile targets;  // Levels' arrangements of switch targets: their count is the step "targets"
 
   long n;
   uint64_t f_low;
 
-  Impl(const PlanParams& p, long n_, uint64_t f_low_) : params(p), zm(p.m), n(n_), f_low(f_low_) {
+  PlanRing::Impl& shared() const { return ring->impl(); }
+
+  Impl(const PlanParams& p, long n_, uint64_t f_low_)
+      : params(p), ring(PlanRing::of(p.m, n_, f_low_)), zm(ring->impl().zm), n(n_), f_low(f_low_) {
     if (p.hwt < 0 || p.hwt > zm.phi())
       throw ParameterError(msg("hwt=", p.hwt, " must be 0 (dense) or in [1, phi=", zm.phi(), "]"));
-    slots = std::make_shared<const SlotRing>(zm);
-    sub = std::make_shared<const Subfield>(*slots, n, f_low);
     // The secret key as BgvBackend draws it: the first draw of Sampler(seed).
     Sampler rng(p.seed);
     const std::vector<long> s = p.hwt > 0 ? rng.hamming(zm.phi(), p.hwt) : rng.ternary(zm.phi());
@@ -53,8 +75,7 @@ struct PlanBackend::Impl {
   }
   // What a lane shares with `like` (PlanBackend::lane); its own chain, bounds and counts.
   explicit Impl(const Impl& like)
-      : params(like.params), zm(like.zm), slots(like.slots), sub(like.sub), noise(like.noise),
-        encodings(like.encodings), n(like.n), f_low(like.f_low) {}
+      : params(like.params), ring(like.ring), zm(like.zm), noise(like.noise), n(like.n), f_low(like.f_low) {}
 };
 
 PlanBackend::PlanBackend(const PlanParams& p, long n, uint64_t f_low)
@@ -139,18 +160,19 @@ BackendInfo PlanBackend::info() const {
 
 PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
   Ptxt p{clear_.encode(v), nullptr};
+  auto& r = impl_->shared();
   {
-    std::lock_guard<std::mutex> lock(impl_->encodings->mu);
-    if (const auto it = impl_->encodings->roots.find(v); it != impl_->encodings->roots.end()) {
+    std::lock_guard<std::mutex> lock(r.encodings_mu);
+    if (const auto it = r.encodings.find(v); it != r.encodings.end()) {
       p.roots = it->second;
       return p;
     }
   }
   std::vector<NTL::GF2X> k(v.size());
-  for (size_t i = 0; i < v.size(); ++i) k[i] = impl_->sub->embed(v[i]);
-  p.roots = Plaintext::embedding_ptr(*impl_->slots, impl_->zm.m(), impl_->slots->encode(k));
-  std::lock_guard<std::mutex> lock(impl_->encodings->mu);
-  if (impl_->encodings->roots.size() < Impl::kRootsMemo) impl_->encodings->roots.emplace(v, p.roots);
+  for (size_t i = 0; i < v.size(); ++i) k[i] = r.sub->embed(v[i]);
+  p.roots = Plaintext::embedding_ptr(*r.slots, impl_->zm.m(), r.slots->encode(k));
+  std::lock_guard<std::mutex> lock(r.encodings_mu);
+  if (r.encodings.size() < PlanRing::Impl::kRootsMemo) r.encodings.emplace(v, p.roots);
   return p;
 }
 
@@ -180,9 +202,10 @@ void PlanBackend::switch_to(Ctxt& a, const PrimeSet& target) const {
 }
 
 const std::vector<int>& PlanBackend::perm(long k) const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  auto it = impl_->perms.find(k);
-  if (it == impl_->perms.end()) it = impl_->perms.emplace(k, root_permutation(impl_->zm.m(), k)).first;
+  auto& r = impl_->shared();
+  std::lock_guard<std::mutex> lock(r.perms_mu);
+  auto it = r.perms.find(k);
+  if (it == r.perms.end()) it = r.perms.emplace(k, root_permutation(impl_->zm.m(), k)).first;
   return it->second;
 }
 

@@ -29,6 +29,27 @@
 
 namespace cb {
 
+// What the planner's backends at one ring and slot field share, whatever their chain, key
+// or digits: the slot ring's CRT, the subfield's embedding, each slot vector's encoding
+// |mu(zeta_t)| and each automorphism's permutation of the roots. Building them is most of
+// a backend's construction (the slot ring's subproduct tree, the lifts' transforms: a
+// third of an AES plan at m=53261), and --security-target plans at up to four key weights
+// and again at the chosen digits. PlanRing::of gives the one alive at (m, n, f_low), or a
+// new one; a backend holds its ring, so holding one (as --security-target does) keeps it
+// across backends made one after another, and it is freed with its last holder (the
+// encodings are up to thousands of phi-double vectors: not kept into the run).
+class PlanRing {
+ public:
+  static std::shared_ptr<PlanRing> of(long m, long n, uint64_t f_low);
+  ~PlanRing();
+  struct Impl;
+  Impl& impl() const { return *impl_; }
+
+ private:
+  explicit PlanRing(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
 struct PlanParams {
   long m = 0;
   long bits = 0;
