@@ -45,18 +45,24 @@ void kernel(const util::Ntt& ntt, std::vector<uint64_t> f, std::vector<uint64_t>
   for (size_t i = 0; i < k.size(); ++i) kp[i] = ntt.companion(k[i]);
 }
 
+// The degree of Phi_m given by its coefficients, checked before any table is built.
+long checked_degree(long m, const std::vector<long>& phi_coeffs) {
+  const long phi = long(phi_coeffs.size()) - 1;
+  if (phi < 1 || phi >= m || phi_coeffs.back() != 1)
+    throw ParameterError(msg("PhiReduction: Phi_", m, " must be monic of degree in [1, ", m - 1, "], got degree ",
+                             phi, phi >= 1 ? msg(" with leading coefficient ", phi_coeffs.back()) : std::string()));
+  return phi;
+}
+
 }  // namespace
 
 PhiReduction::PhiReduction(long m, const std::vector<long>& phi_coeffs, uint64_t q)
     : m_(m),
-      phi_(long(phi_coeffs.size()) - 1),
+      phi_(checked_degree(m, phi_coeffs)),
       k_(m - phi_),
       q_(q),
       ntt1_(ntt_for(std::max<long>(2 * k_ - 1, 2), q, m)),
       ntt2_(ntt_for(m, q, m)) {
-  if (phi_ < 1 || phi_ >= m || phi_coeffs.back() != 1)
-    throw ParameterError(msg("PhiReduction: Phi_", m, " must be monic of degree in [1, ", m - 1, "], got degree ",
-                             phi_));
   auto residue = [&](long c) { return c >= 0 ? uint64_t(c) % q : (q - uint64_t(-c) % q) % q; };
   // I = rev(Phi_m)^-1 mod X^k, by NTL (Newton iteration with its FFTs).
   std::vector<uint64_t> inv(static_cast<size_t>(k_));

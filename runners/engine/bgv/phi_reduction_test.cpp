@@ -73,5 +73,17 @@ TEST(PhiReduction, RefusesAPrimeWithoutTheRoots) {
   }
 }
 
+TEST(PhiReduction, RefusesAPolynomialNotMonicOfDegreeBelowMBeforeAnyTable) {
+  // q=7 has no root of order 4 either: the polynomial's shape is named first.
+  for (const auto& bad : {std::vector<long>{1, 1, 2}, std::vector<long>{1}, std::vector<long>{1, 1, 1, 1}}) {
+    try {
+      PhiReduction(3, bad, 7);
+      ADD_FAILURE() << "accepted a polynomial of degree " << bad.size() - 1;
+    } catch (const ParameterError& e) {
+      EXPECT_NE(std::string(e.what()).find("must be monic of degree in [1, 2]"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cb::bgv
