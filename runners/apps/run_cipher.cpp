@@ -70,6 +70,7 @@
 #include <omp.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -355,11 +356,14 @@ ChainPlan plan_for(const Options& o, const Instance& in) {
 // 300 (the table's points; a dense key needs a much longer chain, BENCHMARKS.md), each
 // planned once, the c search being arithmetic on that chain; the choice is re-planned at
 // its digits (the weight's chain, checked there: chain_planner.h's hint_is_plan) and its
-// security checked again. A heavier key is not
-// planned when it cannot win: its noise bounds grow with |s|, so its chain is at least the
-// lightest key's, and where even that chain does not reach the target by the formula at
-// this weight, or needs at least the best digits found, the weight loses. The plan's
-// chains_tried counts the chains of every search here, not the re-plan's alone.
+// security checked again. A heavier key is not planned when it cannot win: its noise
+// bounds grow with |s|, so its chain is at least the lightest key's, and where even that
+// chain does not reach the target by the formula at this weight, or needs more than the
+// best digits found (as many, at a weight above the best's), the weight loses. So the
+// heavier keys are planned by the digits they need at the lightest key's chain, the fewest
+// first: on the papers' Vision rows the first one planned settles the digits and a weight
+// fewer is planned (BENCHMARKS.md, "Planning"). The plan's chains_tried counts the chains
+// of every search here, not the re-plan's alone.
 ChainPlan choose_for_target(Options& o, const Instance& in) {
   const long phi = ZmStar(o.m).phi();
   const std::vector<long> weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
@@ -395,15 +399,7 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
     }
     return 0;
   };
-  for (long w : weights) {
-    if (lightest_bits) {
-      const long c_at_best = digits_for(lightest_bits, w, nullptr);
-      if (c_at_best == 0 || (best && c_at_best >= best->c)) {
-        tried += msg("; hwt=", w, ": not planned (at the lightest key's ", lightest_bits, " bits ",
-                     c_at_best ? msg("it would need c=", c_at_best) : std::string("it stays below the target"), ")");
-        continue;
-      }
-    }
+  auto plan_weight = [&](long w) {
     Options ow = o;
     ow.hwt = w;
     if (ow.bits_hint <= 0) ow.bits_hint = lightest_bits;  // a heavier key's chain is at least the lightest's
@@ -416,6 +412,31 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
       if (!best || std::tie(cand.c, cand.bits, cand.hwt) < std::tie(best->c, best->bits, best->hwt)) best = cand;
     }
     tried += msg(tried.empty() ? "" : "; ", "hwt=", w, ", ", p.bits, " bits: ", line);
+  };
+  // The lightest key first; then the heavier ones by the digits each needs at the lightest
+  // key's chain (a bound from below on the digits at its own, longer chain), the fewest
+  // first, so that the first such plan sets the best digits early and the keys that cannot
+  // win are not planned: one whose bound exceeds the best digits, or equals them at a
+  // weight above the best's (a chain at least the best's, and a heavier key).
+  plan_weight(weights[0]);
+  std::vector<std::pair<long, long>> heavier;  // (digits needed at the lightest's chain, weight)
+  for (size_t i = 1; i < weights.size(); ++i) {
+    const long c_at_lightest = digits_for(lightest_bits, weights[i], nullptr);
+    if (c_at_lightest == 0) {
+      tried += msg("; hwt=", weights[i], ": not planned (at the lightest key's ", lightest_bits,
+                   " bits it stays below the target)");
+      continue;
+    }
+    heavier.emplace_back(c_at_lightest, weights[i]);
+  }
+  std::sort(heavier.begin(), heavier.end());
+  for (const auto& [c_at_lightest, w] : heavier) {
+    if (best && (c_at_lightest > best->c || (c_at_lightest == best->c && w > best->hwt))) {
+      tried += msg("; hwt=", w, ": not planned (at the lightest key's ", lightest_bits, " bits it would need c=",
+                   c_at_lightest, ")");
+      continue;
+    }
+    plan_weight(w);
   }
   if (!best)
     throw ParameterError(msg("--security-target ", o.security_target, ": the planned chains at m=", o.m,

@@ -6,6 +6,7 @@ The binary is $CB_BUILD/bin/run_cipher (CB_BUILD defaults to build/ in the repos
 """
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -429,6 +430,29 @@ def test_security_target_chooses_digits_and_key_weight(tmp_path):
                            "--plan", "--json", str(tmp_path / "c.json")], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1 and "--security-target 100: the planned chains at m=4369 reach at most" in proc.stderr
     assert "use a larger m" in proc.stderr and not (tmp_path / "c.json").exists()
+
+
+def test_security_target_skips_only_weights_that_cannot_win(tmp_path):
+    """--security-target plans the heavier keys by the digits they need at the lightest key's
+    chain and skips those that cannot win: its choice is the least (digits, chain, weight)
+    over every weight planned on its own. At m=21845 the lightest key needs c=4 for both
+    targets, a heavier one c=3 (200 and 300 for 170 bits, 300 alone for 180)."""
+    base = ["--cipher", "aes128", "--m", 21845, "--rounds", 2, "--plan", "--plan-cache", ""]
+    for target in (170, 180):
+        alone = {}
+        for w in (120, 150, 200, 300):
+            (tmp_path / f"{target}_{w}").mkdir()
+            proc, d = run(tmp_path / f"{target}_{w}", *base, "--hwt", w, "--security-target", target)
+            if proc.returncode == 0:
+                bits_at_c3 = int(re.search(rf"hwt={w}, (\d+) bits", d["plan"]["choice"]).group(1))
+                alone[w] = (d["params"]["c"], bits_at_c3, w)
+        assert alone, f"no key weight reaches {target} bits at m=21845"
+        (tmp_path / f"{target}").mkdir()
+        proc, d = run(tmp_path / f"{target}", *base, "--security-target", target)
+        assert proc.returncode == 0, proc.stderr
+        assert (d["params"]["c"], d["params"]["hwt"]) == min(alone.values())[::2], (target, alone, d["plan"]["choice"])
+        skipped = [w for w in alone if f"hwt={w}: not planned" in d["plan"]["choice"]]
+        assert all(alone[w] > min(alone.values()) for w in skipped)
 
 
 def test_bgv_aes_full_rounds(tmp_path):
