@@ -377,9 +377,10 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
   long lightest_bits = 0;  // the first (lightest) weight's planned chain
   long chains_run = 0;     // by every search below: the plan reports them all
   const long digits_planned = o.c;  // the weights' plans are at these digits
-  // Each weight's planner, and the re-plan at other digits, build their backends on this
-  // ring's slot CRT, encodings and permutations, made once (PlanRing).
-  const auto ring = PlanRing::of(o.m, in.slot_n, in.slot_f_low);
+  // Each weight's planner, and the re-plan at other digits, build their backends on one
+  // ring's slot CRT, encodings and permutations, made once, when a plan is first computed
+  // (PlanRing::keep: none when every plan is cached).
+  const auto keep_ring = PlanRing::keep(o.m, in.slot_n, in.slot_f_low);
   // The fewest digits from --c up at which a chain of `bits` reaches the target with key
   // weight w by HElib's formula (0: none up to 16), and the security at each c tried.
   auto digits_for = [&](long bits, long w, std::string* line) -> long {

@@ -39,15 +39,40 @@ struct PlanRing::Impl {
 PlanRing::PlanRing(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 PlanRing::~PlanRing() = default;
 
+namespace {
+
+// The rings alive by (m, n, f_low), and those kept while tokens of PlanRing::keep live.
+struct RingSlot {
+  std::weak_ptr<PlanRing> alive;
+  std::shared_ptr<PlanRing> kept;
+  long tokens = 0;
+};
+std::mutex rings_mu;
+std::map<std::tuple<long, long, uint64_t>, RingSlot> rings;
+
+}  // namespace
+
 std::shared_ptr<PlanRing> PlanRing::of(long m, long n, uint64_t f_low) {
-  static std::mutex mu;
-  static std::map<std::tuple<long, long, uint64_t>, std::weak_ptr<PlanRing>> alive;
-  std::lock_guard<std::mutex> lock(mu);
-  auto& slot = alive[{m, n, f_low}];
-  if (auto r = slot.lock()) return r;
+  std::lock_guard<std::mutex> lock(rings_mu);
+  auto& slot = rings[{m, n, f_low}];
+  if (auto r = slot.alive.lock()) return r;
   std::shared_ptr<PlanRing> r(new PlanRing(std::make_unique<Impl>(m, n, f_low)));
-  slot = r;
+  slot.alive = r;
+  if (slot.tokens > 0) slot.kept = r;
   return r;
+}
+
+std::shared_ptr<void> PlanRing::keep(long m, long n, uint64_t f_low) {
+  const std::tuple<long, long, uint64_t> key{m, n, f_low};
+  std::lock_guard<std::mutex> lock(rings_mu);
+  auto& slot = rings[key];
+  if (slot.tokens++ == 0) slot.kept = slot.alive.lock();
+  return std::shared_ptr<void>(nullptr, [key](void*) {
+    std::shared_ptr<PlanRing> last;  // freed after the lock is released
+    std::lock_guard<std::mutex> lock(rings_mu);
+    auto& slot = rings[key];
+    if (--slot.tokens == 0) last = std::move(slot.kept);
+  });
 }
 
 struct PlanBackend::Impl {

@@ -35,12 +35,15 @@ namespace cb {
 // a backend's construction (the slot ring's subproduct tree, the lifts' transforms: a
 // third of an AES plan at m=53261), and --security-target plans at up to four key weights
 // and again at the chosen digits. PlanRing::of gives the one alive at (m, n, f_low), or a
-// new one; a backend holds its ring, so holding one (as --security-target does) keeps it
-// across backends made one after another, and it is freed with its last holder (the
+// new one; each backend holds its ring, and it is freed with its last holder (the
 // encodings are up to thousands of phi-double vectors: not kept into the run).
 class PlanRing {
  public:
   static std::shared_ptr<PlanRing> of(long m, long n, uint64_t f_low);
+  // While the returned token lives, a ring at (m, n, f_low), once made, outlives its
+  // backends: --security-target's plans, one after another, share it. A token makes
+  // nothing itself, so a run whose plans are all cached builds no ring.
+  static std::shared_ptr<void> keep(long m, long n, uint64_t f_low);
   ~PlanRing();
   struct Impl;
   Impl& impl() const { return *impl_; }

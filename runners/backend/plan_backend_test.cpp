@@ -1,6 +1,6 @@
-// plan_backend_test.cpp: what the planner's backends share at one ring (PlanRing) and that
-// sharing it changes no bound: a backend built while another key's backend holds the ring
-// gives the same capacities as one built alone.
+// plan_backend_test.cpp: what the planner's backends share at one ring (PlanRing), how long
+// it lives, and that sharing it changes no bound: a backend built on a ring another key's
+// backend filled gives the same capacities as one built alone.
 #include "backend/plan_backend.h"
 
 #include <gtest/gtest.h>
@@ -27,6 +27,26 @@ TEST(PlanRing, OneAliveAtARingAndFreedWithItsLastHolder) {
   EXPECT_TRUE(seen.expired()) << "no holder left: the encodings are freed, not kept into the run";
 }
 
+TEST(PlanRing, AKeepTokenMakesNothingAndKeepsARingMadeUnderIt) {
+  std::weak_ptr<PlanRing> seen;
+  {
+    const auto token = PlanRing::keep(kM, 8, kLow8);
+    {
+      const auto a = PlanRing::of(kM, 8, kLow8);  // as a backend makes it
+      seen = a;
+    }
+    EXPECT_FALSE(seen.expired()) << "kept while the token lives";
+    EXPECT_EQ(PlanRing::of(kM, 8, kLow8), seen.lock());
+  }
+  EXPECT_TRUE(seen.expired()) << "freed with the token";
+  {
+    const auto token = PlanRing::keep(kM, 8, kLow8);
+    const auto again = PlanRing::keep(kM, 8, kLow8);
+  }
+  const auto fresh = PlanRing::of(kM, 8, kLow8);
+  EXPECT_EQ(fresh.use_count(), 1) << "tokens alone hold no ring";
+}
+
 // Capacities of a fixed small circuit (encrypt, square, product by a constant, an
 // automorphism) on a backend.
 std::vector<double> capacities(PlanBackend& b) {
@@ -51,7 +71,7 @@ TEST(PlanRing, SharedAcrossKeysAndDigitsWithTheBoundsOfABackendAlone) {
     PlanBackend b(heavy, 8, kLow8);
     alone = capacities(b);
   }
-  const auto ring = PlanRing::of(kM, 8, kLow8);
+  const auto keep = PlanRing::keep(kM, 8, kLow8);
   {
     PlanBackend other(light, 8, kLow8);  // another key and digits fill the shared encodings
     capacities(other);
