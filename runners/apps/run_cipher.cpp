@@ -414,11 +414,7 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
     }
     tried += msg(tried.empty() ? "" : "; ", "hwt=", w, ", ", p.bits, " bits: ", line);
   };
-  // The lightest key first; then the heavier ones by the digits each needs at the lightest
-  // key's chain (a bound from below on the digits at its own, longer chain), the fewest
-  // first, so that the first such plan sets the best digits early and the keys that cannot
-  // win are not planned: one whose bound exceeds the best digits, or equals them at a
-  // weight above the best's (a chain at least the best's, and a heavier key).
+  // The lightest key, then the heavier ones as the comment above says.
   plan_weight(weights[0]);
   std::vector<std::pair<long, long>> heavier;  // (digits needed at the lightest's chain, weight)
   for (size_t i = 1; i < weights.size(); ++i) {
