@@ -402,21 +402,23 @@ def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None)
             "K": chain.K, "threads": threads}
 
 
-def median_rows(per_process: list[list[dict]]) -> list[dict]:
-    """One observation per step of a calibration entry from its bench_ops processes: the
-    median of their seconds per call (on some machines a process's speed moves by 1.4x
-    from one process to the next: BENCHMARKS.md, "Cost model and selection"), the first
+def median_rows(per_process: list[list[dict]], statistic=statistics.median) -> list[dict]:
+    """One observation per step (op, l, c, dropped, on one ring) from several bench_ops
+    processes: the median of their seconds per call (on some machines a process's speed
+    moves by 1.4x from one process to the next: BENCHMARKS.md, "Cost model and selection"),
+    or another `statistic` of them (the drift test fits the fastest, `min`), the first
     process's calls.
 
     >>> a = [{"op": "mul", "l": 5, "c": 3, "dropped": 0, "calls": 3, "seconds": s} for s in (1.0, 1.4, 1.1)]
-    >>> median_rows([[a[0]], [a[1]], [a[2]]])[0]["seconds"]
-    1.1
+    >>> median_rows([[a[0]], [a[1]], [a[2]]])[0]["seconds"], median_rows([[a[0]], [a[1]]], min)[0]["seconds"]
+    (1.1, 1.0)
     """
     groups: dict = {}
     for rows in per_process:
         for r in rows:
-            groups.setdefault((r["op"], r["l"], r["c"], r["dropped"]), []).append(r)
-    return [dict(rs[0], seconds=statistics.median(r["seconds"] for r in rs)) for rs in groups.values()]
+            ring = (r.get("m"), tuple(r.get("ring", ())))
+            groups.setdefault((ring, r["op"], r["l"], r["c"], r["dropped"]), []).append(r)
+    return [dict(rs[0], seconds=statistic([r["seconds"] for r in rs])) for rs in groups.values()]
 
 
 def calibrate(out_dir: Path, calibration: list[dict], reps: int | None = None, log=print, threads=(1,),
