@@ -129,17 +129,19 @@ def reference_args(reference: list[dict]) -> list[list]:
     return [[*catalog.flags(catalog.instance_of(r)), "--m", r["m"], "--rounds", r["rounds"]] for r in reference]
 
 
-#: The default calibration set: rings holding GF(2^8) slots from phi 256 to 90112 (the
-#: AES range and Vision's larger rings: a limb of phi 98304 words outgrows the caches a
+#: The default calibration set: rings holding GF(2^8) slots from phi 256 to 164352 (the
+#: AES range and the papers' Vision rings: a limb of phi 98304 words outgrows the caches a
 #: smaller ring's fit assumes) and m=641 (GF(2^64) slots; Bluestein there does twice
 #: 257's work per coefficient), chains of 300 to 2500 bits (the level decision grows with
-#: the primes), c = 2, 3, 6, and three with every key stored compact (keep_uniform_mib 0:
-#: what the engine does with keys over 64 MiB, on the large rings of Vision's instances),
-#: one of them a long chain on a large ring (m=90721, 1500 bits: 30 primes, 11 special, a
-#: ciphertext of 43 MB against the caches' tens: the papers' Vision rows' regime, whose
-#: quadratic lifts the smaller entries leave to extrapolation; 15 s at 2 threads).
-#: bench_ops runs with --cost-ops (no rotations: 9 keys, not 178, at m=90721).
-#: Snakemake runs it once per build and thread count (about a minute each).
+#: the primes), c = 2, 3, 4, 6, and keys stored compact (keep_uniform_mib 0, and by the
+#: engine's own rule past 64 MiB a key, on the large rings of Vision's instances). The
+#: last entry is a papers' row's own ring and chain (Vision GF(2^32)^4 at m=164737, 2197
+#: bits: 44 primes, 12 special, c=4; 17 s at 2 threads, 30 at one): without it the fit
+#: extrapolated the quadratic lifts and the spill from m=90721's 30 primes, and predicted
+#: the papers' Vision rows 17-37% fast at 2 threads, with it -17% to +2% (BENCHMARKS.md,
+#: "Cost model and selection"). bench_ops runs with --cost-ops (no rotations: 9 keys, not
+#: 178, at m=90721). Snakemake runs it once per build and thread count (one and a half
+#: minutes at 2 threads, two at one, with cost_processes 3).
 DEFAULT_CALIBRATION = [
     {"m": 257, "bits": 500, "c": 3},
     {"m": 257, "bits": 1000, "c": 6},
@@ -154,7 +156,7 @@ DEFAULT_CALIBRATION = [
     {"m": 4369, "bits": 1000, "c": 3, "keep_uniform_mib": 0},
     {"m": 21845, "bits": 900, "c": 3, "keep_uniform_mib": 0},
     {"m": 90721, "bits": 600, "c": 3},
-    {"m": 90721, "bits": 1500, "c": 3, "keep_uniform_mib": 0},
+    {"m": 164737, "bits": 2197, "c": 4},
 ]
 
 
