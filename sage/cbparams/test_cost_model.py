@@ -199,9 +199,9 @@ def measure_small(tmp, sittings: int = SITTINGS):
     fastest timing over the sittings and each run is its fastest (least CPU time): a
     process's speed moves by up to 1.5x between processes a few seconds apart on the
     2-core Xeon and the 16-core one alike, so one bench_ops against one run measured
-    -42% to +79% apart with the model unchanged, and fastest against fastest within -15% to
-    +17% in 12 measurements on the first, 3 of 4 within 19% on the second (BENCHMARKS.md,
-    "Cost model and selection")."""
+    -42% to +79% apart with the model unchanged, and fastest against fastest -20% to +29% in
+    28 measurements on the first, -10% to +58% in 4 on the second (BENCHMARKS.md, "Cost
+    model and selection")."""
     models, runs = [], [[] for _ in SMALL_RUNS]
     for j in range(sittings):
         models.append(CM.calibrate(tmp / f"bench{j}", SMALL_CALIBRATION, reps=3, log=lambda s: None, processes=1,
