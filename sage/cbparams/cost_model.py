@@ -138,10 +138,11 @@ def reference_args(reference: list[dict]) -> list[list]:
 #: last entry is a papers' row's own ring and chain (Vision GF(2^32)^4 at m=164737, 2197
 #: bits: 44 primes, 12 special, c=4; 17 s at 2 threads, 30 at one): without it the fit
 #: extrapolated the quadratic lifts and the spill from m=90721's 30 primes, and predicted
-#: the papers' Vision rows 17-37% fast at 2 threads, with it -17% to +2% (BENCHMARKS.md,
-#: "Cost model and selection"). bench_ops runs with --cost-ops (no rotations: 9 keys, not
-#: 178, at m=90721). Snakemake runs it once per build and thread count (one and a half
-#: minutes at 2 threads, two at one, with cost_processes 3).
+#: the papers' Vision rows 17-37% fast at 2 threads on the 2-core Xeon, with it -17% to +2%
+#: (on the 16-core device, one run each, two of them -1% and +3% without, +15% and +16%
+#: with: BENCHMARKS.md, "Cost model and selection"). bench_ops runs with --cost-ops (no
+#: rotations: 9 keys, not 178, at m=90721). Snakemake runs it once per build and thread
+#: count (one and a half minutes at 2 threads, two at one, with cost_processes 3).
 DEFAULT_CALIBRATION = [
     {"m": 257, "bits": 500, "c": 3},
     {"m": 257, "bits": 1000, "c": 6},

@@ -175,7 +175,7 @@ def test_chain_info_answers_the_transform_size():
 def test_default_calibration_reaches_the_papers_rings():
     """The papers' rows (config/paper.yaml) run on rings up to m=164737: the default
     calibration reaches their largest phi and m, so their predictions interpolate the fit
-    (extrapolated from m=90721 it predicted them 17-37% fast at 2 threads)."""
+    (extrapolated from m=90721 it predicted them 17-37% fast at 2 threads on the 2-core Xeon)."""
     from cbparams import cyclotomic
     from cbparams.config import paper_configs
 
