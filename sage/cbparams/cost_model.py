@@ -428,7 +428,8 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int | None = None, l
               circuits=None, processes: int | None = None) -> dict:
     """Runs bench_ops (seeded) on each calibration entry at each thread count, `processes`
     times of `reps` repetitions (None: the params schema's cost_processes and cost_reps; the
-    median of the processes' timings is fitted: median_rows), fits one model per thread
+    median of the processes' timings is fitted: median_rows; the set is run through once
+    per process, so an entry's processes are spread over the calibration), fits one model per thread
     count on the engine's step timings, then runs the reference `circuits` (run_cipher
     arguments; None: the params schema's cost_reference) and keeps their measured time
     beside the prediction (module doc); returns the model."""
@@ -447,12 +448,16 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int | None = None, l
     if not threads or threads[0] < 1:
         raise ParamError(f"threads={threads}: calibrate at one thread or more")
     rings = chains.build_chains([(e["m"], e["bits"], e["c"]) for e in calibration])
-    for t in threads:
-        env = dict(os.environ, OMP_NUM_THREADS=str(t))
-        for e, ch in zip(calibration, rings):
-            keep = e.get("keep_uniform_mib")
-            per_process = []
-            for i in range(processes):
+    # Process i of every entry at every thread count before process i + 1 of any: a
+    # machine's speed moves in phases that can outlast an entry's processes run back to
+    # back (the one-thread half of a calibration 1.5x slow throughout, BENCHMARKS.md), so
+    # each entry's median is taken over moments spread across the whole calibration.
+    per_entry: dict[tuple[int, int], list[list[dict]]] = {}
+    for i in range(processes):
+        for t in threads:
+            env = dict(os.environ, OMP_NUM_THREADS=str(t))
+            for k, (e, ch) in enumerate(zip(calibration, rings)):
+                keep = e.get("keep_uniform_mib")
                 path = out_dir / (f"bench_m{e['m']}_bits{e['bits']}_c{e['c']}"
                                   + (f"_keep{keep}" if keep is not None else "") + f"_t{t}"
                                   + (f"_p{i + 1}" if processes > 1 else "") + ".json")
@@ -466,9 +471,11 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int | None = None, l
                 doc = json.loads(path.read_text())
                 log(f"bench_ops m={e['m']} bits={e['bits']} c={e['c']} threads={t}: mul {doc['mul_relin_ms']:.1f} ms "
                     f"at {doc['op_primes']['mul_relin']} primes, K={doc['primes']['special']}")
-                per_process.append(bench_rows(doc, ch))
+                per_entry.setdefault((t, k), []).append(bench_rows(doc, ch))
                 runs.append(str(path))
-            rows += median_rows(per_process)
+    for t in threads:
+        for k in range(len(calibration)):
+            rows += median_rows(per_entry[(t, k)])
     model = {"features_version": FEATURES_VERSION, "observations": rows, "bench_runs": runs,
              "threads": threads, "time": "the engine's step timings (bench_ops op_profile); at one thread scaled by "
              "the process's CPU time over wall time", "processes": processes, "host": platform.node(), "cpu": _cpu_name(),

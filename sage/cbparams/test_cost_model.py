@@ -238,18 +238,26 @@ def drift(model, runs):
 
 @needs_engine
 def test_calibrate_fits_the_median_of_processes(tmp_path):
-    """processes=3: each entry's bench_ops runs three times, and each step is observed once,
-    at the median of the three processes' timings; fewer than one is refused."""
-    model = CM.calibrate(tmp_path / "bench", [{"m": 257, "bits": 600, "c": 3}], reps=1, log=lambda s: None,
-                         circuits=[], processes=3)
-    assert [Path(p).name for p in model["bench_runs"]] == [f"bench_m257_bits600_c3_t1_p{i}.json" for i in (1, 2, 3)]
-    chain = chains.build_chain(257, 600, 3)
-    each = [CM.bench_rows(json.loads(Path(p).read_text()), chain) for p in model["bench_runs"]]
+    """processes=3: each entry's bench_ops runs three times at each thread count, the set run
+    through once per process (process 1 of every entry and thread count before process 2 of
+    any), and each step is observed once, at the median of its three processes' timings;
+    fewer than one is refused."""
+    entries = [{"m": 257, "bits": 600, "c": 3}, {"m": 257, "bits": 300, "c": 3}]
+    model = CM.calibrate(tmp_path / "bench", entries, reps=1, log=lambda s: None, circuits=[], processes=3,
+                         threads=(1, 2))
+    assert [Path(p).name for p in model["bench_runs"]] == [
+        f"bench_m257_bits{b}_c3_t{t}_p{i}.json" for i in (1, 2, 3) for t in (1, 2) for b in (600, 300)]
     key = lambda r: (r["op"], r["l"], r["c"], r["dropped"])  # noqa: E731
-    assert sorted(map(key, model["observations"])) == sorted(map(key, each[0]))
-    for r in model["observations"]:
-        times = sorted(x["seconds"] for rows in each for x in rows if key(x) == key(r))
-        assert len(times) == 3 and r["seconds"] == times[1]
+    for t in (1, 2):
+        for b in (600, 300):
+            chain = chains.build_chain(257, b, 3)
+            each = [CM.bench_rows(json.loads((tmp_path / "bench" / f"bench_m257_bits{b}_c3_t{t}_p{i}.json")
+                                             .read_text()), chain) for i in (1, 2, 3)]
+            obs = [r for r in model["observations"] if r["threads"] == t and r["ring"] == each[0][0]["ring"]]
+            assert sorted(map(key, obs)) == sorted(map(key, each[0]))
+            for r in obs:
+                times = sorted(x["seconds"] for rows in each for x in rows if key(x) == key(r))
+                assert len(times) == 3 and r["seconds"] == times[1]
     assert model["processes"] == 3
     with pytest.raises(ParamError, match="processes=0"):
         CM.calibrate(tmp_path / "b0", [{"m": 257, "bits": 600, "c": 3}], log=lambda s: None, circuits=[], processes=0)
