@@ -142,7 +142,8 @@ def reference_args(reference: list[dict]) -> list[list]:
 #: (on the 16-core device, one run each, two of them -1% and +3% without, +15% and +16%
 #: with: BENCHMARKS.md, "Cost model and selection"). bench_ops runs with --cost-ops (no
 #: rotations: 9 keys, not 178, at m=90721). Snakemake runs it once per build and thread
-#: count (one and a half minutes at 2 threads, two at one, with cost_processes 3).
+#: count (on the IFMA Xeon one and a half minutes at 2 threads, two at one, with
+#: cost_processes 3; on an AVX2-only EPYC 15.5 minutes in all, 11 of them this last entry).
 DEFAULT_CALIBRATION = [
     {"m": 257, "bits": 500, "c": 3},
     {"m": 257, "bits": 1000, "c": 6},
@@ -450,7 +451,8 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int | None = None, l
     rings = chains.build_chains([(e["m"], e["bits"], e["c"]) for e in calibration])
     # Process i of every entry at every thread count before process i + 1 of any: a
     # machine's speed moves in phases that can outlast an entry's processes run back to
-    # back (the one-thread half of a calibration 1.5x slow throughout, BENCHMARKS.md), so
+    # back (a calibration's three one-thread processes at m=257 all 1.5x slower than the
+    # same command 35 minutes later, on an AVX2 EPYC: BENCHMARKS.md), so
     # each entry's median is taken over moments spread across the whole calibration.
     per_entry: dict[tuple[int, int], list[list[dict]]] = {}
     for i in range(processes):
