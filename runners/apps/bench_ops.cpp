@@ -314,6 +314,7 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   backend_fields(be, j);
   if constexpr (std::is_same_v<B, cb::BgvBackend>) {
     j["keep_uniform_mib"] = args.keep_uniform_mib;
+    j["encryption"] = be.secret_key_encryption() ? "secret" : "public";
     j["compact_keys"] = be.memory().compact_keys;  // a_j regenerated, b_j unpacked at each use (keys.h)
   }
   j["security"] = info.security;
@@ -369,6 +370,12 @@ int main(int argc, char** argv) {
                  "keys whose uniform half exceeds this many MiB are stored compact: that half as its seed, "
                  "the other bit-packed (0: all keys compact, 0.39 of the key memory, slower key switching)")
       ->capture_default_str();
+  std::string encryption = "public";
+  app.add_option("--encryption", encryption,
+                 "public (default: HElib's PubKey::Encrypt, what the comparison times) or secret (the data owner's, "
+                 "as run_cipher's default; BGV engine only)")
+      ->check(CLI::IsMember({"public", "secret"}))
+      ->capture_default_str();
   app.add_option("--json", json_path, "output file")->required();
   app.add_flag("--quiet", quiet, "no progress on stderr");
   std::string backend = "bgv";
@@ -408,6 +415,8 @@ int main(int argc, char** argv) {
       if (!quiet) std::cerr << "[bench_ops] " << s << std::endl;
     };
 
+    if (backend == "helib" && encryption == "secret")
+      throw cb::ParameterError("--encryption secret: the HElib backend encrypts with the public key only");
     if (info_only && backend == "helib")
       throw cb::ParameterError("--info-only reports the engine's chain; HElib's chain is in the JSON of a --backend helib run");
     if (info_only) {
@@ -460,7 +469,8 @@ int main(int argc, char** argv) {
       return bench(be, args, t_setup);
     }
 #endif
-    cb::BgvBackend be(cb::BgvParams{m, bits, c, hwt, seed, keep_uniform_mib}, n, kFieldPoly.at(n));
+    cb::BgvBackend be(cb::BgvParams{m, bits, c, hwt, seed, keep_uniform_mib, encryption == "secret"}, n,
+                      kFieldPoly.at(n));
     return bench(be, args, t_setup);
   } catch (const Mismatch& e) {
     std::cerr << e.what() << std::endl;

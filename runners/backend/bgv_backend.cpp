@@ -40,7 +40,8 @@ struct BgvBackend::Impl {
     relin = keygen.relin_key(sk);
     keygen_s += seconds_since(t0);
     noise = NoiseModel(ctx.m(), sk.coeffs);
-    enc = std::make_unique<Encryptor>(ctx, pk, noise);
+    enc = p.secret_key_encryption ? std::make_unique<Encryptor>(ctx, sk, noise)
+                                  : std::make_unique<Encryptor>(ctx, pk, noise);
     dec = std::make_unique<Decryptor>(ctx, sk, noise.rounding().log2_max());
     ev = std::make_unique<Evaluator>(ctx, noise, relin, autos);
   }
@@ -68,6 +69,7 @@ BgvBackend::BgvBackend(const BgvParams& params, long n, uint64_t f_low)
 BgvBackend::~BgvBackend() = default;
 
 const ZmStar& BgvBackend::zmstar() const { return impl_->ctx.zmstar(); }
+bool BgvBackend::secret_key_encryption() const { return impl_->enc->secret_key(); }
 const GF2n& BgvBackend::field() const { return impl_->field; }
 long BgvBackend::slot_count() const { return impl_->ctx.zmstar().ell(); }
 double BgvBackend::keygen_seconds() const { return impl_->keygen_s; }

@@ -29,6 +29,10 @@ struct BgvParams {
   // Key-switching keys whose uniform half exceeds this many MiB are stored compact (the
   // uniform half as its seed, the other bit-packed: keys.h); 0 = always compact.
   long keep_uniform_mib = 64;
+  // Encrypt with the secret key (the data owner's encryption: a third of the public key's
+  // transforms, encryptor.h) rather than the public key (HElib's PubKey::Encrypt, what
+  // bench_ops compares); the ciphertexts' bounds, and so the plans, are the same.
+  bool secret_key_encryption = false;
 };
 
 // Bytes the backend's long-lived data takes, each counted from the objects themselves
@@ -58,6 +62,7 @@ class BgvBackend {
   long slot_count() const;
   BackendInfo info() const;
   double keygen_seconds() const;  // wall time spent generating keys so far
+  bool secret_key_encryption() const;
 
   Ptxt encode(const std::vector<uint64_t>& v) const;
   Ctxt encrypt(const std::vector<uint64_t>& v) const;

@@ -47,28 +47,32 @@ TEST(BgvBackend, AesFieldOperationsAgainstGF2n) {
 
 // encrypt_many on 3 threads gives the words of encrypt() called in turn from the same seed
 // (the randomness drawn in order, the rest side by side), and the sampler is left where
-// the calls in turn leave it.
+// the calls in turn leave it: with the public key and with the secret key.
 TEST(BgvBackend, EncryptManyGivesTheWordsOfEncryptInTurn) {
   const int saved = omp_get_max_threads();
   std::mt19937_64 g(5);
   std::vector<std::vector<uint64_t>> vs;
   for (int i = 0; i < 7; ++i) vs.push_back(random_bytes(16, g));
   using bgv::testing::words;
-  omp_set_num_threads(1);
-  BgvBackend one(BgvParams{257, 200, 2, 0, 1}, 8, kAesPoly);
-  std::vector<std::vector<uint64_t>> want;
-  for (const auto& v : vs) want.push_back(words(one.encrypt(v)));
-  want.push_back(words(one.encrypt(vs[0])));
-  omp_set_num_threads(3);
-  BgvBackend many(BgvParams{257, 200, 2, 0, 1}, 8, kAesPoly);
-  std::vector<std::vector<uint64_t>> got;
-  const auto cts = many.encrypt_many(vs);
-  for (const auto& c : cts) got.push_back(words(c));
-  got.push_back(words(many.encrypt(vs[0])));  // the next draw, as after the calls in turn
-  omp_set_num_threads(saved);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(got[i] == want[i]) << "ciphertext " << i;
-  for (size_t i = 0; i < vs.size(); ++i) EXPECT_EQ(many.decrypt(cts[i]), vs[i]);
+  for (const bool secret : {false, true}) {
+    const BgvParams p{257, 200, 2, 0, 1, 64, secret};
+    omp_set_num_threads(1);
+    BgvBackend one(p, 8, kAesPoly);
+    EXPECT_EQ(one.secret_key_encryption(), secret);
+    std::vector<std::vector<uint64_t>> want;
+    for (const auto& v : vs) want.push_back(words(one.encrypt(v)));
+    want.push_back(words(one.encrypt(vs[0])));
+    omp_set_num_threads(3);
+    BgvBackend many(p, 8, kAesPoly);
+    std::vector<std::vector<uint64_t>> got;
+    const auto cts = many.encrypt_many(vs);
+    for (const auto& c : cts) got.push_back(words(c));
+    got.push_back(words(many.encrypt(vs[0])));  // the next draw, as after the calls in turn
+    omp_set_num_threads(saved);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(got[i] == want[i]) << "ciphertext " << i << " secret " << secret;
+    for (size_t i = 0; i < vs.size(); ++i) EXPECT_EQ(many.decrypt(cts[i]), vs[i]);
+  }
 }
 
 TEST(BgvBackend, FieldMustDivideSlotDegree) {

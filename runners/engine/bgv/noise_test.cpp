@@ -168,6 +168,34 @@ TEST(NoiseBoundTightness, RoundingBoundIsWithinAFewBits) {
   EXPECT_LT(c.noise.log2_max() - measured.log2_max(), 4.0);
 }
 
+// Secret-key encryption (encryptor.h): its ciphertexts decrypt to their message, carry
+// the noise mu + 2 e0 (below the public key's at its largest root, which adds e u + e1 s),
+// and the public key's fresh bound holds them, alone and through a product with a
+// public-key ciphertext and its relinearization, on every ring of the suite.
+TEST(SecretKeyEncryption, DecryptsWithLessNoiseThanThePublicKeysUnderTheSameBound) {
+  for (const Ring& r : kRings) {
+    Fixture f(r.m, r.bits, r.c, r.hwt, 21);
+    const Encryptor pk_enc(f.ctx, f.pk, f.noise), sk_enc(f.ctx, f.sk, f.noise);
+    ASSERT_TRUE(sk_enc.secret_key());
+    ASSERT_FALSE(pk_enc.secret_key());
+    const Evaluator ev(f.ctx, f.noise, f.relin, f.autos);
+    const Decryptor dec(f.ctx, f.sk);
+    std::mt19937_64 g(r.m);
+    for (int i = 0; i < 3; ++i) {
+      const Plaintext a = f.random_plaintext(g), b = f.random_plaintext(g);
+      const Ciphertext cs = sk_enc.encrypt(a, f.rng), cp = pk_enc.encrypt(b, f.rng);
+      ASSERT_EQ(dec.decrypt(cs).mu, dec.decrypt(pk_enc.encrypt(a, f.rng)).mu) << r;
+      const RootBound ns = dec.noise_embedding(cs), np = dec.noise_embedding(cp);
+      ASSERT_TRUE(dominated(ns, cs.noise, "secret-key fresh")) << r;
+      EXPECT_EQ(cs.noise.log2_max(), pk_enc.encrypt(a, f.rng).noise.log2_max()) << r << ": the same bound";
+      EXPECT_LT(ns.log2_max(), np.log2_max()) << r;
+      Ciphertext prod = cs;
+      ev.mul(prod, cp);
+      ASSERT_TRUE(dominated(dec.noise_embedding(prod), prod.noise, "secret x public")) << r;
+    }
+  }
+}
+
 // A modulus past 2^1024 (the Vision chains): the exact noise of a fresh ciphertext must
 // keep its bits through the big-integer CRT (it once came out as zero above 2^900, so the
 // reports of run_cipher --measure-noise said -inf) and sit a few bits under its bound.
