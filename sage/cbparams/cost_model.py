@@ -406,15 +406,15 @@ def predict_plan(model: dict, doc: dict, chain=None, threads: int | None = None)
             "K": chain.K, "threads": threads}
 
 
-def median_rows(per_process: list[list[dict]], statistic=statistics.median) -> list[dict]:
+def combined_rows(per_process: list[list[dict]], statistic=statistics.median) -> list[dict]:
     """One observation per step (op, l, c, dropped, on one ring) from several bench_ops
-    processes: the median of their seconds per call (on some machines a process's speed
-    moves by 1.4x from one process to the next: BENCHMARKS.md, "Cost model and selection"),
-    or another `statistic` of them (the drift test fits the fastest, `min`), the first
-    process's calls.
+    processes, combined by `statistic`: by default the median of their seconds per call (on
+    some machines a process's speed moves by 1.4x from one process to the next: BENCHMARKS.md,
+    "Cost model and selection"), or another (the drift test fits the fastest, `min`); the
+    calls are the first process's.
 
     >>> a = [{"op": "mul", "l": 5, "c": 3, "dropped": 0, "calls": 3, "seconds": s} for s in (1.0, 1.4, 1.1)]
-    >>> median_rows([[a[0]], [a[1]], [a[2]]])[0]["seconds"], median_rows([[a[0]], [a[1]]], min)[0]["seconds"]
+    >>> combined_rows([[a[0]], [a[1]], [a[2]]])[0]["seconds"], combined_rows([[a[0]], [a[1]]], min)[0]["seconds"]
     (1.1, 1.0)
     """
     groups: dict = {}
@@ -429,7 +429,7 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int | None = None, l
               circuits=None, processes: int | None = None) -> dict:
     """Runs bench_ops (seeded) on each calibration entry at each thread count, `processes`
     times of `reps` repetitions (None: the params schema's cost_processes and cost_reps; the
-    median of the processes' timings is fitted: median_rows; the set is run through once
+    median of the processes' timings is fitted: combined_rows; the set is run through once
     per process, so an entry's processes are spread over the calibration), fits one model per thread
     count on the engine's step timings, then runs the reference `circuits` (run_cipher
     arguments; None: the params schema's cost_reference) and keeps their measured time
@@ -477,7 +477,7 @@ def calibrate(out_dir: Path, calibration: list[dict], reps: int | None = None, l
                 runs.append(str(path))
     for t in threads:
         for k in range(len(calibration)):
-            rows += median_rows(per_entry[(t, k)])
+            rows += combined_rows(per_entry[(t, k)])
     model = {"features_version": FEATURES_VERSION, "observations": rows, "bench_runs": runs,
              "threads": threads, "time": "the engine's step timings (bench_ops op_profile); at one thread scaled by "
              "the process's CPU time over wall time", "processes": processes, "host": platform.node(), "cpu": _cpu_name(),

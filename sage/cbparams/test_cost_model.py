@@ -213,7 +213,7 @@ def measure_small(tmp, sittings: int = SITTINGS):
                                    circuits=None if j == 0 else []))
         for i, args in enumerate(SMALL_RUNS):
             runs[i].append(runner.run_json("run_cipher", [*args, "--seed", 3, "--threads", 1], timeout=600))
-    fastest = CM.median_rows([m["observations"] for m in models], min)
+    fastest = CM.combined_rows([m["observations"] for m in models], min)
     model = CM.refit(dict(models[0], observations=fastest, bench_runs=[r for m in models for r in m["bench_runs"]]))
     return model, [min(rs, key=lambda r: r["timings"]["total_cpu_s"]) for rs in runs]
 
