@@ -32,7 +32,8 @@
 // that adds it, auto per round when all would take over a quarter of the memory; per
 // round, their encryption is counted in encrypt_keys_s, not in the rounds). Block 0 is --plaintext when given; the other blocks, and the key when
 // --key is absent, come from a generator seeded by --seed. --blocks defaults to what the
-// ciphertext(s) hold. With --decrypt the circuit is the inverse cipher: the reference
+// ciphertext(s) hold. The key and blocks are encrypted with the secret key, as their owner
+// would (--encryption public: with the public key; engine/bgv/encryptor.h). With --decrypt the circuit is the inverse cipher: the reference
 // encrypts the plaintext blocks in the clear, those ciphertexts are FHE-encrypted, and
 // the circuit must return the plaintexts (AES transciphering).
 //
@@ -50,7 +51,7 @@
 // Table 1.
 //
 // JSON: cipher, instance ("GF(2^8)^16"), instance_id (the catalog's id, e.g. vision8), packing, linear, direction, rounds (rounds_spec: the
-// cipher's own count), backend, threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
+// cipher's own count), backend, encryption (secret or public), threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
 // log2_q_ct, log2_p, security}, blocks, blocks_per_run_max, layout, automorphism_keys,
 // subkeys{encrypted ("up front" or "per round"), ciphertexts, why},
 // timings{setup_s (backend and circuit setup, key generation and round-key encryption
