@@ -137,6 +137,30 @@ def test_subkeys_per_round_same_result_keys_timed_apart(tmp_path, packing):
     assert AES_C1["key_bytes"] not in json.dumps(per)
 
 
+def test_encryption_by_either_key_same_plan_and_result(tmp_path):
+    """The key and blocks are encrypted with the secret key by default, with the public key
+    on --encryption public: the record says which, both decrypt every block to the
+    reference at the same planned chain and the same evaluation (the bound of a fresh
+    ciphertext is the same for both), and an unknown mode is refused before any work."""
+    recs = {}
+    for mode in ("default", "public", "secret"):
+        (tmp_path / mode).mkdir()
+        extra = () if mode == "default" else ("--encryption", mode)
+        proc, d = run(tmp_path / mode, "--cipher", "aes128", "--m", 257, "--rounds", 2, "--seed", 3, *extra)
+        assert proc.returncode == 0, proc.stderr
+        assert d["correct"], mode
+        recs[mode] = d
+    assert recs["default"]["encryption"] == recs["secret"]["encryption"] == "secret"
+    assert recs["public"]["encryption"] == "public"
+    assert recs["public"]["plan"]["bits"] == recs["secret"]["plan"]["bits"]
+    assert recs["public"]["plan"]["chain"] == recs["secret"]["plan"]["chain"]
+    assert recs["public"]["ops"] == recs["secret"]["ops"]
+    assert recs["public"]["ciphertext_hex"] == recs["secret"]["ciphertext_hex"] == recs["secret"]["expected_hex"]
+    proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--encryption", "symmetric")
+    assert proc.returncode != 0 and d is None
+    assert "--encryption" in proc.stderr and "symmetric" in proc.stderr
+
+
 def test_subkeys_refuses_an_unknown_policy(tmp_path):
     proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--subkeys", "lazy")
     assert proc.returncode != 0 and d is None
