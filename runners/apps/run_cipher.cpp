@@ -51,7 +51,7 @@
 // Table 1.
 //
 // JSON: cipher, instance ("GF(2^8)^16"), instance_id (the catalog's id, e.g. vision8), packing, linear, direction, rounds (rounds_spec: the
-// cipher's own count), backend, encryption (secret or public), threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
+// cipher's own count), backend, encryption (secret, public; none on the clear backend), threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
 // log2_q_ct, log2_p, security}, blocks, blocks_per_run_max, layout, automorphism_keys,
 // subkeys{encrypted ("up front" or "per round"), ciphertexts, why},
 // timings{setup_s (backend and circuit setup, key generation and round-key encryption
@@ -589,7 +589,8 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["rounds"] = in.rounds;
   out["rounds_spec"] = in.spec->rounds;
   out["backend"] = o.backend;
-  out["encryption"] = o.backend == "bgv" ? o.encryption : "public";  // HElib's backend: PubKey::Encrypt
+  // HElib's backend encrypts with PubKey::Encrypt; the clear backend not at all.
+  out["encryption"] = o.backend == "bgv" ? o.encryption : o.backend == "helib" ? "public" : "none";
   out["params"] = params_json(b);
   out["blocks"] = blocks;
   out["blocks_per_run_max"] = circ->max_blocks();

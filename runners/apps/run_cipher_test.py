@@ -156,6 +156,9 @@ def test_encryption_by_either_key_same_plan_and_result(tmp_path):
     assert recs["public"]["plan"]["chain"] == recs["secret"]["plan"]["chain"]
     assert recs["public"]["ops"] == recs["secret"]["ops"]
     assert recs["public"]["ciphertext_hex"] == recs["secret"]["ciphertext_hex"] == recs["secret"]["expected_hex"]
+    (tmp_path / "clear").mkdir()
+    proc, d = run(tmp_path / "clear", "--cipher", "aes128", "--m", 257, "--rounds", 1, "--backend", "clear")
+    assert proc.returncode == 0 and d["correct"] and d["encryption"] == "none"
     proc, d = run(tmp_path, "--cipher", "aes128", "--m", 257, "--encryption", "symmetric")
     assert proc.returncode != 0 and d is None
     assert "--encryption" in proc.stderr and "symmetric" in proc.stderr
