@@ -1,8 +1,8 @@
-// zmstar.cpp: Z_m^*/<2> as a hypercube (see zmstar.h for the math).
+// zmstar.cpp: Z_m^*/<p> as a hypercube (see zmstar.h for the math).
 //
-// Construction works on the ell cosets of H = <2> instead of the phi units: one pass over
+// Construction works on the ell cosets of H = <p> instead of the phi units: one pass over
 // [0, m) labels every unit with its H-coset and its Frobenius exponent, after which orders
-// in the quotients Z_m^*/<2, g_0..g_{i-1}> are computed one coset at a time with a
+// in the quotients Z_m^*/<p, g_0..g_{i-1}> are computed one coset at a time with a
 // membership bitmap. Everything is O(m + ell * log^2 m) per dimension.
 #include "engine/algebra/zmstar.h"
 
@@ -29,6 +29,37 @@ long powmod(long x, long e, long m) {
   return r;
 }
 
+// Deterministic Miller-Rabin for n < 2^64: the first twelve primes as bases suffice
+// (Sorenson and Webster 2015: exact below 3.3 * 10^24).
+bool is_prime(long n) {
+  if (n < 2) return false;
+  using u128 = unsigned __int128;
+  using u64 = unsigned long long;
+  const u64 N = u64(n);
+  for (u64 a : {2ull, 3ull, 5ull, 7ull, 11ull, 13ull, 17ull, 19ull, 23ull, 29ull, 31ull, 37ull})
+    if (N % a == 0) return N == a;
+  u64 dd = N - 1;
+  int s = 0;
+  while ((dd & 1) == 0) dd >>= 1, ++s;
+  auto mul = [N](u64 a, u64 b) { return u64(u128(a) * b % N); };
+  for (u64 a : {2ull, 3ull, 5ull, 7ull, 11ull, 13ull, 17ull, 19ull, 23ull, 29ull, 31ull, 37ull}) {
+    u64 x = 1, base = a, e = dd;
+    while (e > 0) {
+      if (e & 1) x = mul(x, base);
+      base = mul(base, base);
+      e >>= 1;
+    }
+    if (x == 1 || x == N - 1) continue;
+    bool witness = true;
+    for (int r = 1; r < s && witness; ++r) {
+      x = mul(x, x);
+      if (x == N - 1) witness = false;
+    }
+    if (witness) return false;
+  }
+  return true;
+}
+
 std::vector<std::pair<long, long>> factorize(long n) {
   std::vector<std::pair<long, long>> f;
   for (long p = 2; p * p <= n; ++p) {
@@ -43,36 +74,52 @@ std::vector<std::pair<long, long>> factorize(long n) {
 
 }  // namespace
 
-ZmStarBasics zmstar_basics(long m) {
-  if (m % 2 == 0) throw ParameterError(msg("m=", m, " is even: the ring needs odd m"));
+ZmStarBasics zmstar_basics(long m, long p) {
+  if (p < 2 || p >= kMaxP)
+    throw ParameterError(msg("p=", p, " is outside [2, 2^61): the plaintext modulus needs 2 <= p < ", kMaxP));
+  if (!is_prime(p)) throw ParameterError(msg("p=", p, " is not prime: the plaintext modulus must be a prime"));
+  const bool pow2 = m >= 4 && (m & (m - 1)) == 0;
+  if (p == 2) {  // the p = 2 refusals, word for word as before odd p existed
+    if (m % 2 == 0 && pow2)
+      throw ParameterError(msg("m=", m, " is a power of two and p=2: no slots, Phi_m = X^", m / 2,
+                               " + 1 = (X + 1)^", m / 2, " mod 2; the ring at p=2 needs odd m"));
+    if (m % 2 == 0) throw ParameterError(msg("m=", m, " is even: the ring needs odd m"));
+  }
   if (m < 3 || m > kMaxM)
     throw ParameterError(msg("m=", m, " is outside [3, 2^20]: the ring needs 3 <= m <= 1048576"));
-  ZmStarBasics b{m, factorize(m), m, 0};
-  // lambda(m) = lcm of p^(e-1) (p - 1), the exponent of Z_m^*; d = ord_m(2) divides it:
-  // strip each prime factor of lambda while 2^(d/q) stays 1.
+  if (m % 2 == 0 && !pow2)
+    throw ParameterError(msg("m=", m, " is even but not a power of two: the ring at p=", p,
+                             " needs odd m or m = 2^k"));
+  if (m % p == 0) throw ParameterError(msg("p=", p, " divides m=", m, ": the plaintext modulus must be coprime to m"));
+  ZmStarBasics b{m, p, factorize(m), m, 0};
+  // lambda(m) = lcm of q^(e-1) (q - 1) is a multiple of the exponent of Z_m^* (equal to it
+  // for odd m, twice it for m = 2^k, k >= 3); d = ord_m(p) divides it: strip each prime
+  // factor of lambda while p^(d/q) stays 1.
   long lambda = 1;
-  for (auto [p, e] : b.factors) {
-    long pe1 = p - 1;
-    for (long i = 1; i < e; ++i) pe1 *= p;
-    b.phi = b.phi / p * (p - 1);
-    lambda = lambda / std::gcd(lambda, pe1) * pe1;
+  for (auto [q, e] : b.factors) {
+    long qe1 = q - 1;
+    for (long i = 1; i < e; ++i) qe1 *= q;
+    b.phi = b.phi / q * (q - 1);
+    lambda = lambda / std::gcd(lambda, qe1) * qe1;
   }
+  const long pm = p % m;
   b.d = lambda;
   for (auto [q, e] : factorize(lambda)) {
     (void)e;
-    while (b.d % q == 0 && powmod(2, b.d / q, m) == 1) b.d /= q;
+    while (b.d % q == 0 && powmod(pm, b.d / q, m) == 1) b.d /= q;
   }
   return b;
 }
 
-ZmStar::ZmStar(long m) : m_(m) {
-  const ZmStarBasics b = zmstar_basics(m);
+ZmStar::ZmStar(long m, long p) : m_(m), p_(p) {
+  const ZmStarBasics b = zmstar_basics(m, p);
+  const long pm = p % m;  // the Frobenius multiplier x -> p*x on exponents
   factors_ = b.factors;
   phi_ = b.phi;
   d_ = b.d;
   ell_ = b.ell();
 
-  // Label each unit x with its H-coset c and exponent f: x = crep[c] * 2^f, crep[c] the
+  // Label each unit x with its H-coset c and exponent f: x = crep[c] * p^f, crep[c] the
   // smallest element of the coset.
   std::vector<int32_t> coset(m, -1);
   std::vector<int32_t> cfrob(m, 0);
@@ -83,12 +130,12 @@ ZmStar::ZmStar(long m) : m_(m) {
     const int32_t c = int32_t(crep.size());
     crep.push_back(x);
     long y = x;
-    for (long f = 0; f < d_; ++f, y = 2 * y % m) coset[y] = c, cfrob[y] = int32_t(f);
+    for (long f = 0; f < d_; ++f, y = mulmod(y, pm, m)) coset[y] = c, cfrob[y] = int32_t(f);
   }
   if (long(crep.size()) != ell_)
-    throw Error(msg("m=", m, ": found ", crep.size(), " cosets of <2>, expected ell=", ell_));
+    throw Error(msg("m=", m, ": found ", crep.size(), " cosets of <", p, ">, expected ell=", ell_));
 
-  // Greedy generators. S = <2, g_0..g_{i-1}> is kept as a set of H-cosets.
+  // Greedy generators. S = <p, g_0..g_{i-1}> is kept as a set of H-cosets.
   std::vector<char> inS(ell_, 0);
   std::vector<long> S{0};  // coset ids in S; coset 0 is H itself (crep 1)
   inS[0] = 1;
@@ -115,10 +162,10 @@ ZmStar::ZmStar(long m) : m_(m) {
       if (order[c] != best) continue;
       const long y = powmod(crep[c], best, m);
       if (coset[y] != 0) continue;
-      // (crep*2^f)^best = 2^(a + f*best) with 2^a = crep^best.
+      // (crep*p^f)^best = p^(a + f*best) with p^a = crep^best.
       const long a = cfrob[y];
       long x = crep[c];
-      for (long f = 0; f < d_; ++f, x = 2 * x % m) {
+      for (long f = 0; f < d_; ++f, x = mulmod(x, pm, m)) {
         if ((a + f * best) % d_ == 0) {
           if (good_x == 0 || x < good_x) good_x = x;
         } else if (bad_x == 0 || x < bad_x) {
@@ -129,7 +176,7 @@ ZmStar::ZmStar(long m) : m_(m) {
     const long g = good_x ? good_x : bad_x;
     if (g == 0)
       throw Error(msg("m=", m, ": no element of maximal order ", best,
-                      " has its power in <2>; the hypercube does not split"));
+                      " has its power in <", p, ">; the hypercube does not split"));
     gens_.push_back(g);
     ords_.push_back(best);
     twists_.push_back(cfrob[powmod(g, best, m)]);
@@ -152,7 +199,7 @@ ZmStar::ZmStar(long m) : m_(m) {
   for (long i = D - 2; i >= 0; --i) strides_[i] = strides_[i + 1] * ords_[i + 1];
 
   // Representatives in row-major order, and the final lookup tables. Every unit must be
-  // reached exactly once by t(e) * 2^f.
+  // reached exactly once by t(e) * p^f.
   reps_.assign(ell_, 1);
   for (long s = 0; s < ell_; ++s) {
     long t = 1;
@@ -163,10 +210,10 @@ ZmStar::ZmStar(long m) : m_(m) {
   frob_of_x_.assign(m, 0);
   for (long s = 0; s < ell_; ++s) {
     long x = reps_[s];
-    for (long f = 0; f < d_; ++f, x = 2 * x % m) {
+    for (long f = 0; f < d_; ++f, x = mulmod(x, pm, m)) {
       if (slot_of_x_[x] >= 0)
         throw Error(msg("m=", m, ": representatives ", reps_[slot_of_x_[x]], " and ", reps_[s],
-                        " lie in the same coset of <2>"));
+                        " lie in the same coset of <", p, ">"));
       slot_of_x_[x] = int32_t(s);
       frob_of_x_[x] = int32_t(f);
     }
@@ -174,9 +221,10 @@ ZmStar::ZmStar(long m) : m_(m) {
 }
 
 bool ZmStar::ghs16() const {
+  if (p_ != 2) return false;  // GHS's condition is about Z_m^*/<2> only
   for (long t = 2; t < m_; ++t) {
     if (slot_of_x_[t] < 0 || powmod(t, 16, m_) != 1) continue;
-    if (slot_of_x_[powmod(t, 8, m_)] != 0) return true;  // slot 0 is the coset <2> (rep 1)
+    if (slot_of_x_[powmod(t, 8, m_)] != 0) return true;  // slot 0 is the coset <p> (rep 1)
   }
   return false;
 }
