@@ -19,20 +19,35 @@ long bitrev(long x, int bits) {
   return r;
 }
 
+bool power_of_two(long m) { return m >= 4 && (m & (m - 1)) == 0; }
+
 long checked_m(long m) {
-  if (m < 3 || m % 2 == 0 || m > (long(1) << 24))
-    throw ParameterError(msg("CanonicalNorm: m=", m, " must be odd with 3 <= m <= 2^24"));
+  if (m > (long(1) << 24) || (m % 2 == 0 && !power_of_two(m)) || m < 3)
+    throw ParameterError(msg("CanonicalNorm: m=", m, " must be odd with 3 <= m <= 2^24 or a power of two with 4 <= m <= 2^24"));
   return m;
 }
 
 }  // namespace
 
-CanonicalNorm::CanonicalNorm(long m) : m_(checked_m(m)), n_(bluestein_length(m)), log_n_(0) {
+CanonicalNorm::CanonicalNorm(long m)
+    : m_(checked_m(m)), n_(power_of_two(m) ? m / 2 : bluestein_length(m)), log_n_(0), pow2_(power_of_two(m)) {
   while ((long(1) << log_n_) < n_) ++log_n_;
   for (long j = 1; j < m; ++j)
     if (std::gcd(j, m) == 1) zmstar_.push_back(j);
 
   const double two_pi = 2 * M_PI;
+  if (pow2_) {
+    // s = psi^e, e = (2 bitrev_l(b) + 1) N/2^(l+1) < 2N = m, psi = e^(2 pi i/m).
+    tw_.resize(n_);
+    for (int l = 0; l < log_n_; ++l) {
+      const long blocks = long(1) << l;
+      for (long b = 0; b < blocks; ++b) {
+        const double ang = two_pi * double((2 * bitrev(b, l) + 1) * (n_ >> (l + 1))) / double(m);
+        tw_[blocks + b] = {std::cos(ang), std::sin(ang)};
+      }
+    }
+    return;
+  }
   // Twiddles: the block of level l with index b splits with s = e^(2 pi i e / N),
   // e = bitrev_l(b) * N / 2^(l+1), as in ntt.h.
   tw_.resize(n_);
@@ -67,13 +82,13 @@ CanonicalNorm::CanonicalNorm(long m) : m_(checked_m(m)), n_(bluestein_length(m))
     kernel_[i] = {u.re + v.re, u.im + v.im};
     kernel_[i + half] = {u.re - v.re, u.im - v.im};
   }
-  fft_forward_from1(kernel_.data());
+  fft_forward(kernel_.data(), 1);
   const double scale = 1.0 / double(n_);
   for (auto& c : kernel_) c = {c.re * scale, c.im * scale};
 }
 
-void CanonicalNorm::fft_forward_from1(Complex* a) const {
-  for (int l = 1; l < log_n_; ++l) {
+void CanonicalNorm::fft_forward(Complex* a, int from_level) const {
+  for (int l = from_level; l < log_n_; ++l) {
     const long blocks = long(1) << l;
     const long t = n_ >> (l + 1);
     for (long b = 0; b < blocks; ++b) {
@@ -109,9 +124,32 @@ void CanonicalNorm::fft_inverse_to1(Complex* a) const {
   }
 }
 
+std::vector<CanonicalNorm::Complex> CanonicalNorm::evaluate_pow2(const double* coeffs, const double* im, long len) const {
+  // a mod X^N + 1 (N = phi), then the negacyclic FFT: leaf i is a(zeta^(2 bitrev(i) + 1)).
+  std::vector<Complex> x(n_, {0.0, 0.0});
+  for (long i = 0; i < len; ++i) {
+    const double sign = i < n_ ? 1.0 : -1.0;
+    Complex& c = x[i < n_ ? i : i - n_];
+    c.re += sign * coeffs[i];
+    if (im) c.im += sign * im[i];
+  }
+  fft_forward(x.data(), 0);
+  std::vector<Complex> y(m_, {0.0, 0.0});
+  for (long i = 0; i < n_; ++i) y[2 * bitrev(i, log_n_) + 1] = x[i];
+  return y;
+}
+
+CanonicalNorm::Complex CanonicalNorm::value(const std::vector<Complex>& y, long j) const {
+  const Complex v = y[j];
+  if (pow2_) return v;
+  const Complex c = chirp_[j];  // h^(j^2) y_j
+  return {v.re * c.re - v.im * c.im, v.re * c.im + v.im * c.re};
+}
+
 std::vector<CanonicalNorm::Complex> CanonicalNorm::evaluate(const double* coeffs, const double* im, long len) const {
   if (len > m_)
     throw ParameterError(msg("CanonicalNorm: ", len, " coefficients exceed m=", m_));
+  if (pow2_) return evaluate_pow2(coeffs, im, len);
   const long half = n_ / 2;
   std::vector<Complex> x(n_);
   for (long i = 0; i < len; ++i) {
@@ -120,7 +158,7 @@ std::vector<CanonicalNorm::Complex> CanonicalNorm::evaluate(const double* coeffs
   }
   for (long i = len; i < half; ++i) x[i] = {0.0, 0.0};
   for (long i = 0; i < half; ++i) x[half + i] = x[i];  // level 0 with a zero upper half
-  fft_forward_from1(x.data());
+  fft_forward(x.data(), 1);
   for (long i = 0; i < n_; ++i) {
     const Complex u = x[i], k = kernel_[i];
     x[i] = {u.re * k.re - u.im * k.im, u.re * k.im + u.im * k.re};
@@ -156,10 +194,7 @@ std::pair<std::vector<double>, std::vector<double>> CanonicalNorm::magnitudes(co
   for (size_t i = 0; i < a.size(); ++i) re[i] = double(a[i]);
   for (size_t i = 0; i < b.size(); ++i) im[i] = double(b[i]);
   const auto y = evaluate(re.data(), im.data(), long(len));
-  auto z = [&](long j) {  // Z_j = h^(j^2) y_j
-    const Complex v = y[j], c = chirp_[j];
-    return Complex{v.re * c.re - v.im * c.im, v.re * c.im + v.im * c.re};
-  };
+  auto z = [&](long j) { return value(y, j); };  // Z_j = a(zeta^j) + i b(zeta^j)
   std::pair<std::vector<double>, std::vector<double>> out;
   out.first.resize(zmstar_.size());
   out.second.resize(zmstar_.size());

@@ -26,7 +26,8 @@ namespace cb::util {
 // Precomputes the chirp and its FFT for one m; operator() is const and thread-safe.
 class CanonicalNorm {
  public:
-  // Throws ParameterError unless m is odd, 3 <= m <= 2^24.
+  // Throws ParameterError unless m is odd with 3 <= m <= 2^24 or a power of two with
+  // 4 <= m <= 2^24.
   explicit CanonicalNorm(long m);
 
   // ||a||^can for the integer polynomial with coefficients coeffs (coeffs.size() <= m).
@@ -44,24 +45,31 @@ class CanonicalNorm {
                                                                  const std::vector<long>& b) const;
 
   long m() const { return m_; }
-  long n() const { return n_; }  // N = bluestein_length(m)
+  long n() const { return n_; }  // N = bluestein_length(m) (odd m), phi (m = 2^k)
 
  private:
   struct Complex {
     double re, im;
   };
-  void fft_forward_from1(Complex* x) const;  // levels 1..k-1 (level 0 done by caller)
+  void fft_forward(Complex* x, int from_level) const;  // levels from_level..k-1
   void fft_inverse_to1(Complex* x) const;    // levels k-1..1, unscaled
   // The convolution leaving y_j (j < N/2) in the low half: a(zeta^j) = h^(j^2) y_j, so
   // |a(zeta^j)| = |y_j|. im (nullable) is the imaginary part of the coefficients.
+  // For m = 2^k: y has m entries, y_j = a(zeta^j) itself at the odd j (others zero).
   std::vector<Complex> evaluate(const double* coeffs, const double* im, long len) const;
+  std::vector<Complex> evaluate_pow2(const double* coeffs, const double* im, long len) const;
+  // a(zeta^j) from evaluate()'s y: h^(j^2) y_j (odd m), y_j (m = 2^k).
+  Complex value(const std::vector<Complex>& y, long j) const;
 
   long m_, n_;
   int log_n_;
+  bool pow2_;                        // m = 2^k: the negacyclic FFT, no chirp
   std::vector<long> zmstar_;         // j in [1, m) with gcd(j, m) = 1
-  std::vector<Complex> tw_;          // tw[2^l + b] = e^(2 pi i bitrev_l(b) / 2^(l+1))
-  std::vector<Complex> chirp_;       // chirp[i] = h^(i^2), i < m
-  std::vector<Complex> kernel_;      // FFT of c_k = h^(-k^2), divided by N
+  // tw[2^l + b] = e^(2 pi i bitrev_l(b) / 2^(l+1)) (odd m), e^(2 pi i (2 bitrev_l(b) + 1) /
+  // 2^(l+2)) (m = 2^k)
+  std::vector<Complex> tw_;
+  std::vector<Complex> chirp_;       // chirp[i] = h^(i^2), i < m (odd m only)
+  std::vector<Complex> kernel_;      // FFT of c_k = h^(-k^2), divided by N (odd m only)
 };
 
 // ||a||^can through a CanonicalNorm for m. The precomputations of the four most recently

@@ -78,7 +78,11 @@ INSTANTIATE_TEST_SUITE_P(Rings, CanonicalNormTest,
                          ::testing::Values(NormCase{3, 3, 5}, NormCase{257, 257, 1},
                                            NormCase{257, 256, 1000000}, NormCase{243, 162, 7},
                                            NormCase{771, 771, 1}, NormCase{1155, 480, 1L << 30},
-                                           NormCase{343, 1, 9}),
+                                           NormCase{343, 1, 9},
+                                           // m = 2^k: degree < m (folded mod X^phi + 1), < phi, short
+                                           NormCase{4, 4, 5}, NormCase{8, 8, 3}, NormCase{64, 64, 1000},
+                                           NormCase{1024, 512, 1}, NormCase{1024, 1024, 1L << 20},
+                                           NormCase{4096, 700, 7}, NormCase{16, 1, 9}),
                          ::testing::PrintToStringParamName());
 
 TEST(CanonicalNorm, ClosedForms) {
@@ -88,6 +92,18 @@ TEST(CanonicalNorm, ClosedForms) {
     EXPECT_NEAR(canonical_norm({0, 0, 3}, m), 3.0, 1e-12);
     EXPECT_NEAR(canonical_norm({1, 1}, m), 2 * std::cos(M_PI / m), 1e-12);
     EXPECT_EQ(canonical_norm({}, m), 0.0);
+  }
+  for (long m : {4L, 256L, 65536L}) {  // m = 2^k: the roots are zeta^j, odd j
+    EXPECT_NEAR(canonical_norm({-5}, m), 5.0, 1e-12);
+    EXPECT_NEAR(canonical_norm({0, 0, 3}, m), 3.0, 1e-12);
+    EXPECT_NEAR(canonical_norm({1, 1}, m), 2 * std::cos(M_PI / m), 1e-12);
+    EXPECT_EQ(canonical_norm({}, m), 0.0);
+    std::vector<long> phi_m(m / 2 + 1, 0);  // X^(m/2) + 1 = Phi_m
+    phi_m.front() = phi_m.back() = 1;
+    EXPECT_NEAR(canonical_norm(phi_m, m), 0.0, 1e-12);
+    std::vector<long> top(m, 0);  // X^(m/2 + 1) = -X mod Phi_m
+    top[m / 2 + 1] = 4;
+    EXPECT_NEAR(canonical_norm(top, m), 4.0, 1e-12);
   }
   // Phi_m vanishes at every primitive root: 1 + X + X^2 for m = 3.
   EXPECT_NEAR(canonical_norm({1, 1, 1}, 3), 0.0, 1e-12);
@@ -123,11 +139,13 @@ TEST(CanonicalNorm, LargeRingIsFastAndReusable) {
 
 TEST(CanonicalNorm, RejectsBadInput) {
   try {
-    canonical_norm({1}, 256);
+    canonical_norm({1}, 258);  // even, not a power of two (m = 2^k is taken: ClosedForms)
     FAIL() << "expected ParameterError";
   } catch (const ParameterError& e) {
-    EXPECT_STREQ(e.what(), "CanonicalNorm: m=256 must be odd with 3 <= m <= 2^24");
+    EXPECT_STREQ(e.what(),
+                 "CanonicalNorm: m=258 must be odd with 3 <= m <= 2^24 or a power of two with 4 <= m <= 2^24");
   }
+  EXPECT_THROW(canonical_norm({1}, 2), ParameterError);
   try {
     canonical_norm(std::vector<long>(8, 1), 7);
     FAIL() << "expected ParameterError";

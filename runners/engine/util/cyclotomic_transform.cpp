@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <string>
 
 #include "engine/errors.h"
 #include "engine/util/ifma.h"
@@ -41,15 +42,34 @@ double CyclotomicTransform::bluestein_cost(long m) {
 CyclotomicTransform::Algorithm CyclotomicTransform::algorithm_for(long m, uint64_t q) { return choose(m, is_fast(q)); }
 CyclotomicTransform::Algorithm CyclotomicTransform::algorithm_for(long m) { return choose(m, kIfmaCompiled); }
 
-double CyclotomicTransform::cost(long m, uint64_t q) {
-  return algorithm_for(m, q) == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : bluestein_cost(m);
+namespace {
+double cost_of(CyclotomicTransform::Algorithm a, long m) {
+  using A = CyclotomicTransform::Algorithm;
+  return a == A::negacyclic     ? NegacyclicTransform::cost(m)
+         : a == A::prime_factor ? PrimeFactorTransform::cost(m)
+                                : CyclotomicTransform::bluestein_cost(m);
 }
 
-double CyclotomicTransform::cost(long m) {
-  return algorithm_for(m) == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : bluestein_cost(m);
+bool even_not_power_of_two(long m) { return m % 2 == 0 && (m <= 0 || (m & (m - 1)) != 0); }
+
+std::string even_message(long m) {
+  return msg("m=", m, " is even but not a power of two: the transforms take odd m or m = 2^k");
+}
+}  // namespace
+
+double CyclotomicTransform::cost(long m, uint64_t q) { return cost_of(algorithm_for(m, q), m); }
+
+double CyclotomicTransform::cost(long m) { return cost_of(algorithm_for(m), m); }
+
+uint64_t CyclotomicTransform::step(long m) {
+  if (m >= 1 && m % 2 == 1) return uint64_t(m) * uint64_t(bluestein_length(m));
+  if (NegacyclicTransform::applies(m)) return uint64_t(m);
+  if (even_not_power_of_two(m)) throw ParameterError(msg("CyclotomicTransform: ", even_message(m)));
+  throw ParameterError(msg("CyclotomicTransform: m=", m, " must be odd >= 1 or a power of two >= 4"));
 }
 
 CyclotomicTransform::Algorithm CyclotomicTransform::choose(long m, bool fast) {
+  if (NegacyclicTransform::applies(m)) return Algorithm::negacyclic;
   if (fast && PrimeFactorTransform::applies(m) &&
       PrimeFactorTransform::cost(m) < kPrimeFactorShare * bluestein_cost(m))
     return Algorithm::prime_factor;
@@ -61,12 +81,24 @@ const char* CyclotomicTransform::name(Algorithm a) {
     case Algorithm::automatic: return "automatic";
     case Algorithm::bluestein: return "bluestein";
     case Algorithm::prime_factor: return "prime_factor";
+    case Algorithm::negacyclic: return "negacyclic";
   }
   return "?";
 }
 
 CyclotomicTransform::CyclotomicTransform(long m, uint64_t q, Algorithm algorithm)
     : m_(m), q_(q), zeta_(0), fast_(is_fast(q)) {
+  if (m % 2 == 0) {
+    if (even_not_power_of_two(m)) throw ParameterError(msg("CyclotomicTransform: ", even_message(m)));
+    if (algorithm != Algorithm::automatic && algorithm != Algorithm::negacyclic)
+      throw ParameterError(msg("CyclotomicTransform: m=", m, " is a power of two: the ", name(algorithm),
+                               " algorithm needs odd m (the negacyclic transform serves m = 2^k)"));
+    nc_ = std::make_unique<NegacyclicTransform>(m, q);  // checks 4 <= m <= 2^24 and q
+    zeta_ = nc_->zeta();
+    return;
+  }
+  if (algorithm == Algorithm::negacyclic)
+    throw ParameterError(msg("CyclotomicTransform: m=", m, " is odd: the negacyclic transform needs m = 2^k"));
   BluesteinTransform::check(m, q);  // odd m >= 3, prime q = 1 mod m N: what both need
   if (algorithm == Algorithm::automatic) algorithm = choose(m, fast_);
   if (algorithm == Algorithm::prime_factor) {
@@ -83,11 +115,12 @@ CyclotomicTransform::CyclotomicTransform(long m, uint64_t q, Algorithm algorithm
 }
 
 size_t CyclotomicTransform::bytes() const {
-  return pf_ ? pf_->bytes() : bl_->bytes();
+  return nc_ ? nc_->bytes() : pf_ ? pf_->bytes() : bl_->bytes();
 }
 
 size_t CyclotomicTransform::tables_bytes(long m, long phi, const std::vector<uint64_t>& primes) {
   size_t total = 0;
+  if (NegacyclicTransform::applies(m)) return primes.size() * NegacyclicTransform::table_bytes(m);
   bool shared = false;
   for (uint64_t q : primes) {
     if (choose(m, is_fast(q)) == Algorithm::prime_factor) {

@@ -1,11 +1,20 @@
 // cyclotomic_transform.h: the double-CRT transform modulo one RNS prime, by whichever of
-// two algorithms does less work for m.
+// two algorithms does less work for odd m, or the negacyclic NTT for m = 2^k.
 //
 // Double-CRT stores an element a of Z[X]/Phi_m(X), for each prime q, as its phi(m)
 // values a(zeta^j), j in Z_m^* (increasing), zeta = primitive_root_of_unity(m, q): the
 // roots of Phi_m mod q are exactly those zeta^j. forward() evaluates a polynomial of
 // degree < m there; inverse() returns the polynomial b of degree < m with those values on
 // Z_m^* and zero at the other m-th roots (congruent to the element mod Phi_m).
+//
+// Power-of-two rings m = 2^k (Phi_m = X^(m/2) + 1, Z_m^* the odd j) take the negacyclic
+// transform of length phi = m/2 (negacyclic.h): the same positions (j = 2t + 1 at t), a
+// degree < m input folded modulo X^phi + 1, and an inverse that returns the reduced
+// coefficients (degree < phi, zeros up to m) rather than the polynomial vanishing at the
+// even powers of zeta: negacyclic.h says why (half the coefficients, and roundings the
+// noise bounds count correctly). Either is congruent to the element modulo Phi_m, which
+// is all the callers (key switching, modulus switching, decryption) need. Its primes need
+// q = 1 (mod m) only.
 //
 // Two algorithms compute the same values, word for word:
 //  - Bluestein's (bluestein.h), for every odd m: one cyclic convolution of power-of-two
@@ -33,33 +42,42 @@
 #include <vector>
 
 #include "engine/util/bluestein.h"
+#include "engine/util/negacyclic.h"
 #include "engine/util/prime_factor.h"
 
 namespace cb::util {
 
 class CyclotomicTransform {
  public:
-  enum class Algorithm { automatic, bluestein, prime_factor };
+  enum class Algorithm { automatic, bluestein, prime_factor, negacyclic };
 
   // Precomputes for the odd m >= 3 and the prime q < 2^61 with q = 1 (mod m*N),
-  // N = bluestein_length(m). Throws ParameterError otherwise, or when prime_factor is asked
-  // for an m that is not squarefree.
+  // N = bluestein_length(m), or for m = 2^k >= 4 and q = 1 (mod m) (step(m) in both
+  // cases). Throws ParameterError otherwise, when prime_factor is asked for an m that is
+  // not squarefree, or when an algorithm is asked that does not apply to m (the odd m's two
+  // for 2^k, negacyclic for odd m); an even m that is not a power of two is refused naming
+  // both kinds.
   CyclotomicTransform(long m, uint64_t q, Algorithm algorithm = Algorithm::automatic);
 
   // values[t] = a(zeta^j_t) for t < phi, j_t = zmstar()[t], where a has the ncoeffs
   // coefficients coeffs[0..ncoeffs), 0 <= ncoeffs <= m. Outputs in [0, q). Inputs may be
   // any words (e.g. residues in [0, 2q) left lazy). values must not alias coeffs.
   void forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const {
-    if (pf_) {
+    if (nc_) {
+      nc_->forward(coeffs, ncoeffs, values);
+    } else if (pf_) {
       pf_->forward(coeffs, ncoeffs, values);
     } else {
       bl_->forward(coeffs, ncoeffs, values);
     }
   }
   // coeffs[0..m) = b with b(zeta^j_t) = values[t] on Z_m^* and b(zeta^j) = 0 for the other
-  // j. Outputs in [0, q); inputs may be any words. No aliasing.
+  // j. Outputs in [0, q); inputs may be any words. No aliasing. For m = 2^k: b of degree
+  // < phi (coeffs[phi..m) = 0) instead, see above.
   void inverse(const uint64_t* values, uint64_t* coeffs) const {
-    if (pf_) {
+    if (nc_) {
+      nc_->inverse(values, coeffs);
+    } else if (pf_) {
       pf_->inverse(values, coeffs);
     } else {
       bl_->inverse(values, coeffs);
@@ -67,13 +85,18 @@ class CyclotomicTransform {
   }
 
   // The algorithm automatic picks for m when q takes the IFMA kernels (fast), and the
-  // one this transform uses.
+  // one this transform uses. negacyclic for every m = 2^k.
   static Algorithm choose(long m, bool fast);
+  // What every prime q of a transform for m must be 1 modulo: m N (odd m, N =
+  // bluestein_length(m)) or m (m = 2^k). ParameterError for other m, naming the constraint.
+  static uint64_t step(long m);
   // What automatic takes for m and the prime q; and for a chain's usual primes (below
   // kMaxIfmaModulus), as cost(m) prices.
   static Algorithm algorithm_for(long m, uint64_t q);
   static Algorithm algorithm_for(long m);
-  Algorithm algorithm() const { return pf_ ? Algorithm::prime_factor : Algorithm::bluestein; }
+  Algorithm algorithm() const {
+    return nc_ ? Algorithm::negacyclic : pf_ ? Algorithm::prime_factor : Algorithm::bluestein;
+  }
   static const char* name(Algorithm a);
   // Operation count of Bluestein's transform (the unit of PrimeFactorTransform::cost()).
   static double bluestein_cost(long m);
@@ -93,7 +116,7 @@ class CyclotomicTransform {
   long phi() const { return long(zmstar().size()); }
   bool fast() const { return fast_; }  // the IFMA kernels (q < 2^50, IFMA compiled)
   // Z_m^* = {j in [1, m) : gcd(j, m) = 1}, increasing: the order of the values.
-  const std::vector<long>& zmstar() const { return bl_ ? bl_->zmstar() : *zmstar_; }
+  const std::vector<long>& zmstar() const { return bl_ ? bl_->zmstar() : nc_ ? nc_->zmstar() : *zmstar_; }
 
   // Bytes of this transform's own tables; the tables the prime-factor transforms of one m
   // share (its index tables and Z_m^*, kept once); and the model of both for a chain's
@@ -110,6 +133,7 @@ class CyclotomicTransform {
   std::shared_ptr<const std::vector<long>> zmstar_;  // prime-factor: shared per m (Bluestein keeps its own)
   std::unique_ptr<BluesteinTransform> bl_;
   std::unique_ptr<PrimeFactorTransform> pf_;
+  std::unique_ptr<NegacyclicTransform> nc_;  // m = 2^k
 };
 
 }  // namespace cb::util

@@ -29,30 +29,54 @@ long bitrev(long x, int bits) {
 
 Ntt::Ntt(int log_n, uint64_t q, uint64_t omega)
     : n_(0), log_n_(log_n), q_(q), omega_(omega), fast_(kIfmaCompiled && q < kMaxIfmaModulus) {
+  check(log_n, q, 1);
+  if (omega_ == 0) omega_ = primitive_root_of_unity(n_, q);
+  if (omega_ >= q || pow_mod(omega_, n_ / 2, q) != q - 1)
+    throw ParameterError(msg("Ntt: omega=", omega_, " is not a primitive ", n_, "-th root of unity mod q=", q));
+  build_tables(omega_, 1, 0);
+}
+
+Ntt::Ntt(Negacyclic, int log_n, uint64_t q, uint64_t psi)
+    : n_(0), log_n_(log_n), q_(q), omega_(0), psi_(psi), fast_(kIfmaCompiled && q < kMaxIfmaModulus) {
+  check(log_n, q, 2);
+  if (psi_ == 0) psi_ = primitive_root_of_unity(2 * uint64_t(n_), q);
+  if (psi_ >= q || pow_mod(psi_, n_, q) != q - 1)
+    throw ParameterError(msg("Ntt: psi=", psi_, " is not a primitive ", 2 * n_, "-th root of unity mod q=", q));
+  omega_ = mul_mod(psi_, psi_, q);
+  build_tables(psi_, 2, 1);
+}
+
+Ntt Ntt::negacyclic(int log_n, uint64_t q, uint64_t psi) { return Ntt(Negacyclic{}, log_n, q, psi); }
+
+void Ntt::check(int log_n, uint64_t q, uint64_t order) {
   if (log_n < 1 || log_n > 30) throw ParameterError(msg("Ntt: log_n=", log_n, " is outside [1, 30]"));
   n_ = long(1) << log_n;
   if (q >= kMaxModulus || !is_prime(q))
     throw ParameterError(msg("Ntt: q=", q, " must be a prime below 2^61"));
-  if ((q - 1) % uint64_t(n_) != 0)
+  if (order == 1 && (q - 1) % uint64_t(n_) != 0)
     throw ParameterError(msg("Ntt: q=", q, " is not 1 mod N=", n_));
-  if (omega_ == 0) omega_ = primitive_root_of_unity(n_, q);
-  if (omega_ >= q || pow_mod(omega_, n_ / 2, q) != q - 1)
-    throw ParameterError(msg("Ntt: omega=", omega_, " is not a primitive ", n_, "-th root of unity mod q=", q));
+  if (order == 2 && (q - 1) % (2 * uint64_t(n_)) != 0)
+    throw ParameterError(msg("Ntt: q=", q, " is not 1 mod 2N=", 2 * n_, ": the negacyclic transform of length N=",
+                             n_, " needs a primitive 2N-th root of unity"));
+}
 
-  // Powers omega^e, e < N/2 suffice: exponents bitrev_l(b) * N/2^(l+1) < N/2.
-  const long half = n_ / 2;
-  std::vector<uint64_t> pw(half), ipw(half);
-  const uint64_t omega_inv = inv_mod(omega_, q);
+void Ntt::build_tables(uint64_t w, long f, long g) {
+  const uint64_t q = q_;
+  // Powers w^e for e < f N/2: the largest exponent, (f (2^l - 1) + g) N/2^(l+1), is below
+  // N/2 (cyclic) or N (negacyclic).
+  const long count = f * n_ / 2;
+  std::vector<uint64_t> pw(count), ipw(count);
+  const uint64_t w_inv = inv_mod(w, q);
   pw[0] = ipw[0] = 1;
-  for (long e = 1; e < half; ++e) {
-    pw[e] = mul_mod(pw[e - 1], omega_, q);
-    ipw[e] = mul_mod(ipw[e - 1], omega_inv, q);
+  for (long e = 1; e < count; ++e) {
+    pw[e] = mul_mod(pw[e - 1], w, q);
+    ipw[e] = mul_mod(ipw[e - 1], w_inv, q);
   }
   tw_.assign(n_, 0), twp_.assign(n_, 0), itw_.assign(n_, 0), itwp_.assign(n_, 0);
-  for (int l = 0; l < log_n; ++l) {
+  for (int l = 0; l < log_n_; ++l) {
     const long blocks = long(1) << l;
     for (long b = 0; b < blocks; ++b) {
-      const long e = bitrev(b, l) * (n_ >> (l + 1));
+      const long e = (f * bitrev(b, l) + g) * (n_ >> (l + 1));
       tw_[blocks + b] = pw[e];
       twp_[blocks + b] = companion(pw[e]);
       itw_[blocks + b] = ipw[e];

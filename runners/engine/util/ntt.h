@@ -35,6 +35,19 @@
 // algorithm skip it when half the input is known to be zero (forward) or half the
 // output is not needed (inverse).
 //
+// Negacyclic. The same descent started from c = -1 instead of 1 evaluates a(X) mod
+// X^N + 1 at the N roots of X^N + 1, the odd powers of a primitive 2N-th root of unity
+// psi (negacyclic(), for the rings m = 2^k, negacyclic.h). Only the twiddle tables
+// change: X^N + 1 = X^N - psi^N, and a block b at level l, reduced modulo
+// X^(N/2^l) - psi^(e N/2^l) with e = 2 bitrev_l(b) + 1, splits with
+//     s = psi^((2 bitrev_l(b) + 1) N/2^(l+1)),
+// its children 2b and 2b+1 getting c = s and -s = psi^(N + ...), which is the same rule one
+// level down (bitrev_(l+1)(2b) = bitrev_l(b), bitrev_(l+1)(2b+1) = 2^l + bitrev_l(b)). The
+// leaf i ends up holding A[i] = a(psi^(2 bitrev_k(i) + 1)). The inverse butterflies undo
+// any split (u + v = 2 lo, (u - v) s^-1 = 2 hi), so inverse() returns a again (1/N
+// included), and every kernel, range and schedule above is unchanged: the merged twist
+// of Longa and Naehrig (CANS 2016), with no separate pass of psi^i products.
+//
 // Schedule (AVX-512 build; a portable scalar version computes the same values):
 //  - eight lanes per register; the Shoup quotient is built from 32-bit partial products
 //    (ntt.cpp explains the bound), so a vector twiddle product costs ~15 operations, or
@@ -62,11 +75,18 @@ class Ntt {
   // primitive N-th root of unity omega (or primitive_root_of_unity(N, q) when omega = 0).
   // Throws ParameterError for a bad q, log_n or omega.
   Ntt(int log_n, uint64_t q, uint64_t omega = 0);
+  // The negacyclic transform of length N = 2^log_n (see the header comment): modulo the
+  // prime q < 2^61 with q = 1 (mod 2N), with the primitive 2N-th root of unity psi (or
+  // primitive_root_of_unity(2N, q) when psi = 0). forward() gives
+  // A[i] = a(psi^(2 bitrev(i) + 1)) for a mod X^N + 1; omega() is then psi^2.
+  static Ntt negacyclic(int log_n, uint64_t q, uint64_t psi = 0);
 
   long n() const { return n_; }          // N = 2^k
   int log_n() const { return log_n_; }   // k
   uint64_t q() const { return q_; }
   uint64_t omega() const { return omega_; }  // primitive N-th root of unity
+  bool is_negacyclic() const { return psi_ != 0; }
+  uint64_t psi() const { return psi_; }  // negacyclic: the primitive 2N-th root (else 0)
 
   // In place: a[0..N) in [0, q) -> A[i] = a(omega^bitrev(i)) in [0, q).
   void forward(uint64_t* a) const;
@@ -110,11 +130,20 @@ class Ntt {
  private:
   long n_;
   int log_n_;
-  uint64_t q_, omega_;
-  std::vector<uint64_t> tw_, twp_;    // tw[2^l + b] = omega^(bitrev_l(b) * N/2^(l+1)), companion
+  uint64_t q_, omega_, psi_ = 0;
+  // tw[2^l + b] = omega^(bitrev_l(b) * N/2^(l+1)) (cyclic) or
+  // psi^((2 bitrev_l(b) + 1) * N/2^(l+1)) (negacyclic), and companion
+  std::vector<uint64_t> tw_, twp_;
   std::vector<uint64_t> itw_, itwp_;  // itw[j] = tw[j]^-1, companion
   ShoupMul n_inv_;                    // N^-1 mod q
   bool fast_;                         // IFMA kernels (q < 2^50, IFMA compiled in)
+  struct Negacyclic {};
+  Ntt(Negacyclic, int log_n, uint64_t q, uint64_t psi);
+  void check(int log_n, uint64_t q, uint64_t order);  // sets n_; throws for a bad log_n or q
+  // The tables from powers w^e, e < 2N/f, of the root w: exponent (f * bitrev_l(b) + g) *
+  // N/2^(l+1) at twiddle 2^l + b ((f, g) = (1, 0) cyclic with w = omega, (2, 1)
+  // negacyclic with w = psi).
+  void build_tables(uint64_t w, long f, long g);
   // Forward levels [from, k), the pointwise product by (k, kp) if k != nullptr, inverse
   // levels k-1 down to `to`, each part optional; vector kernels where they apply.
   void run(uint64_t* a, int from, int to, const uint64_t* k, const uint64_t* kp,

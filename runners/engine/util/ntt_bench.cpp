@@ -1,7 +1,9 @@
 // bench_ntt: median (and minimum) wall time of one forward and one inverse
 // CyclotomicTransform on one 60-bit prime and on one prime of max_fast_prime_bits() bits
-// (50 with the IFMA kernels), single thread, for the rings the experiments use, by each
-// algorithm that applies (the one CyclotomicTransform picks is marked "*"). The minimum
+// (50 with the IFMA kernels), single thread, for the rings the experiments use (and the
+// power-of-two rings of the F_p ciphers, m = 2^14..2^17, where the negacyclic NTT is the
+// only algorithm), by each algorithm that applies (the one CyclotomicTransform picks is
+// marked "*"). The minimum
 // shows the unloaded speed on a shared machine. Each configuration's values are checked
 // (three roots by Horner's rule, inverse then forward) before its line is printed; a wrong
 // one stops the run with exit status 1.
@@ -28,15 +30,15 @@ int main(int argc, char** argv) {
   std::vector<int> sizes{60};
   if (max_fast_prime_bits() != 60) sizes.push_back(max_fast_prime_bits());
   using Algorithm = CyclotomicTransform::Algorithm;
-  std::vector<long> rings{4369L, 3205L, 49955L, 53261L, 148733L, 163455L, 164737L};
+  std::vector<long> rings{4369L, 3205L, 49955L, 53261L, 148733L, 163455L, 164737L, 16384L, 32768L, 65536L, 131072L};
   if (argc > 2) rings.clear();
   for (int i = 2; i < argc; ++i) rings.push_back(std::atol(argv[i]));
   for (long m : rings)
   for (int bits : sizes)
-  for (Algorithm algo : {Algorithm::bluestein, Algorithm::prime_factor}) {
+  for (Algorithm algo : {Algorithm::bluestein, Algorithm::prime_factor, Algorithm::negacyclic}) {
     if (algo == Algorithm::prime_factor && !PrimeFactorTransform::applies(m)) continue;
-    const long n = bluestein_length(m);
-    const uint64_t q = ntt_primes(1, bits, uint64_t(m) * uint64_t(n))[0];
+    if ((algo == Algorithm::negacyclic) != NegacyclicTransform::applies(m)) continue;
+    const uint64_t q = ntt_primes(1, bits, CyclotomicTransform::step(m))[0];
     const auto t0 = std::chrono::steady_clock::now();
     const CyclotomicTransform t(m, q, algo);
     const bool chosen = CyclotomicTransform(m, q).algorithm() == algo;
@@ -67,7 +69,9 @@ int main(int argc, char** argv) {
     std::printf("%8ld %8ld %5d %5s %-14s %12.3f %12.3f %12.3f %12.3f %10.1f %12.0f\n", m, t.phi(), bits,
                 t.fast() ? "yes" : "no", (std::string(CyclotomicTransform::name(algo)) + (chosen ? "*" : "")).c_str(),
                 fwd.median, inv.median, fwd.min, inv.min, setup,
-                algo == Algorithm::prime_factor ? PrimeFactorTransform::cost(m) : CyclotomicTransform::bluestein_cost(m));
+                algo == Algorithm::prime_factor ? PrimeFactorTransform::cost(m)
+                : algo == Algorithm::negacyclic ? NegacyclicTransform::cost(m)
+                                                : CyclotomicTransform::bluestein_cost(m));
   }
   return 0;
 }
