@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <sstream>
+#include <string>
 
 #include "engine/errors.h"
 #include "engine/util/primes.h"
@@ -40,8 +41,11 @@ std::vector<std::vector<int>> balanced_digits(const std::vector<double>& sizes, 
 }  // namespace
 
 Chain::Chain(const ChainParams& p) : p_(p) {
-  if (p.m < 3 || p.m % 2 == 0 || p.m > (1L << 20))
-    throw ParameterError(msg("m=", p.m, ": the ring needs odd m with 3 <= m <= 2^20"));
+  const bool pow2 = p.m >= 1 && (p.m & (p.m - 1)) == 0;
+  if (p.m % 2 == 0 && p.m > 0 && !pow2)
+    throw ParameterError(msg("m=", p.m, " is even but not a power of two: the ring needs odd m or m = 2^k"));
+  if (p.m < 3 || p.m > (1L << 20))
+    throw ParameterError(msg("m=", p.m, ": the ring needs odd m with 3 <= m <= 2^20, or m = 2^k with 4 <= m <= 2^20"));
   if (p.bits < 20) throw ParameterError(msg("bits=", p.bits, " is too small: the chain needs at least 20 bits"));
   if (p.c < 1) throw ParameterError(msg("c=", p.c, ": key switching needs at least 1 digit"));
   if (p.small_primes < 0 || p.small_primes > 8)
@@ -49,8 +53,9 @@ Chain::Chain(const ChainParams& p) : p_(p) {
   if (p.ks_margin_bits < 0 || p.ks_margin_bits > 120)
     throw ParameterError(msg("ks_margin_bits=", p.ks_margin_bits, " must be in [0, 120]"));
   const long max_bits = util::max_fast_prime_bits();
-  N_ = util::bluestein_length(p.m);
-  const uint64_t step = uint64_t(p.m) * uint64_t(N_);
+  N_ = pow2 ? p.m / 2 : util::bluestein_length(p.m);
+  step_ = pow2 ? uint64_t(p.m) : uint64_t(p.m) * uint64_t(N_);
+  const uint64_t step = step_;
   const int min_bits = int(std::ceil(std::log2(double(step)))) + 2;
   if (min_bits > max_bits)
     throw ParameterError(msg("m=", p.m, ": its primes need ", min_bits, " bits, above the ", max_bits, "-bit limit"));
@@ -152,7 +157,7 @@ std::string Chain::describe() const {
      << (L_ > S_ ? log2_q_[L_ - 1] : 0.0) << "): log2 Q = " << log2_Q() << "; " << S_
      << " small ladder primes of";
   for (long i = 0; i < S_; ++i) os << (i ? "," : " ") << log2_q_[i];
-  os << " bits (the smallest with q = 1 mod m*N, N=" << N_ << "; transient, not in Q); " << digits_.size()
+  os << " bits (the smallest with q = 1 mod " << (step_ == uint64_t(p_.m) ? std::string("m") : "m*N, N=" + std::to_string(N_)) << "; transient, not in Q); " << digits_.size()
      << " digits of";
   for (size_t j = 0; j < digits_.size(); ++j) os << (j ? "," : " ") << log2_Q(digits_[j]);
   os << " bits; " << K_ << " special primes, log2 P = " << log2_P() << " (largest digit + "

@@ -1,9 +1,13 @@
 // chain.h: the modulus chain of a ring: which primes, how many bits, how they are grouped.
 //
-// Every prime q satisfies q = 1 (mod m N), N = bluestein_length(m), so Z_q holds the m-th
-// roots of unity (for the ring) and the N-th roots (for Bluestein's convolution; the
-// prime-factor algorithm's lengths divide N, util/cyclotomic_transform.h): the smallest
-// such primes have about log2(m N) + 2 bits.
+// Every prime q satisfies q = 1 (mod step): for odd m, step = m N, N = bluestein_length(m),
+// so Z_q holds the m-th roots of unity (for the ring) and the N-th roots (for Bluestein's
+// convolution; the prime-factor algorithm's lengths divide N, util/cyclotomic_transform.h);
+// for m = 2^k, step = m, the m-th roots alone (the negacyclic NTT of length N = phi = m/2
+// twists by a primitive m-th root, util/negacyclic.h). The smallest such primes have about
+// log2(step) + 2 bits. (So a power-of-two ring's ladder may hold a Fermat prime, a
+// plaintext modulus the F_p ciphers use: 17 at m = 8, 257 at m = 128, 65537 at m = 32768;
+// the context must refuse a plaintext modulus p equal to a chain prime.)
 //
 // Prime indices 0 .. L+K-1, in three kinds (HElib's smallPrimes, ctxtPrimes, specialPrimes):
 // - 0 .. S-1: S small "ladder" primes, of consecutive bit sizes b0, b0+1, ..., b0+S-1 from
@@ -36,7 +40,7 @@
 namespace cb::bgv {
 
 struct ChainParams {
-  long m = 0;                // cyclotomic index, odd, 3 <= m <= 2^20
+  long m = 0;                // cyclotomic index, odd with 3 <= m <= 2^20, or m = 2^k, 4 <= m <= 2^20
   long bits = 0;             // bits of the ciphertext modulus Q (big primes), >= 20
   long c = 3;                // key-switching digits, 1 <= c <= L - S
   long small_primes = 8;     // S, transient ladder primes (0..8)
@@ -45,13 +49,14 @@ struct ChainParams {
 
 class Chain {
  public:
-  // Throws ParameterError naming the value: even m, bits < 20, c < 1 or c > L, S or the
-  // margin out of range.
+  // Throws ParameterError naming the value: an even m that is not a power of two, m out of
+  // range, bits < 20, c < 1 or c > L, S or the margin out of range.
   explicit Chain(const ChainParams& p);
 
   const ChainParams& params() const { return p_; }
   long m() const { return p_.m; }
-  long N() const { return N_; }                // Bluestein length
+  long N() const { return N_; }                // NTT length: bluestein_length(m), or phi for m = 2^k
+  uint64_t step() const { return step_; }      // every prime is 1 mod step: m N (odd m), m (m = 2^k)
   long L() const { return L_; }                // small and ciphertext primes: indices 0..L-1
   long S() const { return S_; }                // small primes: indices 0..S-1
   long K() const { return K_; }                // special primes: indices L..L+K-1
@@ -74,6 +79,7 @@ class Chain {
  private:
   ChainParams p_;
   long N_ = 0, L_ = 0, S_ = 0, K_ = 0;
+  uint64_t step_ = 0;
   std::vector<uint64_t> q_;
   std::vector<double> log2_q_;
   std::vector<std::vector<int>> digits_;

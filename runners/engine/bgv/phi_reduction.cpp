@@ -54,15 +54,22 @@ long checked_degree(long m, const std::vector<long>& phi_coeffs) {
   return phi;
 }
 
+// Phi_m = X^(m/2) + 1 (the power-of-two rings): the reduction is a fold.
+bool is_binomial(long m, const std::vector<long>& phi_coeffs) {
+  const long phi = long(phi_coeffs.size()) - 1;
+  if (2 * phi != m || phi_coeffs.front() != 1) return false;
+  for (long j = 1; j < phi; ++j)
+    if (phi_coeffs[size_t(j)] != 0) return false;
+  return true;
+}
+
 }  // namespace
 
 PhiReduction::PhiReduction(long m, const std::vector<long>& phi_coeffs, uint64_t q)
-    : m_(m),
-      phi_(checked_degree(m, phi_coeffs)),
-      k_(m - phi_),
-      q_(q),
-      ntt1_(ntt_for(std::max<long>(2 * k_ - 1, 2), q, m)),
-      ntt2_(ntt_for(m, q, m)) {
+    : m_(m), phi_(checked_degree(m, phi_coeffs)), k_(m - phi_), q_(q) {
+  if (is_binomial(m, phi_coeffs)) return;
+  ntt1_.emplace(ntt_for(std::max<long>(2 * k_ - 1, 2), q, m));
+  ntt2_.emplace(ntt_for(m, q, m));
   auto residue = [&](long c) { return c >= 0 ? uint64_t(c) % q : (q - uint64_t(-c) % q) % q; };
   // I = rev(Phi_m)^-1 mod X^k, by NTL (Newton iteration with its FFTs).
   std::vector<uint64_t> inv(static_cast<size_t>(k_));
@@ -76,22 +83,26 @@ PhiReduction::PhiReduction(long m, const std::vector<long>& phi_coeffs, uint64_t
     NTL::InvTrunc(i, rev, k_);
     for (long j = 0; j <= NTL::deg(i); ++j) inv[size_t(j)] = uint64_t(NTL::rep(i[j]));
   }
-  kernel(ntt1_, std::move(inv), inv_hat_, inv_hatp_);
+  kernel(*ntt1_, std::move(inv), inv_hat_, inv_hatp_);
   std::vector<uint64_t> f(static_cast<size_t>(phi_ + 1));
   for (long j = 0; j <= phi_; ++j) f[size_t(j)] = residue(phi_coeffs[size_t(j)]);
-  kernel(ntt2_, std::move(f), phi_hat_, phi_hatp_);
+  kernel(*ntt2_, std::move(f), phi_hat_, phi_hatp_);
 }
 
 void PhiReduction::reduce(const uint64_t* b, uint64_t* r) const {
   const uint64_t q = q_;
+  if (!ntt1_) {
+    util::sub_mod_array(r, b, b + phi_, phi_, q);  // X^phi = -1
+    return;
+  }
   // rev(t) = rev(b) I mod X^k.
-  std::vector<uint64_t> a(size_t(ntt1_.n()), 0);
+  std::vector<uint64_t> a(size_t(ntt1_->n()), 0);
   for (long i = 0; i < k_; ++i) a[size_t(i)] = b[m_ - 1 - i];
-  ntt1_.convolve_levels(a.data(), inv_hat_.data(), inv_hatp_.data(), 0, 0);
+  ntt1_->convolve_levels(a.data(), inv_hat_.data(), inv_hatp_.data(), 0, 0);
   // t Phi_m, exact at length N2 >= m.
-  std::vector<uint64_t> t(size_t(ntt2_.n()), 0);
+  std::vector<uint64_t> t(size_t(ntt2_->n()), 0);
   for (long j = 0; j < k_; ++j) t[size_t(j)] = reduce_lazy(a[size_t(k_ - 1 - j)], q);
-  ntt2_.convolve_levels(t.data(), phi_hat_.data(), phi_hatp_.data(), 0, 0);
+  ntt2_->convolve_levels(t.data(), phi_hat_.data(), phi_hatp_.data(), 0, 0);
   for (long i = 0; i < phi_; ++i) t[size_t(i)] = reduce_lazy(t[size_t(i)], q);
   util::sub_mod_array(r, b, t.data(), phi_, q);
 }

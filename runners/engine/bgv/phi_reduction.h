@@ -25,9 +25,16 @@
 // zz_pXModulus gives, which the test checks. Cost per reduction: two transforms of
 // length N1 and two of N2 (at m = 53261, 2^14 and 2^16) where NTL's rem takes its
 // multi-modular FFTs with a CRT (a 50-bit prime is not an FFT prime of NTL's).
+//
+// Power-of-two m = 2^k. Phi_m = X^phi + 1 with phi = m/2, so X^(phi+i) = -X^i and
+//     r_i = b_i - b_(phi+i)  (mod q),   i < phi:
+// one subtraction per coefficient, no tables, any q (the same unique remainder, which the
+// test checks against NTL too). The inverse transform of these rings already returns the
+// reduced coefficients (util/negacyclic.h: b_(phi+i) = 0), for which this is a copy.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "engine/util/ntt.h"
@@ -38,10 +45,12 @@ class PhiReduction {
  public:
   // phi_coeffs: Phi_m's integer coefficients (cyclotomic_coeffs(m), degree phi < m); q a
   // prime with q = 1 (mod N2), N2 the least power of two >= m. Throws ParameterError
-  // naming the prime when it lacks those roots.
+  // naming the prime when it lacks those roots. For m = 2^k (Phi_m = X^(m/2) + 1) any
+  // prime q: the reduction is a fold.
   PhiReduction(long m, const std::vector<long>& phi_coeffs, uint64_t q);
 
   long m() const { return m_; }
+  bool is_fold() const { return !ntt1_; }  // m = 2^k: r_i = b_i - b_(phi+i)
   long phi() const { return phi_; }
   uint64_t q() const { return q_; }
 
@@ -52,7 +61,7 @@ class PhiReduction {
  private:
   long m_, phi_, k_;
   uint64_t q_;
-  util::Ntt ntt1_, ntt2_;           // lengths N1 >= 2k - 1 and N2 >= m
+  std::optional<util::Ntt> ntt1_, ntt2_;  // lengths N1 >= 2k - 1 and N2 >= m (empty: the fold)
   std::vector<uint64_t> inv_hat_, inv_hatp_;  // NTT_N1(I) / N1 and its Shoup companions
   std::vector<uint64_t> phi_hat_, phi_hatp_;  // NTT_N2(Phi_m) / N2 and its Shoup companions
 };

@@ -1,7 +1,8 @@
 // PhiReduction (phi_reduction.h) against NTL's rem by a zz_pXModulus, word for word, on
 // random polynomials of degree < m over chain-style primes (q = 1 mod m N): prime m (k = 1),
 // prime powers and other non-squarefree m, products of two to four primes, a 50-bit
-// prime (the IFMA kernels) and a 60-bit one (the 64-bit kernels); and the refusals.
+// prime (the IFMA kernels) and a 60-bit one (the 64-bit kernels); the power-of-two rings'
+// fold (Phi_m = X^(m/2) + 1, primes q = 1 mod m); and the refusals.
 #include <gtest/gtest.h>
 
 #include <NTL/lzz_pX.h>
@@ -35,8 +36,10 @@ std::vector<uint64_t> ntl_rem(long m, const std::vector<long>& phi, uint64_t q, 
 
 void check(long m, int bits, int trials = 3) {
   const auto phi = cyclotomic_coeffs(m);
-  const uint64_t q = util::ntt_primes(1, bits, uint64_t(m) * uint64_t(util::bluestein_length(m)))[0];
+  const bool pow2 = (m & (m - 1)) == 0;  // the chain's primes: 1 mod m there, 1 mod m N for odd m
+  const uint64_t q = util::ntt_primes(1, bits, pow2 ? uint64_t(m) : uint64_t(m) * uint64_t(util::bluestein_length(m)))[0];
   const PhiReduction red(m, phi, q);
+  EXPECT_EQ(red.is_fold(), pow2) << "m=" << m;
   ASSERT_EQ(red.phi(), long(phi.size()) - 1);
   std::mt19937_64 g(uint64_t(m) * 1000 + uint64_t(bits));
   for (int t = 0; t < trials; ++t) {
@@ -61,6 +64,21 @@ TEST(PhiReduction, MatchesNtlRemainderOnTheRingsOfTheTests) {
 
 TEST(PhiReduction, MatchesNtlRemainderWithSixtyBitPrimes) {
   for (long m : {7L, 105L, 4369L}) check(m, 60, 2);
+}
+
+TEST(PhiReduction, FoldsForPowersOfTwo) {
+  for (long m : {4L, 8L, 64L, 1024L, 65536L}) {
+    ASSERT_EQ(long(cyclotomic_coeffs(m).size()), m / 2 + 1);
+    check(m, 50, m > 1024 ? 1 : 3);
+    check(m, 60, 1);
+  }
+  // Any prime: the fold needs no root of unity (7 has none of order 4 or 8).
+  const PhiReduction red(8, cyclotomic_coeffs(8), 7);
+  const std::vector<uint64_t> b{1, 2, 3, 4, 6, 6, 0, 5};
+  std::vector<uint64_t> r(4);
+  red.reduce(b.data(), r.data());
+  EXPECT_EQ(r, (std::vector<uint64_t>{2, 3, 3, 6}));  // b_i - b_(4+i) mod 7
+  EXPECT_EQ(r, ntl_rem(8, cyclotomic_coeffs(8), 7, b));
 }
 
 TEST(PhiReduction, RefusesAPrimeWithoutTheRoots) {

@@ -1,16 +1,19 @@
 // RootBound (root_bound.h): values against plain arithmetic, copies that share values and
 // stay independent, operations on a bound with itself, and the same bits at one and two
-// threads on vectors long enough to be split (split_roots).
+// threads on vectors long enough to be split (split_roots); root_permutation against the
+// canonical embedding's values of sigma_k(a), on odd and power-of-two m.
 #include <gtest/gtest.h>
 
 #include <omp.h>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <vector>
 
 #include "engine/bgv/root_bound.h"
 #include "engine/errors.h"
+#include "engine/util/canonical.h"
 
 namespace cb::bgv {
 namespace {
@@ -58,6 +61,29 @@ TEST(RootBound, SumProductPermutationAndScaleAgainstPlainArithmetic) {
   double mx = 0;
   for (double v : s.normalized()) mx = std::max(mx, v);
   EXPECT_EQ(mx, 1.0);  // normalized: max_t v_t = 1
+}
+
+TEST(RootBound, PermutationIsTheAutomorphismOnTheEmbedding) {
+  // |sigma_k(a)(zeta^(j_t))| = |a(zeta^(j_t k))| = |a| at root perm[t]: for m = 2^k the roots
+  // are the odd j (Z_m^* = <-1> x <5>), for odd m the units.
+  for (long m : {64L, 1024L, 257L, 105L}) {
+    std::mt19937_64 g{uint64_t(m)};
+    std::vector<long> a(m);
+    for (long& c : a) c = long(g() % 7) - 3;
+    const auto emb = util::canonical_embedding(m);
+    const auto mag = emb->magnitudes(a);
+    for (long k : {m - 1, 3L, 5L, 7L}) {
+      if (std::gcd(k, m) != 1) continue;
+      std::vector<long> s(m, 0);  // sigma_k(a) = sum a_i X^(ik mod m), congruent mod X^m - 1
+      for (long i = 0; i < m; ++i) s[(i * k) % m] += a[i];
+      const auto want = emb->magnitudes(s);
+      const auto perm = root_permutation(m, k);
+      ASSERT_EQ(perm.size(), mag.size());
+      for (size_t t = 0; t < perm.size(); ++t)
+        ASSERT_NEAR(want[t], mag[perm[t]], 1e-9 * (1 + mag[perm[t]])) << "m=" << m << " k=" << k << " t=" << t;
+    }
+  }
+  EXPECT_THROW(root_permutation(64, 2), ParameterError);  // not a unit
 }
 
 TEST(RootBound, CopiesShareValuesButNotChanges) {
