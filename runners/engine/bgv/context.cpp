@@ -16,8 +16,9 @@ namespace cb::bgv {
 
 Context::Context(const ContextParams& p)
     : params_(p),
-      zm_(p.m % 2 == 0 ? throw ParameterError(msg("m=", p.m, " is even: the ring needs odd m"))
-                       : std::make_unique<ZmStar>(p.m)),
+      // ZmStar refuses, naming m and the constraint, every even m at p = 2 (m = 2^k has no
+      // slots there: Phi_m = (X + 1)^(m/2) mod 2) and the even m not a power of two at odd p.
+      zm_(std::make_unique<ZmStar>(p.m)),
       chain_(check(p, zm_->phi())) {
   static std::once_flag memory_once;
   std::call_once(memory_once, keep_freed_memory);

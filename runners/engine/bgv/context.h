@@ -29,7 +29,7 @@
 namespace cb::bgv {
 
 struct ContextParams {
-  long m = 0;               // cyclotomic index, odd, 3 <= m <= 2^20
+  long m = 0;               // cyclotomic index: odd, 3 <= m <= 2^20, or m = 2^k (4 <= m <= 2^20) at odd p
   long bits = 0;            // bits of the ciphertext modulus Q (the capacity; small primes not counted)
   long c = 3;               // key-switching digits, 1 <= c <= L - S
   long hwt = 120;           // secret-key Hamming weight; 0 = dense ternary
