@@ -15,11 +15,20 @@
 namespace cb::bgv {
 
 Context::Context(const ContextParams& p)
-    : params_(p),
+    : params_(check_p(p)),
       // ZmStar refuses, naming m and the constraint, every even m at p = 2 (m = 2^k has no
       // slots there: Phi_m = (X + 1)^(m/2) mod 2) and the even m not a power of two at odd p.
-      zm_(std::make_unique<ZmStar>(p.m)),
+      zm_(std::make_unique<ZmStar>(p.m, p.p)),
       chain_(check(p, zm_->phi())) {
+  if (p.p > 2) {
+    if (std::log2(double(p.p)) >= chain_.log2_Q())
+      throw ParameterError(msg("p=", p.p, " is too large for the chain: log2 p = ", std::log2(double(p.p)),
+                               " is not below log2 Q = ", chain_.log2_Q(), " (bits=", p.bits, ")"));
+    for (uint64_t q : chain_.primes())
+      if (q == uint64_t(p.p))
+        throw ParameterError(msg("p=", p.p, " is one of the chain's primes: modulus switching needs every q_i "
+                                 "invertible mod p"));
+  }
   static std::once_flag memory_once;
   std::call_once(memory_once, keep_freed_memory);
   const auto& q = chain_.primes();
@@ -32,6 +41,14 @@ Context::Context(const ContextParams& p)
   for (long t = 0; t < long(units.size()); ++t) pos_[units[t]] = t;
 }
 
+const ContextParams& Context::check_p(const ContextParams& p) {
+  if (p.p < 2 || p.p >= kMaxP || !util::is_prime(uint64_t(p.p)))
+    throw ParameterError(msg("p=", p.p, ": the plaintext modulus must be a prime with 2 <= p < 2^61"));
+  if (p.p != 2 && p.m > 0 && p.m % p.p == 0)  // p = 2 with even m: the ring's own checks say why
+    throw ParameterError(msg("p=", p.p, " divides m=", p.m, ": the plaintext modulus must not divide m"));
+  return p;
+}
+
 ChainParams Context::check(const ContextParams& p, long phi) {
   if (p.hwt < 0 || p.hwt > phi)
     throw ParameterError(msg("hwt=", p.hwt, " must be 0 (dense) or in [1, phi=", phi, "]"));
@@ -41,6 +58,9 @@ ChainParams Context::check(const ContextParams& p, long phi) {
 bool Context::parallel() const { return zm_->phi() >= 4096 && !omp_in_parallel(); }
 
 const SlotRing& Context::slots() const {
+  if (params_.p != 2)
+    throw ParameterError(msg("slots at p > 2: not built yet (p=", params_.p, ", m=", params_.m,
+                             "); build plaintexts from their coefficients (Plaintext::from_coeffs)"));
   std::call_once(slots_once_, [this] { slots_ = std::make_unique<SlotRing>(*zm_); });
   return *slots_;
 }

@@ -1,10 +1,13 @@
 // context.h: the BGV parameters made concrete: ring, slots, modulus chain, transforms.
 //
-// BGV with plaintext modulus p = 2 over R = Z[X]/Phi_m(X), m odd. A ciphertext at level l
-// is a pair (c0, c1) in R_{Q_l}^2 with Q_l = q_0 q_1 ... q_{l-1} (the ciphertext primes,
-// dropped from the top by modulus switching), and
-//     c0 + c1 s = mu + 2 e  (mod Q_l),    mu the plaintext, nu = mu + 2e the noise,
-// decryption being correct while |nu| < Q_l / 2 coefficient-wise.
+// BGV with a prime plaintext modulus p (2 by default; any prime 2 <= p < 2^61 not dividing
+// m) over R = Z[X]/Phi_m(X), m odd. A ciphertext at level l is a pair (c0, c1) in
+// R_{Q_l}^2 with Q_l = q_0 q_1 ... q_{l-1} (the ciphertext primes, dropped from the top by
+// modulus switching), and
+//     c0 + c1 s = f mu + p e  (mod Q_l),    mu the plaintext in R_p, nu = f mu + p e the noise,
+// f in Z_p^* the ciphertext's plaintext factor (ciphertext.h: modulus switching by T
+// multiplies it by T^-1 mod p; always 1 at p = 2), decryption being correct while
+// |nu| < Q_l / 2 coefficient-wise, and reading mu = f^-1 [nu]_{Q_l} mod p.
 //
 // The chain of primes (small ladder primes, big ciphertext primes, c digits, K special
 // primes) is chain.h's; a ciphertext lives modulo Q_T = prod_{i in T} q_i for a subset T
@@ -35,18 +38,27 @@ struct ContextParams {
   long hwt = 120;           // secret-key Hamming weight; 0 = dense ternary
   long ks_margin_bits = ChainParams{}.ks_margin_bits;  // log2(P / largest digit)
   long small_primes = ChainParams{}.small_primes;  // S, transient ladder primes (chain.h)
+  long p = 2;               // plaintext modulus, prime, 2 <= p < 2^61, p does not divide m
+                            // (last: the positional initializers {m, bits, c, hwt, ...} stay valid)
 };
 
 class Context {
  public:
   // Builds the ring, its slots, the primes and their transforms. Throws ParameterError
-  // naming the value for even m, bits < 20, c < 1, hwt outside {0} U [1, phi].
+  // naming the value for even m, bits < 20, c < 1, hwt outside {0} U [1, phi]; and, before
+  // any work, for p not a prime in [2, 2^61) or p dividing m; after the chain is chosen
+  // (before the transforms), for p not below Q (no fresh ciphertext would decrypt) or p
+  // equal to a chain prime (modulus switching needs every q_i invertible mod p).
   explicit Context(const ContextParams& params);
 
   const ContextParams& params() const { return params_; }
   const ZmStar& zmstar() const { return *zm_; }
-  const SlotRing& slots() const;  // built on first use (factoring Phi_m mod 2 takes time)
+  // Built on first use (factoring Phi_m mod 2 takes time). p = 2 only: at p > 2 it throws
+  // ParameterError ("slots at p > 2: not built yet"); plaintexts are then built from their
+  // coefficients (Plaintext::from_coeffs).
+  const SlotRing& slots() const;
   long m() const { return params_.m; }
+  long p() const { return params_.p; }  // plaintext modulus
   long phi() const { return zm_->phi(); }
   // Whether per-limb loops should run on several threads: below a few thousand
   // coefficients per limb a parallel region costs more than it saves, and inside another
@@ -88,6 +100,7 @@ class Context {
 
  private:
   static ChainParams check(const ContextParams& p, long phi);
+  static const ContextParams& check_p(const ContextParams& p);  // p's own constraints, first
   ContextParams params_;
   std::unique_ptr<ZmStar> zm_;
   mutable std::unique_ptr<SlotRing> slots_;
