@@ -7,7 +7,8 @@
 
 namespace cb::bgv {
 
-NoiseModel::NoiseModel(long m, const std::vector<long>& s_coeffs) : m_(m) {
+NoiseModel::NoiseModel(long m, const std::vector<long>& s_coeffs, long p) : m_(m), p_(p) {
+  if (p < 2) throw ParameterError(msg("NoiseModel: p=", p, " must be a prime >= 2"));
   std::vector<long> units;
   for (long j = 1; j < m; ++j)
     if (std::gcd(j, m) == 1) units.push_back(j);
@@ -20,6 +21,7 @@ NoiseModel::NoiseModel(long m, const std::vector<long>& s_coeffs) : m_(m) {
   const std::vector<double> s = util::canonical_embedding(m)->magnitudes(s_coeffs);
   s_ = RootBound::from_values(s);
   const double sig2 = (kSigma + 0.5) * (kSigma + 0.5);
+  const double half_p2 = (double(p) / 2) * (double(p) / 2);  // (p/2)^2: exactly 1 at p = 2
   std::vector<double> r(phi_), r2(phi_), e(phi_);
   w_.resize(phi_);
   double e_max = 0;
@@ -27,8 +29,8 @@ NoiseModel::NoiseModel(long m, const std::vector<long>& s_coeffs) : m_(m) {
     const double a = 2 * M_PI * double(units[t]) / double(m);
     const double S = std::fabs(std::sin(a * double(phi_)) / std::sin(a));
     w_[t] = (double(phi_) + S) / 2;
-    r[t] = tail(double(m) * (1 + s[t] * s[t]) / 6);
-    r2[t] = tail(double(m) * (1 + s[t] * s[t] + s[t] * s[t] * s[t] * s[t]) / 6);
+    r[t] = tail(double(m) * (1 + s[t] * s[t]) / 6 * half_p2);
+    r2[t] = tail(double(m) * (1 + s[t] * s[t] + s[t] * s[t] * s[t] * s[t]) / 6 * half_p2);
     e[t] = tail(sig2 * w_[t]);
     e_max = std::max(e_max, e[t]);
   }
@@ -45,7 +47,7 @@ RootBound NoiseModel::fresh(const RootBound& mu) const {
   for (long t = 0; t < phi_; ++t) {
     const double st = s[t] * s_scale;
     const double et = tail(sig2 * w_[t]);
-    f[t] = 2 * tail(w_[t] * (et * et / 2 + sig2 * (1 + st * st)));
+    f[t] = double(p_) * tail(w_[t] * (et * et / 2 + sig2 * (1 + st * st)));
   }
   RootBound out = RootBound::from_values(std::move(f));
   out += mu;
@@ -53,13 +55,13 @@ RootBound NoiseModel::fresh(const RootBound& mu) const {
 }
 
 double NoiseModel::log2_key_switch(const std::vector<double>& log2_digits, double log2_P) const {
-  // 2 tail(m E^2 sum_j D_j^2 / 24) / P, in logs: sum_j D_j^2 = 2^(2 max) sum 2^(2 (d - max)).
+  // p tail(m E^2 sum_j D_j^2 / 24) / P, in logs: sum_j D_j^2 = 2^(2 max) sum 2^(2 (d - max)).
   double mx = -INFINITY;
   for (double d : log2_digits) mx = std::max(mx, d);
   if (std::isinf(mx)) return -INFINITY;
   double acc = 0;
   for (double d : log2_digits) acc += std::exp2(2 * (d - mx));
-  return 1 + std::log2(tail(double(m_) * acc / 24)) + log2_e_ + mx - log2_P;
+  return std::log2(double(p_)) + std::log2(tail(double(m_) * acc / 24)) + log2_e_ + mx - log2_P;
 }
 
 RootBound NoiseModel::key_switch(const std::vector<double>& log2_digits, double log2_P) const {

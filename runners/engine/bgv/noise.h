@@ -1,7 +1,9 @@
 // noise.h: the noise bounds behind capacity, dynamic modulus switching, the chain planner
 // and the refusal to decrypt a ciphertext whose noise may have wrapped.
 //
-// A ciphertext (c0, c1) over Q_T decrypts through nu = c0 + c1 s (mod Q_T), nu = mu + 2e.
+// A ciphertext (c0, c1) over Q_T decrypts through nu = c0 + c1 s (mod Q_T), nu = f mu + p e
+// (p the plaintext modulus, f the ciphertext's factor, ciphertext.h; f = 1 and p = 2 by
+// default: every formula below reads as before with p = 2).
 // We bound nu at every root of the canonical embedding (root_bound.h): B_t >= |nu(zeta_t)|
 // for all t at once, and the capacity is log2(Q_T / 2) - log2 max_t B_t. The operations'
 // deterministic parts are exact at each root: products multiply, sums add, constants
@@ -28,19 +30,29 @@
 // terms (their coefficients are residues of pseudo-random values); everything else is exact.
 //
 // The random terms, per root t (|s_t| = |s(zeta_t)| exact, from the secret key):
-// - fresh encryption (encryptor.h): nu = mu + 2 (e_pk u + e0 + e1 s), u ternary
+// - fresh encryption (encryptor.h): nu = mu + p (e_pk u + e0 + e1 s), u ternary
 //   (variance 1/2), e0, e1 rounded Gaussians, phi coefficients each, and e_pk bounded by
 //   E_t = tail((sigma+1/2)^2 w_t) over key generation, w_t = (phi + |S_t|)/2:
-//       F_t = |mu_t| + 2 tail(w_t (E_t^2 / 2 + (sigma+1/2)^2 (1 + |s_t|^2)))
+//       F_t = |mu_t| + p tail(w_t (E_t^2 / 2 + (sigma+1/2)^2 (1 + |s_t|^2)))
+//   with |mu_t| the exact embedding of the plaintext's lift (plaintext.h; at p > 2 the
+//   centered lift, coefficients up to p/2).
 // - rounding (modulus switching by T, and the division by P): (delta0 + delta1 s) / T
-//   with delta of m coefficients uniform in [-T, T] (rns_rounding.h), variance 1/3 each:
-//       R_t = tail(m (1 + |s_t|^2) / 6)
+//   with delta = x (mod T), delta = 0 (mod p) (rns_rounding.h): delta / T is the centered
+//   lift's L / T in [-1/2, 1/2] plus an integer k in [-(p-1)/2, (p-1)/2], taken as m
+//   coefficients uniform in [-p/2, p/2], variance p^2/12 each (at p = 2: [-1, 1], 1/3):
+//       R_t = tail(m (1 + |s_t|^2) / 6 * (p/2)^2)
 // - the same rounding of a degree-2 ciphertext (c0, c1, c2), decrypted by c0 + c1 s + c2 s^2:
 //   small primes are dropped between a product and its relinearization (levels.h):
-//       R2_t = tail(m (1 + |s_t|^2 + |s_t|^4) / 6)
+//       R2_t = tail(m (1 + |s_t|^2 + |s_t|^4) / 6 * (p/2)^2)
 // - key switching with digits D_j (lifts of m coefficients uniform in [-D_j/2, D_j/2])
-//   and key errors bounded by E = max_t E_t: 2 tail(m E^2 sum_j D_j^2 / 24) / P, added
-//   at every root, plus R_t.
+//   and key errors p e_j, e_j bounded by E = max_t E_t: p tail(m E^2 sum_j D_j^2 / 24) / P,
+//   added at every root, plus R_t.
+// So the additive terms grow with p (fresh and key switching by p/2, rounding by p/2 too,
+// as the square root of its variance), and products multiply bounds as before: a product
+// of two fresh ciphertexts costs about log2 p more bits than at p = 2. The factor f
+// changes no bound (nu is the same integer polynomial); where the evaluator multiplies a
+// ciphertext by a small integer to align two factors (evaluator.h) the bound is multiplied
+// by its absolute value.
 // e_pk and the key-switching errors enter through their bound E, not their actual
 // values: so the chain planner (which knows the secret key of a seeded run, but not the
 // errors drawn after the chain was chosen) computes exactly the bounds the run will.
@@ -69,10 +81,11 @@ class NoiseModel {
   static constexpr int kDirections = 16; // K of the covering argument
 
   NoiseModel() = default;
-  // m odd, s the secret key's coefficients (degree < phi(m)).
-  NoiseModel(long m, const std::vector<long>& s_coeffs);
+  // m odd, s the secret key's coefficients (degree < phi(m)), p the plaintext modulus.
+  NoiseModel(long m, const std::vector<long>& s_coeffs, long p = 2);
 
   long m() const { return m_; }
+  long p() const { return p_; }
   long phi() const { return phi_; }
   // tail(proxy): the bound over all roots of a term with directional proxy `proxy`.
   double tail(double proxy) const { return std::sqrt(proxy) * tail_factor_; }
@@ -90,7 +103,7 @@ class NoiseModel {
   RootBound key_switch(const std::vector<double>& log2_digits, double log2_P) const;
 
  private:
-  long m_ = 0, phi_ = 0;
+  long m_ = 0, phi_ = 0, p_ = 2;
   double tail_factor_ = 0;
   RootBound s_, round_, round2_;
   std::vector<double> w_;  // w_t = (phi + |S_t|) / 2
