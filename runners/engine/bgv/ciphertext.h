@@ -1,9 +1,12 @@
 // ciphertext.h: a BGV ciphertext (c0, c1) modulo Q_T with its noise bound.
 //
-// c0 + c1 s = mu + 2e (mod Q_T), Q_T the product of a set T of ciphertext primes (all of
+// c0 + c1 s = f mu + p e (mod Q_T), Q_T the product of a set T of ciphertext primes (all of
 // them when fresh, others after modulus switching); both parts are in double-CRT form over
-// T. `noise` bounds |mu + 2e| at every root of the canonical embedding (noise.h); the
+// T. `noise` bounds |f mu + p e| at every root of the canonical embedding (noise.h); the
 // capacity log2(Q_T/2) - log2 max_t noise_t says how much multiplicative depth is left.
+// `factor` is f in [1, p) (HElib's intFactor): 1 when fresh; dropping primes of product T
+// multiplies it by T^-1 mod p, adding primes A by A mod p, a product multiplies the
+// operands' factors (evaluator.h); decryption divides it out. At p = 2 it is always 1.
 #pragma once
 
 #include "engine/bgv/dcrt_poly.h"
@@ -24,6 +27,7 @@ class Ciphertext {
 
   DCRTPoly c0, c1;
   RootBound noise;
+  uint64_t factor = 1;  // f: c0 + c1 s = f mu + p e
 };
 
 }  // namespace cb::bgv

@@ -73,6 +73,42 @@ void DCRTPoly::coeffs_limb(const Context& ctx, int p, const std::vector<long>& c
   ctx.ntt(p).forward(tmp, n, out);
 }
 
+namespace {
+uint64_t residue(long c, uint64_t q) {
+  const uint64_t a = c >= 0 ? uint64_t(c) : uint64_t(0) - uint64_t(c);
+  const uint64_t r = a < q ? a : a % q;
+  return c >= 0 || r == 0 ? r : q - r;
+}
+}  // namespace
+
+void DCRTPoly::scaled_coeffs_limb(const Context& ctx, int p, long scale, const std::vector<long>& e,
+                                  const std::vector<long>& plus, uint64_t* tmp, uint64_t* out) {
+  const uint64_t q = ctx.q(p);
+  const long n = long(e.size());
+  if (long(plus.size()) > n) throw ParameterError(msg("from_scaled_coeffs: ", plus.size(), " > ", n, " coefficients"));
+  const util::ShoupMul w(residue(scale, q), q);
+  for (long k = 0; k < n; ++k) {
+    const uint64_t x = util::mul_shoup(residue(e[k], q), w.w, w.wp, q);
+    tmp[k] = k < long(plus.size()) ? util::add_mod(x, residue(plus[k], q), q) : x;
+  }
+  ctx.ntt(p).forward(tmp, n, out);
+}
+
+DCRTPoly DCRTPoly::from_scaled_coeffs(const Context& ctx, std::vector<int> primes, long scale,
+                                      const std::vector<long>& e, const std::vector<long>& plus) {
+  DCRTPoly r(ctx, std::move(primes), Uninitialized{});
+  const long n = long(e.size());
+  if (n > ctx.m()) throw ParameterError(msg("from_scaled_coeffs: ", n, " coefficients exceed m=", ctx.m()));
+#pragma omp parallel if(ctx.parallel())
+  {
+    std::vector<uint64_t> tmp(n);
+#pragma omp for schedule(static)
+    for (long i = 0; i < r.num_limbs(); ++i)
+      scaled_coeffs_limb(ctx, r.primes_[i], scale, e, plus, tmp.data(), r.limb(i));
+  }
+  return r;
+}
+
 bool DCRTPoly::has_prime(int p) const {
   return std::find(primes_.begin(), primes_.end(), p) != primes_.end();
 }

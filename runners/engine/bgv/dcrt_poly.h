@@ -58,6 +58,14 @@ class DCRTPoly {
   // words), then transformed into out (phi words).
   static void coeffs_limb(const Context& ctx, int p, const std::vector<long>& coeffs, uint64_t* scratch,
                           uint64_t* out);
+  // scale * e + plus (integer polynomials; plus may be shorter or empty), transformed,
+  // without forming the integers (scale * e may pass 2^63 at large plaintext moduli:
+  // encryption's and key generation's p e). The same words as from_coeffs of the sum.
+  static DCRTPoly from_scaled_coeffs(const Context& ctx, std::vector<int> primes, long scale,
+                                     const std::vector<long>& e, const std::vector<long>& plus);
+  // One limb of it (scratch: e.size() words).
+  static void scaled_coeffs_limb(const Context& ctx, int p, long scale, const std::vector<long>& e,
+                                 const std::vector<long>& plus, uint64_t* scratch, uint64_t* out);
 
   const Context& context() const { return *ctx_; }
   const std::vector<int>& primes() const { return primes_; }

@@ -92,7 +92,14 @@ Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
       for (long i = 0; i < long(T.size()); ++i)
         util::mul_add_mod_array(w.limb(i), c.c1.limb(i), sk_.s.limb_of(T[i]), c.c0.limb(i), ctx_.phi(),
                                 ctx_.q(T[i]));
-      const Ciphertext low(divide_round(w, {best}, drop), DCRTPoly(ctx_, {best}), RootBound::flat(ctx_.phi(), at_1));
+      Ciphertext low(divide_round(w, {best}, drop), DCRTPoly(ctx_, {best}), RootBound::flat(ctx_.phi(), at_1));
+      low.factor = c.factor;
+      if (ctx_.p() != 2) {  // the rounding multiplied the plaintext by (prod drop)^-1 mod p
+        const uint64_t p = uint64_t(ctx_.p());
+        uint64_t T = 1;
+        for (int i : drop) T = util::mul_mod(T, ctx_.q(i) % p, p);
+        low.factor = util::mul_mod(low.factor, util::inv_mod(T, p), p);
+      }
       return decrypt_at_level(low);
     }
   }
@@ -163,6 +170,33 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
   const auto& y0 = y[0];
   Result r;
   double max_frac = 0;
+  if (ctx_.p() != 2) {
+    // nu mod p = sum_i y_i [Q/q_i]_p - v [Q]_p, v = round(sum_i y_i / q_i), then / f.
+    const uint64_t p = uint64_t(ctx_.p());
+    std::vector<uint64_t> hat(l, 1);
+    uint64_t Qp = 1;
+    for (long i = 0; i < l; ++i) {
+      Qp = util::mul_mod(Qp, ctx_.q(T[i]) % p, p);
+      for (long j = 0; j < l; ++j)
+        if (j != i) hat[i] = util::mul_mod(hat[i], ctx_.q(T[j]) % p, p);
+    }
+    const uint64_t finv = util::inv_mod(c.factor % p, p);
+    r.coeffs.assign(phi, 0);
+    for (long k = 0; k < phi; ++k) {
+      long double f = 0;
+      uint64_t acc = 0;
+      for (long i = 0; i < l; ++i) {
+        f += (long double)y[i][k] / (long double)ctx_.q(T[i]);
+        acc = util::add_mod(acc, util::mul_mod(y[i][k] % p, hat[i], p), p);
+      }
+      const long double v = std::nearbyint(f);
+      max_frac = std::max(max_frac, double(std::fabs(f - v)));
+      const int64_t vi = int64_t(v);
+      const uint64_t vp = vi >= 0 ? uint64_t(vi) % p : (p - uint64_t(-vi) % p) % p;
+      acc = util::sub_mod(acc, util::mul_mod(vp, Qp, p), p);
+      r.coeffs[k] = util::mul_mod(acc, finv, p);
+    }
+  } else {
   r.mu.SetLength(phi);
   if (l == 1) {
     // One prime (what decrypt() rounds to): the centered lift of y in [0, q) is y, or y - q
@@ -198,6 +232,7 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
     if ((parity + uint64_t(int64_t(v))) & 1) NTL::SetCoeff(r.mu, k);
   }
   r.mu.normalize();
+  }
   r.log2_noise = max_frac > 0 ? std::log2(max_frac) + ctx_.log2_Q(T) : -INFINITY;
   r.level = l;
   if (max_frac > 0.4)

@@ -5,10 +5,13 @@
 // NTT products) give the coefficients
 // x_i = nu mod q_i; with y_i = [x_i (Q/q_i)^-1]_{q_i}, f = sum_i y_i / q_i and
 // v = round(f), nu = sum_i y_i Q/q_i - v Q, so nu mod 2 = (sum_i y_i + v) mod 2 and
-// nu / Q = f - v. The last gives the size of the noise for free: when some coefficient
-// has |f - v| > 0.4 the noise is within a whisker of Q/2 (or past it, where f - v looks
-// uniform), and decryption throws CapacityError instead of returning a plaintext that
-// may be wrong.
+// nu / Q = f - v. (At p > 2 the same nu is read mod p, nu = sum_i y_i [Q/q_i]_p - v [Q]_p,
+// and multiplied by the inverse of the ciphertext's plaintext factor, ciphertext.h:
+// Result::coeffs; the switch down to one prime below multiplies that factor by the
+// dropped primes' inverse.) The last gives the size of the noise for free: when some
+// coefficient has |f - v| > 0.4 the noise is within a whisker of Q/2 (or past it, where
+// f - v looks uniform), and decryption throws CapacityError instead of returning a
+// plaintext that may be wrong.
 //
 // Decrypting l limbs costs l reductions modulo Phi_m, so when the noise estimate allows
 // it the ciphertext is first switched down to the single prime q_0 (rns_rounding.h): the
@@ -38,7 +41,8 @@ class Decryptor {
   ~Decryptor();
 
   struct Result {
-    NTL::GF2X mu;
+    NTL::GF2X mu;                 // p = 2: the plaintext (empty at p > 2)
+    std::vector<uint64_t> coeffs;  // p > 2: the plaintext's phi coefficients mod p (empty at p = 2)
     double log2_noise = 0;  // log2 max |nu_i| measured at `level` (exact at level 1;
                             // otherwise resolved to about 2^-60 Q)
     long level = 0;         // the level decrypted at

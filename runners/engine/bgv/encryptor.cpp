@@ -23,10 +23,16 @@ Encryptor::Randomness Encryptor::draw(Sampler& rng) const {
 Ciphertext Encryptor::encrypt(const Plaintext& mu, Randomness r) const {
   const auto ct = ctx_.ciphertext_primes();
   const long phi = ctx_.phi();
+  const long p = ctx_.p();
   std::vector<long> e0 = std::move(r.e0);
-  for (long i = 0; i < phi; ++i) e0[i] *= 2;
-  for (size_t i = 0; i < mu.coeffs().size(); ++i) e0[i] += mu.coeffs()[i];
-  DCRTPoly c0 = DCRTPoly::from_coeffs(ctx_, ct, e0);
+  DCRTPoly c0;
+  if (p == 2) {
+    for (long i = 0; i < phi; ++i) e0[i] *= 2;
+    for (size_t i = 0; i < mu.coeffs().size(); ++i) e0[i] += mu.coeffs()[i];
+    c0 = DCRTPoly::from_coeffs(ctx_, ct, e0);
+  } else {
+    c0 = DCRTPoly::from_scaled_coeffs(ctx_, ct, p, e0, mu.coeffs());  // p e0 + mu
+  }
   if (secret_key()) {
     DCRTPoly a(ctx_, ct, DCRTPoly::Uninitialized{});
 #pragma omp parallel for schedule(static) if(ctx_.parallel())
@@ -37,8 +43,13 @@ Ciphertext Encryptor::encrypt(const Plaintext& mu, Randomness r) const {
   }
   const DCRTPoly u = DCRTPoly::from_coeffs(ctx_, ct, r.u);
   std::vector<long> e1 = std::move(r.e1);
-  for (long i = 0; i < phi; ++i) e1[i] *= 2;
-  DCRTPoly c1 = DCRTPoly::from_coeffs(ctx_, ct, e1);
+  DCRTPoly c1;
+  if (p == 2) {
+    for (long i = 0; i < phi; ++i) e1[i] *= 2;
+    c1 = DCRTPoly::from_coeffs(ctx_, ct, e1);
+  } else {
+    c1 = DCRTPoly::from_scaled_coeffs(ctx_, ct, p, e1, {});
+  }
   c0.add_product(pk_->b, u);
   c1.add_product(pk_->a, u);
   return Ciphertext(std::move(c0), std::move(c1), noise_.fresh(mu.roots()));

@@ -1,13 +1,16 @@
 // encryptor.h: BGV encryption, with the public key (GHS, HElib) or the secret key.
 //
-// With the public key (b, a) = (-a s + 2e, a), a ternary u and Gaussian e0, e1:
-//     c0 = b u + 2 e0 + mu,   c1 = a u + 2 e1,
-// so c0 + c1 s = mu + 2 (e u + e0 + e1 s): the fresh noise of noise.h.
+// With the public key (b, a) = (-a s + p e, a), p the plaintext modulus (context.h), a
+// ternary u and Gaussian e0, e1:
+//     c0 = b u + p e0 + mu,   c1 = a u + p e1,
+// so c0 + c1 s = mu + p (e u + e0 + e1 s): the fresh noise of noise.h, factor f = 1.
+// (At p = 2 the integers 2 e0 + mu are formed and transformed, as always; at p > 2, p e0
+// may pass 2^63, so p e0 + mu is formed modulo each prime: DCRTPoly::from_scaled_coeffs.)
 //
 // With the secret key (the data owner's encryption, HElib's SecKey::Encrypt), a uniform
 // a and a Gaussian e0:
-//     c0 = -a s + 2 e0 + mu,   c1 = a,
-// so c0 + c1 s = mu + 2 e0: one of the public-key noise's three terms. a is uniform in
+//     c0 = -a s + p e0 + mu,   c1 = a,
+// so c0 + c1 s = mu + p e0: one of the public-key noise's three terms. a is uniform in
 // R_q, so it is drawn directly in evaluation form, one limb per prime from the stream
 // keyed by its seed (Sampler::uniform_limb, as the keys' a_j): one transform per prime
 // (e0 + mu) and one product, where the public key takes three transforms and two

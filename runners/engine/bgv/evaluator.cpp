@@ -15,7 +15,53 @@ namespace {
 void check_context(const Context& ctx, const Ciphertext& a, const char* op) {
   if (&a.context() != &ctx) throw Error(msg(op, ": ciphertext from another context"));
 }
+
+uint64_t residue(long x, uint64_t q) {
+  const uint64_t r = (x >= 0 ? uint64_t(x) : uint64_t(0) - uint64_t(x)) % q;
+  return x >= 0 || r == 0 ? r : q - r;
+}
 }  // namespace
+
+uint64_t Evaluator::switch_factor(const std::vector<int>& have, const std::vector<int>& target) const {
+  const uint64_t p = uint64_t(ctx_.p());
+  if (p == 2) return 1;  // every prime is odd
+  uint64_t up = 1, down = 1;
+  for (int i : target)
+    if (!std::binary_search(have.begin(), have.end(), i)) up = util::mul_mod(up, ctx_.q(i) % p, p);
+  for (int i : have)
+    if (!std::binary_search(target.begin(), target.end(), i)) down = util::mul_mod(down, ctx_.q(i) % p, p);
+  return down == 1 ? up : util::mul_mod(up, util::inv_mod(down, p), p);
+}
+
+std::pair<long, long> Evaluator::align_factors(uint64_t fa, double log2_a, uint64_t fb, double log2_b) const {
+  // x fa = y fb (mod p), i.e. y = x r with r = fa / fb: the remainders r_i and cofactors
+  // t_i of Euclid on (p, r) satisfy r_i = t_i r (mod p), |r_i| falling from r to 1 while
+  // |t_i| rises from 1 to at most p/2; the pair of least |t_i| 2^log2_a + r_i 2^log2_b wins.
+  const uint64_t p = uint64_t(ctx_.p());
+  const uint64_t r = util::mul_mod(fa, util::inv_mod(fb, p), p);
+  __int128 r0 = p, r1 = r, t0 = 0, t1 = 1;
+  long bx = 1, by = long(r);
+  double best = INFINITY;
+  while (r1 != 0) {
+    const double ax = std::fabs(double(t1)), ay = double(r1);
+    const double cost = log2_add(std::log2(ax) + log2_a, std::log2(ay) + log2_b);
+    if (cost < best) best = cost, bx = long(t1), by = long(r1);
+    const __int128 qq = r0 / r1;
+    const __int128 r2 = r0 - qq * r1, t2 = t0 - qq * t1;
+    r0 = r1, r1 = r2, t0 = t1, t1 = t2;
+  }
+  return {bx, by};
+}
+
+void Evaluator::scale_by(Ciphertext& a, long x) const {
+  if (x == 1) return;
+  std::vector<uint64_t> sc;
+  for (int i : a.primes()) sc.push_back(residue(x, ctx_.q(i)));
+  a.c0.mul_scalars(sc);
+  a.c1.mul_scalars(sc);
+  a.noise.scale(std::log2(std::fabs(double(x))));
+  a.factor = util::mul_mod(a.factor, residue(x, uint64_t(ctx_.p())), uint64_t(ctx_.p()));
+}
 
 void Evaluator::switch_polys(const std::vector<DCRTPoly*>& polys, const std::vector<int>& have,
                              const std::vector<int>& target) const {
@@ -61,6 +107,7 @@ void Evaluator::mod_switch_to(Ciphertext& a, const std::vector<int>& target) con
   RootBound noise = levels_.switched(have, a.noise, target);
   switch_polys({&a.c0, &a.c1}, have, target);
   a.noise = std::move(noise);
+  if (ctx_.p() != 2) a.factor = util::mul_mod(a.factor, switch_factor(have, target), uint64_t(ctx_.p()));
 }
 
 void Evaluator::mod_switch_to(Ciphertext& a, long level) const {
@@ -75,6 +122,13 @@ double Evaluator::capacity_bits(const Ciphertext& a) const { return levels_.capa
 
 void Evaluator::add(Ciphertext& a, const Ciphertext& b) const {
   check_context(ctx_, a, "add");
+  if (a.primes() == b.primes() && a.factor != b.factor) {
+    Ciphertext bb = b;
+    const auto [x, y] = align_factors(a.factor, a.noise.log2_max(), bb.factor, bb.noise.log2_max());
+    scale_by(a, x);
+    scale_by(bb, y);
+    return add(a, bb);
+  }
   if (a.primes() == b.primes()) {
     OpProfile::Scope step(profile_, "add", a.level());
     a.c0 += b.c0;
@@ -89,6 +143,11 @@ void Evaluator::add(Ciphertext& a, const Ciphertext& b) const {
     Ciphertext bb = b;
     mod_switch_to(a, target);
     mod_switch_to(bb, target);
+    if (a.factor != bb.factor) {  // p > 2: align the plaintext factors (evaluator.h)
+      const auto [x, y] = align_factors(a.factor, a.noise.log2_max(), bb.factor, bb.noise.log2_max());
+      scale_by(a, x);
+      scale_by(bb, y);
+    }
     OpProfile::Scope step(profile_, "add", a.level());
     a.c0 += bb.c0;
     a.c1 += bb.c1;
@@ -100,6 +159,25 @@ void Evaluator::add(Ciphertext& a, const Ciphertext& b) const {
 void Evaluator::add_plain(Ciphertext& a, const Plaintext& mu) const {
   check_context(ctx_, a, "add_plain");
   if (mu.is_zero()) return;
+  if (a.factor != 1) {
+    // p > 2: a holds f mu_a; add y mu to x a with x f = y (mod p), x and y small (evaluator.h).
+    const auto [x, y] = align_factors(a.factor, a.noise.log2_max(), 1, mu.log2_norm());
+    scale_by(a, x);
+    OpProfile::Scope step(profile_, "add_plain", a.level());
+    const auto p = constant(mu, a.primes());
+    for_limb_chunks(ctx_, a.level(), ctx_.phi(), [&](long i, long lo, long n) {
+      const uint64_t q = a.c0.modulus(i);
+      const util::ShoupMul w(residue(y, q), q);
+      uint64_t* c = a.c0.limb(i) + lo;
+      const uint64_t* m = p->limb_of(a.primes()[i]) + lo;
+      for (long t = 0; t < n; ++t) c[t] = util::add_mod(c[t], util::mul_shoup(m[t], w.w, w.wp, q), q);
+    });
+    RootBound ym = mu.roots();
+    ym.scale(std::log2(std::fabs(double(y))));
+    a.noise += ym;
+    ++n_add_;
+    return;
+  }
   OpProfile::Scope step(profile_, "add_plain", a.level());
   const auto p = constant(mu, a.primes());
   for_limb_chunks(ctx_, a.level(), ctx_.phi(), [&](long i, long lo, long n) {
@@ -230,18 +308,26 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
     a.c0 = std::move(r[0]);
     a.c1 = std::move(r[1]);
     a.noise = std::move(na);
+    uint64_t fb = b.factor;
+    if (ctx_.p() != 2) {
+      const uint64_t sf = switch_factor(have, target), p = uint64_t(ctx_.p());
+      a.factor = util::mul_mod(a.factor, sf, p);
+      fb = util::mul_mod(fb, sf, p);
+    }
     step.set(a.level());
-    return tensor_relinearize(a, r[2], r[3], nb);
+    return tensor_relinearize(a, r[2], r[3], nb, fb);
   }
   mod_switch_to(a, target);
   step.set(a.level());
-  if (b.primes() == target) return tensor_relinearize(a, b.c0, b.c1, b.noise);
+  if (b.primes() == target) return tensor_relinearize(a, b.c0, b.c1, b.noise, b.factor);
   Ciphertext bb = b;
   mod_switch_to(bb, target);
-  tensor_relinearize(a, bb.c0, bb.c1, bb.noise);
+  tensor_relinearize(a, bb.c0, bb.c1, bb.noise, bb.factor);
 }
 
-void Evaluator::tensor_relinearize(Ciphertext& a, const DCRTPoly& b0, const DCRTPoly& b1, const RootBound& bn) const {
+void Evaluator::tensor_relinearize(Ciphertext& a, const DCRTPoly& b0, const DCRTPoly& b1, const RootBound& bn,
+                                   uint64_t fb) const {
+  if (ctx_.p() != 2) a.factor = util::mul_mod(a.factor, fb, uint64_t(ctx_.p()));  // f_a f_b
   // (d0, d1, d2) = (a0 b0, a0 b1 + a1 b0, a1 b1), written in one parallel pass over the
   // limbs' chunks (the threads stay even at a few primes) into fresh polynomials.
   if (b0.primes() != a.primes() || b1.primes() != a.primes())
@@ -266,6 +352,7 @@ void Evaluator::relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, DCRTPoly 
   n *= b;
   const std::vector<int> tr = levels_.relin_set(tp, n);
   switch_polys({&d0, &d1, &d2}, tp, tr);
+  if (ctx_.p() != 2) out.factor = util::mul_mod(out.factor, switch_factor(tp, tr), uint64_t(ctx_.p()));
   {
     OpProfile::Scope step(profile_, "relin", long(tr.size()));  // the key switch of d2
     DCRTPoly e0, e1;
@@ -284,6 +371,7 @@ void Evaluator::square(Ciphertext& a) const {
   OpProfile::Scope step(profile_, "mul", a.level());
   mod_switch_to(a, levels_.product_set(a.primes(), a.noise, a.primes(), a.noise));
   step.set(a.level());
+  if (ctx_.p() != 2) a.factor = util::mul_mod(a.factor, a.factor, uint64_t(ctx_.p()));  // f^2
   DCRTPoly d0 = a.c0, d1 = a.c0, d2 = a.c1;
   d0 *= a.c0;
   d1 *= a.c1;
@@ -339,6 +427,7 @@ std::vector<Ciphertext> Evaluator::automorph_many(const Ciphertext& a, const std
     DCRTPoly c0 = base.c0.permuted(perm);
     c0 += e0;
     out.emplace_back(std::move(c0), std::move(e1), levels_.automorphism(base.noise, perm, base.primes()));
+    out.back().factor = base.factor;  // X -> X^k and key switching keep f (keys.h)
     ++n_auto_;
   }
   return out;

@@ -13,6 +13,30 @@
 // primes, chain.h); where each operation runs, and the noise bound each leaves, come from
 // levels.h (GHS's dynamic noise management, fine-grained as HElib's), which the chain
 // planner shares.
+//
+// The plaintext factor at p > 2 (ciphertext.h). Dropping primes of product T leaves
+// f T^-1 mu (rns_rounding.h), adding primes A leaves f A mu; a product's factor is f_a f_b;
+// automorphisms, key switching (keys.h) and constant products keep f; decryption divides it
+// out. Sums need equal factors: a + b with f_a != f_b becomes x a + y b for the small
+// integers x f_a = y f_b (mod p) minimizing |x| |a| + |y| |b| among the remainders and
+// cofactors of Euclid on (p, f_a / f_b) (one of those pairs has both |x|, |y| <= sqrt(p);
+// the first is x = 1, the last y = 1, taken when the other operand's noise dominates),
+// bounds multiplied by |x| and |y|;
+// add_plain likewise adds y mu to x a with x f = y. At p = 2 every factor is 1: nothing
+// of this runs, and the words are those of before.
+// Why tracking, not chain primes q_i = 1 (mod p) (which keep f = 1 throughout): the chain's
+// primes are already q = 1 (mod m N) (chain.h), so q = 1 (mod p) too asks for q = 1 (mod
+// m N p), log2 p more bits for the smallest prime and 2^-log2 p as many primes of each
+// size. With the 50-bit IFMA primes: at p = 65537, m=53261 (m N = 2^32.7) would need 52-bit
+// primes, none; m=4369 (m N = 2^26.1) has about two such primes per bit size near 50 bits,
+// not a chain; IAIK's 33-bit p fits no ring at 50-bit primes, its 60-bit p none at all. The ladder
+// of small primes (levels.h) would lose its small rungs too. Tracking costs a word per
+// ciphertext and a few products mod p per switch, beside the switch's transforms of m
+// words per prime; its only price in noise is the alignment of sums whose factors differ
+// (at most about log2 sqrt(p) + 1 bits, nothing when they agree, as at p = 2). The chain
+// planner (levels.h) plans sums without that alignment: at p > 2 a plan that adds
+// ciphertexts of different factors under-counts by up to that much (the planner's factor
+// tracking is the planner's own work, not built here).
 #pragma once
 
 #include <atomic>
@@ -95,7 +119,15 @@ class Evaluator {
   // out = (d0, d1) + the s^2 part d2 switched to s, the tensor (d0, d1, d2) computed at its
   // primes from operands of noise bounds a and b; first moved to Levels::relin_set.
   // a = a * (b0, b1) (both at a's primes; bn the second operand's bound), relinearized.
-  void tensor_relinearize(Ciphertext& a, const DCRTPoly& b0, const DCRTPoly& b1, const RootBound& bn) const;
+  void tensor_relinearize(Ciphertext& a, const DCRTPoly& b0, const DCRTPoly& b1, const RootBound& bn,
+                          uint64_t fb) const;
+  // The factor by which switching from `have` to `target` multiplies the plaintext: the
+  // added primes' product over the dropped ones', mod p (1 at p = 2).
+  uint64_t switch_factor(const std::vector<int>& have, const std::vector<int>& target) const;
+  // Small integers (x, y) with x fa = y fb (mod p) minimizing |x| 2^log2_a + |y| 2^log2_b.
+  std::pair<long, long> align_factors(uint64_t fa, double log2_a, uint64_t fb, double log2_b) const;
+  // a *= x (an integer): parts, bound (times |x|) and factor (times x mod p).
+  void scale_by(Ciphertext& a, long x) const;
   void relinearize(Ciphertext& out, DCRTPoly d0, DCRTPoly d1, DCRTPoly d2, const RootBound& a,
                    const RootBound& b) const;
   const Context& ctx_;

@@ -46,9 +46,13 @@ PublicKey KeyGenerator::public_key(const SecretKey& sk) {
   pk.a = rng_.uniform(ctx_, ct);
   const std::vector<long> e = rng_.gaussian(ctx_.phi());
   pk.log2_e = log2_canonical(e, ctx_.m());
-  std::vector<long> e2(e.size());
-  for (size_t i = 0; i < e.size(); ++i) e2[i] = 2 * e[i];
-  pk.b = DCRTPoly::from_coeffs(ctx_, ct, e2);
+  if (ctx_.p() == 2) {
+    std::vector<long> e2(e.size());
+    for (size_t i = 0; i < e.size(); ++i) e2[i] = 2 * e[i];
+    pk.b = DCRTPoly::from_coeffs(ctx_, ct, e2);
+  } else {
+    pk.b = DCRTPoly::from_scaled_coeffs(ctx_, ct, ctx_.p(), e, {});  // p e
+  }
   DCRTPoly as = pk.a;
   as *= sk.s.restricted(ct);
   pk.b -= as;
@@ -82,8 +86,10 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
   for (long j = 0; j < long(ctx_.digits().size()); ++j) {
     const auto& digit = ctx_.digits()[j];
     std::vector<long>& e = draws.e[j];
-    for (long& x : e) x *= 2;
-    // b_j = 2 e_j - a_j s (+ P s' modulo the digit's primes), limb by limb: each limb's
+    const bool p2 = ctx_.p() == 2;
+    if (p2)
+      for (long& x : e) x *= 2;
+    // b_j = p e_j - a_j s (+ P s' modulo the digit's primes), limb by limb: each limb's
     // a, e and product stay in cache, where whole polynomials would stream memory 6 times.
     // A seeded key keeps a_j as its seed: its limbs only pass through a scratch limb.
     DCRTPoly b(ctx_, all, DCRTPoly::Uninitialized{});
@@ -100,7 +106,8 @@ KeySwitchKey KeyGenerator::switch_key(const SecretKey& sk, const DCRTPoly& s_pri
         uint64_t* ar = seeded ? a_scratch.data() : a.limb(long(r));
         uint64_t* br = b.limb(long(r));
         Sampler::uniform_limb(key.a_seed, KeySwitchKey::tag(j, p), q, ar, ctx_.phi());
-        DCRTPoly::coeffs_limb(ctx_, p, e, tmp.data(), br);
+        if (p2) DCRTPoly::coeffs_limb(ctx_, p, e, tmp.data(), br);
+        else DCRTPoly::scaled_coeffs_limb(ctx_, p, ctx_.p(), e, {}, tmp.data(), br);  // p e_j
         util::mul_mod_array(tmp.data(), ar, sk.s.limb_of(p), ctx_.phi(), q);
         util::sub_mod_array(br, br, tmp.data(), ctx_.phi(), q);
         if (std::find(digit.begin(), digit.end(), p) != digit.end()) {

@@ -2,15 +2,16 @@
 //
 // Secret key s: h coefficients +-1 (HElib's sparse default h = 120) or dense ternary,
 // held in double-CRT form over every prime (ciphertext and special).
-// Public key: (b, a) = (-a s + 2e, a) over the ciphertext primes.
+// Public key: (b, a) = (-a s + p e, a) over the ciphertext primes, p the plaintext modulus.
 // Key switching from s' to s (GHS §3.1, with the CRT "gadget" of digits D_1..D_c): for
 // each digit j,
-//     (b_j, a_j) = (-a_j s + 2 e_j + P g_j s',  a_j)   over all primes (mod P Q_L),
+//     (b_j, a_j) = (-a_j s + p e_j + P g_j s',  a_j)   over all primes (mod P Q_L),
 // with g_j = 1 modulo the primes of D_j and 0 modulo the other ciphertext primes. A part
 // c1 under s' is written c1 = sum_j d_j g_j (mod Q_l), d_j the centered lift of c1 mod D_j,
-// and sum_j d_j (b_j, a_j) decrypts under s to P c1 s' + 2 sum_j d_j e_j; dividing by P
-// (rns_rounding.h) leaves c1 s' plus small noise. At lower levels the same key works on
-// the surviving primes: g_j restricted to Q_l is still the gadget of the shrunken digits.
+// and sum_j d_j (b_j, a_j) decrypts under s to P c1 s' + p sum_j d_j e_j; dividing by P
+// (rns_rounding.h, delta = 0 mod p) leaves c1 s' plus small noise, a multiple of p: no
+// factor P^-1 mod p appears, as the key carries P s' (GHS), not s' with c0 scaled by P.
+// At lower levels the same key works on the surviving primes: g_j restricted to Q_l is still the gadget of the shrunken digits.
 // s' = s^2 gives the relinearization key, s' = s(X^k) the key for X -> X^k.
 #pragma once
 

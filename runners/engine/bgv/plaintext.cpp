@@ -10,7 +10,10 @@
 
 #include <omp.h>
 
+#include "engine/bgv/decryptor.h"
+#include "engine/errors.h"
 #include "engine/util/canonical.h"
+#include "engine/util/modarith.h"
 
 namespace cb::bgv {
 
@@ -133,6 +136,8 @@ std::pair<std::vector<long>, std::shared_ptr<const RootBound>> memo_lift(long m,
 
 Plaintext::Plaintext(const Context& ctx, const NTL::GF2X& mu)
     : ctx_(&ctx), poly_(mu), cache_(std::make_shared<Cache>()) {
+  if (ctx.p() != 2)
+    throw ParameterError(msg("Plaintext from GF(2)[X] at p=", ctx.p(), ": use Plaintext::from_coeffs"));
   const long deg = NTL::deg(mu);
   if (deg >= ctx.phi()) {
     NTL::rem(poly_, mu, ctx.slots().Phi());
@@ -145,6 +150,52 @@ Plaintext::Plaintext(const Context& ctx, const NTL::GF2X& mu)
     coeffs_ = std::move(lift);
     roots_ = std::move(roots);
   }
+}
+
+std::vector<uint64_t> Plaintext::reduce(const Context& ctx, const std::vector<long>& coeffs) {
+  const uint64_t p = uint64_t(ctx.p());
+  const long phi = ctx.phi();
+  std::vector<uint64_t> a(std::max<size_t>(coeffs.size(), size_t(phi)), 0);
+  for (size_t i = 0; i < coeffs.size(); ++i) {
+    const long c = coeffs[i];
+    const uint64_t r = (c >= 0 ? uint64_t(c) : uint64_t(0) - uint64_t(c)) % p;
+    a[i] = c >= 0 || r == 0 ? r : p - r;
+  }
+  if (long(a.size()) > phi) {
+    // Long division by the monic Phi_m mod p, from the top coefficient down.
+    std::vector<uint64_t> phi_p;
+    for (long c : cyclotomic_coeffs(ctx.m())) {
+      const uint64_t r = (c >= 0 ? uint64_t(c) : uint64_t(0) - uint64_t(c)) % p;
+      phi_p.push_back(c >= 0 || r == 0 ? r : p - r);
+    }
+    for (long i = long(a.size()) - 1; i >= phi; --i) {
+      const uint64_t top = a[i];
+      if (!top) continue;
+      for (long j = 0; j <= phi; ++j)  // a -= top X^(i - phi) Phi_m
+        a[i - phi + j] = util::sub_mod(a[i - phi + j], util::mul_mod(top, phi_p[j], p), p);
+    }
+    a.resize(phi);
+  }
+  return a;
+}
+
+Plaintext Plaintext::from_coeffs(const Context& ctx, const std::vector<long>& coeffs) {
+  const std::vector<uint64_t> r = reduce(ctx, coeffs);
+  const uint64_t p = uint64_t(ctx.p());
+  Plaintext pt;
+  pt.ctx_ = &ctx;
+  pt.cache_ = std::make_shared<Cache>();
+  long deg = long(r.size()) - 1;
+  while (deg >= 0 && r[deg] == 0) --deg;
+  if (deg < 0) return pt;
+  pt.coeffs_.resize(deg + 1);
+  for (long i = 0; i <= deg; ++i) pt.coeffs_[i] = r[i] > p / 2 ? long(r[i]) - long(p) : long(r[i]);  // (-p/2, p/2]
+  if (p == 2)
+    for (long i = 0; i <= deg; ++i)
+      if (r[i]) NTL::SetCoeff(pt.poly_, i);
+  pt.roots_ = std::make_shared<const RootBound>(
+      RootBound::from_values(util::canonical_embedding(ctx.m())->magnitudes(pt.coeffs_)));
+  return pt;
 }
 
 std::pair<std::vector<long>, RootBound> Plaintext::small_lift(long m, std::vector<long> mu01) {

@@ -1,4 +1,11 @@
-// plaintext.h: an encoded plaintext mu in R_2 = GF(2)[X]/Phi_m, ready to meet ciphertexts.
+// plaintext.h: an encoded plaintext mu in R_p = Z_p[X]/Phi_m, ready to meet ciphertexts.
+//
+// Two ways in. At p = 2 (the circuits' case) from a GF2X, as below. At any p (the context's
+// plaintext modulus) from integer coefficients, from_coeffs: reduced mod p and modulo
+// Phi_m over Z_p (Phi_m is monic, so long division mod p), then lifted to the centered
+// representatives in (-p/2, p/2] (at p = 2: {0, 1}); its embedding is computed exactly as
+// below. The constructor from a GF2X refuses a context with p > 2 (its {-1, 0, 1} lift
+// read mod p would be another plaintext).
 //
 // Holds a small integer lift of mu (coefficients in {-1, 0, 1}, degree < phi), its exact
 // canonical embedding's magnitudes |mu(zeta_t)| at every root (the factor by which
@@ -43,11 +50,16 @@ class Plaintext {
   static constexpr int kLiftTrials = 4;
 
   Plaintext() = default;
-  Plaintext(const Context& ctx, const NTL::GF2X& mu);
+  Plaintext(const Context& ctx, const NTL::GF2X& mu);  // p = 2 only (ParameterError otherwise)
+  // mu = sum_i coeffs[i] X^i in R_p, any integers and any length (reduced mod p and Phi_m).
+  static Plaintext from_coeffs(const Context& ctx, const std::vector<long>& coeffs);
+  // The residues mod p of an integer polynomial modulo Phi_m (length phi), the reduction
+  // from_coeffs makes: the clear arithmetic tests compare decryptions with.
+  static std::vector<uint64_t> reduce(const Context& ctx, const std::vector<long>& coeffs);
 
   const Context& context() const { return *ctx_; }
-  const NTL::GF2X& poly() const { return poly_; }
-  const std::vector<long>& coeffs() const { return coeffs_; }
+  const NTL::GF2X& poly() const { return poly_; }  // mu mod 2 (p = 2; empty at p > 2)
+  const std::vector<long>& coeffs() const { return coeffs_; }  // the lift (degree < phi; empty for 0)
   double log2_norm() const { return roots_->log2_max(); }  // log2 |mu|_can, -inf for mu = 0
   const RootBound& roots() const { return *roots_; }     // |mu(zeta_t)|, zero for mu = 0
   bool is_zero() const { return coeffs_.empty(); }

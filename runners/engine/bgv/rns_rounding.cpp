@@ -98,6 +98,38 @@ void lift_mod(const Context& ctx, const Lift& L, int s_index, std::vector<uint64
   util::crt_combine_array(out.data(), y.data(), hat.data(), kT, bound, L.v.data(), T_s, L.m, s);
 }
 
+// For p > 2: per lift and coefficient, the k in [-(p-1)/2, (p-1)/2] with L + k T = 0 (mod p),
+// L = sum_k y_k (T/t_k) - v T the centered lift.
+std::vector<std::vector<int64_t>> multiples_of_T(const Context& ctx, const std::vector<Lift>& L) {
+  const uint64_t p = uint64_t(ctx.p());
+  std::vector<std::vector<int64_t>> out(L.size());
+  for (size_t i = 0; i < L.size(); ++i) {
+    const auto& dr = L[i].drop;
+    const long kT = long(dr.size()), m = L[i].m;
+    std::vector<uint64_t> hat(kT, 1);  // [T/t_k]_p
+    uint64_t T_p = 1;
+    for (long a = 0; a < kT; ++a) {
+      T_p = mul_mod(T_p, ctx.q(dr[a]) % p, p);
+      for (long b = 0; b < kT; ++b)
+        if (b != a) hat[a] = mul_mod(hat[a], ctx.q(dr[b]) % p, p);
+    }
+    const uint64_t minus_inv_T = p - util::inv_mod(T_p, p);  // -T^-1 mod p
+    out[i].resize(m);
+    int64_t* ki = out[i].data();
+#pragma omp parallel for schedule(static) if(ctx.parallel())
+    for (long c = 0; c < m; ++c) {
+      uint64_t l = 0;  // L mod p
+      for (long a = 0; a < kT; ++a) l = util::add_mod(l, mul_mod(L[i].y[a][c] % p, hat[a], p), p);
+      const int64_t v = L[i].v[c];
+      const uint64_t vp = v >= 0 ? uint64_t(v) % p : (p - uint64_t(-v) % p) % p;
+      l = util::sub_mod(l, mul_mod(vp, T_p, p), p);
+      const uint64_t kk = mul_mod(l, minus_inv_T, p);
+      ki[c] = kk > p / 2 ? int64_t(kk) - int64_t(p) : int64_t(kk);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<DCRTPoly> lift_digits(const DCRTPoly& x, const std::vector<std::vector<int>>& digits,
@@ -130,7 +162,10 @@ std::vector<DCRTPoly> divide_round(const std::vector<const DCRTPoly*>& x, const 
                                    const std::vector<int>& drop) {
   const Context& ctx = x.front()->context();
   const long nx = long(x.size()), nk = long(keep.size());
-  const std::vector<Lift> L = crt_lift_many(x, std::vector<std::vector<int>>(nx, drop), /*even_fix=*/true);
+  const uint64_t pt = uint64_t(ctx.p());
+  const std::vector<Lift> L = crt_lift_many(x, std::vector<std::vector<int>>(nx, drop), /*even_fix=*/pt == 2);
+  // p > 2: k[i] per coefficient of each lift (rns_rounding.h), delta = L + k T.
+  const std::vector<std::vector<int64_t>> k = pt == 2 ? std::vector<std::vector<int64_t>>() : multiples_of_T(ctx, L);
   std::vector<DCRTPoly> r;
   r.reserve(nx);
   for (long i = 0; i < nx; ++i) r.emplace_back(ctx, keep, DCRTPoly::Uninitialized{});
@@ -148,6 +183,14 @@ std::vector<DCRTPoly> divide_round(const std::vector<const DCRTPoly*>& x, const 
       for (int t : drop) T_s = mul_mod(T_s, ctx.q(t) % s, s);
       const util::ShoupMul w(util::inv_mod(T_s, s), s);
       lift_mod(ctx, L[i], s_index, z);
+      if (!k.empty()) {  // z = delta mod s = L + k T
+        const util::ShoupMul wt(T_s, s);
+        const int64_t* ki = k[i].data();
+        for (long c = 0; c < ctx.m(); ++c) {
+          const uint64_t a = ki[c] >= 0 ? uint64_t(ki[c]) % s : s - uint64_t(-ki[c]) % s;
+          z[c] = util::add_mod(z[c], util::mul_shoup(a == s ? 0 : a, wt.w, wt.wp, s), s);
+        }
+      }
       ctx.ntt(s_index).forward(z.data(), ctx.m(), dv.data());
       const uint64_t* xs = x[i]->limb(index_in(*x[i], s_index));
       uint64_t* out = r[i].limb(j);

@@ -11,10 +11,17 @@
 // the other primes (then multiplied by the key-switching key).
 //
 // Scaled rounding (modulus switching, and the division by P after key switching): for x
-// over S u T, return (x - delta) / T over S, where delta = x (mod T) and delta = 0 (mod 2).
-// The second condition keeps the plaintext: (mu + 2e - delta)/T = mu * T^-1 = mu (mod 2)
-// since T is odd. delta is the centered lift shifted by +-T when odd, so |delta| <= T.
-// The added noise is (delta0 + delta1 s)/T: coefficients of size <= 1 (GHS §3).
+// over S u T, return (x - delta) / T over S, where delta = x (mod T) and delta = 0 (mod p),
+// p the context's plaintext modulus. The second condition keeps the plaintext up to a known
+// factor: (f mu + p e - delta)/T = f T^-1 mu (mod p), T prime to p (context.h refuses a p
+// among the chain's primes). At p = 2, T^-1 = 1 (mod 2) and delta is the centered lift
+// shifted by +-T when odd, so |delta| <= T (the words of every p = 2 run). At p > 2, with
+// L the centered lift (|L| <= T/2), delta = L + k T for the k in [-(p-1)/2, (p-1)/2] with
+// k = -L T^-1 (mod p), so |delta| <= T p/2; the quotient is (x - L)/T - k, k subtracted in
+// coefficients before the forward transform (L mod p from the CRT: sum_i y_i [T/t_i]_p -
+// v [T]_p). The added noise is (delta0 + delta1 s)/T: coefficients of size <= p/2 (GHS §3;
+// noise.h's R_t). Key switching's division by P keeps the plaintext exactly: the key
+// product is P c1 s' + p E (keys.h), and P c1 s' is divisible by P, so no factor appears.
 //
 // All of it works on the length-m coefficient vectors the inverse transform returns (a
 // representative of the ring element modulo Phi_m, see util/cyclotomic_transform.h): no reduction
