@@ -1,0 +1,407 @@
+// Tests of the BGV scheme at a prime plaintext modulus p > 2 (context.h), at the
+// coefficient level: every operation against the same arithmetic in the clear in
+// R_p = Z_p[X]/Phi_m, computed with NTL's ZZ_pX modulo a Phi_m built here from
+// prod_{d | m} (X^d - 1)^mu(m/d) (not the engine's cyclotomic_coeffs); the noise computed
+// exactly from the secret key below the bound at every root after every step; the
+// plaintext factor that modulus switching leaves (ciphertext.h) and sums of ciphertexts
+// of different factors; and the refusals with their messages.
+#include <NTL/ZZX.h>
+#include <NTL/ZZ_pX.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <ostream>
+#include <random>
+
+#include "engine/bgv/decryptor.h"
+#include "engine/bgv/encryptor.h"
+#include "engine/bgv/evaluator.h"
+#include "engine/errors.h"
+#include "engine/util/modarith.h"
+
+namespace cb::bgv {
+namespace {
+
+struct Case {
+  const char* why;
+  long m, bits, c, hwt, p;
+};
+std::ostream& operator<<(std::ostream& os, const Case& r) { return os << "m" << r.m << "_p" << r.p; }
+
+// Named parameter sets, each with its reason. bits grow with log2 p: a product costs
+// about twice log2 p plus the ring's terms (noise.h).
+const Case kCases[] = {
+    {"p = 3, the smallest odd prime, prime m", 257, 260, 2, 0, 3},
+    {"p = 3, m = 5 * 257, two factors, sparse key", 1285, 300, 3, 120, 3},
+    {"p = 17", 257, 260, 2, 0, 17},
+    {"p = 257 (Fermat), m = 241 prime", 241, 300, 2, 0, 257},
+    {"p = 65537, Pasta's and HERA's prime", 257, 340, 3, 0, 65537},
+    {"p = 8088322049, the 33-bit prime of IAIK's Masta/Pasta", 257, 460, 3, 0, 8088322049L},
+    {"p = 1096486890805657601, the 60-bit prime of IAIK's framework", 257, 700, 4, 0, 1096486890805657601L},
+};
+
+// Phi_m over Z, independently of the engine: prod over d | m of (X^d - 1)^mu(m/d).
+NTL::ZZX cyclotomic(long m) {
+  auto mobius = [](long n) {
+    long r = 1;
+    for (long q = 2; q * q <= n; ++q)
+      if (n % q == 0) {
+        n /= q;
+        if (n % q == 0) return 0L;
+        r = -r;
+      }
+    return n > 1 ? -r : r;
+  };
+  NTL::ZZX num(1), den(1);
+  for (long d = 1; d <= m; ++d) {
+    if (m % d) continue;
+    NTL::ZZX f;
+    NTL::SetCoeff(f, d);
+    NTL::SetCoeff(f, 0, -1);
+    const long mu = mobius(m / d);
+    if (mu == 1) num *= f;
+    if (mu == -1) den *= f;
+  }
+  return num / den;
+}
+
+// R_p in the clear: residues as vectors of phi coefficients in [0, p).
+struct Clear {
+  Clear(long m, long p) : m(m), p(p), push(NTL::ZZ(p)) {
+    NTL::ZZ_pX phi_p = NTL::conv<NTL::ZZ_pX>(cyclotomic(m));
+    mod = NTL::ZZ_pXModulus(phi_p);
+    phi = NTL::deg(phi_p);
+  }
+  NTL::ZZ_pX poly(const std::vector<uint64_t>& v) const {
+    NTL::ZZ_pX x;
+    for (size_t i = 0; i < v.size(); ++i) NTL::SetCoeff(x, long(i), NTL::conv<NTL::ZZ_p>(NTL::ZZ(NTL::INIT_VAL, v[i])));
+    return x;
+  }
+  std::vector<uint64_t> vec(const NTL::ZZ_pX& x0) const {
+    NTL::ZZ_pX x;
+    NTL::rem(x, x0, mod);
+    std::vector<uint64_t> v(phi, 0);
+    for (long i = 0; i <= NTL::deg(x); ++i) v[i] = NTL::conv<unsigned long>(NTL::rep(NTL::coeff(x, i)));
+    return v;
+  }
+  std::vector<uint64_t> mul(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) const {
+    return vec(NTL::MulMod(poly(a), poly(b), mod));
+  }
+  std::vector<uint64_t> add(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) const {
+    return vec(poly(a) + poly(b));
+  }
+  // mu(X^k): X^i -> X^(i k mod m), then modulo Phi_m (which divides X^m - 1).
+  std::vector<uint64_t> automorph(const std::vector<uint64_t>& a, long k) const {
+    NTL::ZZ_pX x;
+    for (size_t i = 0; i < a.size(); ++i) {
+      const long j = (long(i) * k) % m;
+      NTL::SetCoeff(x, j, NTL::coeff(x, j) + NTL::conv<NTL::ZZ_p>(NTL::ZZ(NTL::INIT_VAL, a[i])));
+    }
+    return vec(x);
+  }
+  long m, p, phi = 0;
+  NTL::ZZ_pPush push;
+  NTL::ZZ_pXModulus mod;
+};
+
+struct Scheme {
+  explicit Scheme(const Case& r)
+      : ctx([&] {
+          ContextParams cp{r.m, r.bits, r.c, r.hwt};
+          cp.p = r.p;
+          return cp;
+        }()),
+        rng(4242),
+        keygen(ctx, rng),
+        clear(r.m, r.p) {
+    sk = keygen.secret_key(r.hwt);
+    pk = keygen.public_key(sk);
+    relin = keygen.relin_key(sk);
+    noise = NoiseModel(ctx.m(), sk.coeffs, ctx.p());
+    for (long k : {2L, 3L, r.m - 1}) autos.emplace(k, keygen.automorphism_key(sk, k));
+  }
+  // phi random residues mod p, as the integers in [0, p) and a plaintext of them.
+  std::vector<uint64_t> random(std::mt19937_64& g) const {
+    std::vector<uint64_t> v(ctx.phi());
+    for (auto& x : v) x = g() % uint64_t(ctx.p());
+    return v;
+  }
+  Plaintext plain(const std::vector<uint64_t>& v) const {
+    std::vector<long> c(v.begin(), v.end());
+    return Plaintext::from_coeffs(ctx, c);
+  }
+  std::vector<uint64_t> decrypt(const Ciphertext& c) const {
+    return Decryptor(ctx, sk, noise.rounding().log2_max()).decrypt(c).coeffs;
+  }
+  Context ctx;
+  Sampler rng;
+  KeyGenerator keygen;
+  Clear clear;
+  SecretKey sk;
+  PublicKey pk;
+  KeySwitchKey relin;
+  std::map<long, KeySwitchKey> autos;
+  NoiseModel noise;
+};
+
+// Every root: measured <= bound (a relative 1e-6 for the floating-point embedding).
+::testing::AssertionResult dominated(const Scheme& s, const Ciphertext& c, const std::string& what) {
+  const RootBound measured = Decryptor(s.ctx, s.sk).noise_embedding(c);
+  if (measured.is_zero()) return ::testing::AssertionSuccess();
+  for (long t = 0; t < measured.size(); ++t) {
+    const double m = measured.log2_at(t), b = c.noise.log2_at(t);
+    if (m > b + 1e-6)
+      return ::testing::AssertionFailure() << what << ": at root " << t << " the noise is 2^" << m
+                                           << " above its bound 2^" << b;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+class PrimePTest : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override { s = std::make_unique<Scheme>(GetParam()); }
+  std::unique_ptr<Scheme> s;
+  std::mt19937_64 g{11};
+};
+
+TEST_P(PrimePTest, PlaintextIsTheCenteredLiftReducedModPhi) {
+  const long p = s->ctx.p(), phi = s->ctx.phi();
+  std::vector<long> c(s->ctx.m() + 5);  // past phi: reduced modulo Phi_m
+  for (auto& x : c) x = long(g() % 1000) - 500 + ((g() & 1) ? p / 2 : 0);
+  const Plaintext pt = Plaintext::from_coeffs(s->ctx, c);
+  NTL::ZZ_pX x;
+  for (size_t i = 0; i < c.size(); ++i) NTL::SetCoeff(x, long(i), NTL::conv<NTL::ZZ_p>(NTL::ZZ(c[i])));
+  const auto want = s->clear.vec(x);
+  EXPECT_EQ(Plaintext::reduce(s->ctx, c), want);
+  ASSERT_LE(long(pt.coeffs().size()), phi);
+  for (size_t i = 0; i < pt.coeffs().size(); ++i) {
+    const long l = pt.coeffs()[i];
+    EXPECT_TRUE(2 * l > -p && 2 * l <= p) << "coefficient " << i << " = " << l << " outside (-p/2, p/2]";
+    EXPECT_EQ(uint64_t(((l % p) + p) % p), want[i]) << "coefficient " << i;
+  }
+  EXPECT_TRUE(Plaintext::from_coeffs(s->ctx, std::vector<long>(10, p)).is_zero());  // p = 0 mod p
+}
+
+TEST_P(PrimePTest, EncryptPublicAndSecretKeyRoundTrip) {
+  const auto v = s->random(g);
+  const Ciphertext cp = Encryptor(s->ctx, s->pk, s->noise).encrypt(s->plain(v), s->rng);
+  const Ciphertext cs = Encryptor(s->ctx, s->sk, s->noise).encrypt(s->plain(v), s->rng);
+  EXPECT_EQ(s->decrypt(cp), v);
+  EXPECT_EQ(s->decrypt(cs), v);
+  EXPECT_EQ(Decryptor(s->ctx, s->sk).decrypt_at_level(cp).coeffs, v);  // no switch down first
+  EXPECT_TRUE(dominated(*s, cp, "fresh, public key"));
+  EXPECT_TRUE(dominated(*s, cs, "fresh, secret key"));
+}
+
+TEST_P(PrimePTest, EveryOperationAgainstTheClear) {
+  const auto a = s->random(g), b = s->random(g), k = s->random(g);
+  const Encryptor enc(s->ctx, s->pk, s->noise);
+  const Evaluator ev(s->ctx, s->noise, s->relin, s->autos);
+  const Ciphertext ca = enc.encrypt(s->plain(a), s->rng), cb = enc.encrypt(s->plain(b), s->rng);
+  const Plaintext pk = s->plain(k);
+  const Clear& C = s->clear;
+  struct Step {
+    std::string what;
+    Ciphertext c;
+    std::vector<uint64_t> want;
+  };
+  std::vector<Step> steps;
+  {
+    Ciphertext x = ca;
+    ev.add(x, cb);
+    steps.push_back({"add", x, C.add(a, b)});
+  }
+  {
+    Ciphertext x = ca;
+    ev.mul_plain(x, pk);
+    steps.push_back({"mul_plain", x, C.mul(a, k)});
+    ev.add_plain(x, pk);
+    steps.push_back({"mul_plain, add_plain", x, C.add(C.mul(a, k), k)});
+  }
+  {
+    Ciphertext x = ca;
+    ev.mul(x, cb);
+    steps.push_back({"mul + relin", x, C.mul(a, b)});
+    ev.add_plain(x, pk);  // a factor other than 1 after the product's switches, typically
+    steps.push_back({"mul, add_plain", x, C.add(C.mul(a, b), k)});
+  }
+  {
+    Ciphertext x = cb;
+    ev.square(x);
+    steps.push_back({"square", x, C.mul(b, b)});
+  }
+  for (long kk : {2L, 3L, s->ctx.m() - 1}) {
+    Ciphertext x = ca;
+    ev.automorph(x, kk);
+    steps.push_back({"automorph " + std::to_string(kk), x, C.automorph(a, kk)});
+  }
+  {
+    const auto many = ev.automorph_many(cb, {1, 3, 2});
+    steps.push_back({"automorph_many 1", many[0], b});
+    steps.push_back({"automorph_many 3", many[1], C.automorph(b, 3)});
+    steps.push_back({"automorph_many 2", many[2], C.automorph(b, 2)});
+  }
+  for (auto& st : steps) {
+    EXPECT_EQ(s->decrypt(st.c), st.want) << st.what;
+    EXPECT_TRUE(dominated(*s, st.c, st.what));
+  }
+}
+
+TEST_P(PrimePTest, ModSwitchSeveralLevelsKeepsThePlaintextUpToItsFactor) {
+  const auto a = s->random(g), b = s->random(g);
+  const Encryptor enc(s->ctx, s->pk, s->noise);
+  const Evaluator ev(s->ctx, s->noise, s->relin, s->autos);
+  Ciphertext c = enc.encrypt(s->plain(a), s->rng);
+  const Ciphertext fresh_b = enc.encrypt(s->plain(b), s->rng);
+  const uint64_t p = uint64_t(s->ctx.p());
+  bool factor_moved = false;
+  EXPECT_EQ(c.factor, 1u);
+  uint64_t f = 1;
+  long switches = 0;
+  while (c.level() > 1) {
+    const auto before = c.primes();
+    {
+      Ciphertext next = c;  // stop where the rounding noise (about p) would spend the modulus
+      ev.mod_switch_to(next, next.level() - 1);
+      if (ev.capacity_bits(next) < 2) break;
+    }
+    ev.mod_switch_to(c, c.level() - 1);
+    ++switches;
+    // f times q_dropped^-1 mod p.
+    const uint64_t q = s->ctx.q(before.back()) % p;
+    EXPECT_EQ(c.factor, util::mul_mod(f, util::inv_mod(q, p), p)) << "level " << c.level();
+    f = c.factor;
+    factor_moved |= c.factor != 1;
+    EXPECT_EQ(s->decrypt(c), a) << "level " << c.level();
+    EXPECT_EQ(Decryptor(s->ctx, s->sk).decrypt_at_level(c).coeffs, a) << "level " << c.level();
+    EXPECT_TRUE(dominated(*s, c, "mod_switch_to level " + std::to_string(c.level())));
+    // A sum with a fresh ciphertext (factor 1, all primes): the switch to the common set
+    // and the factors' alignment (evaluator.h).
+    Ciphertext sum = fresh_b;
+    ev.add(sum, c);
+    EXPECT_EQ(s->decrypt(sum), s->clear.add(a, b)) << "level " << c.level();
+    EXPECT_TRUE(dominated(*s, sum, "add of different factors at level " + std::to_string(c.level())));
+  }
+  EXPECT_GE(switches, 2) << "several levels deep";
+  // Some prime of the chain is not 1 mod p, so the factor moved (else this test shows nothing).
+  bool all_one = true;
+  for (int i : s->ctx.ciphertext_primes()) all_one &= s->ctx.q(i) % p == 1;
+  if (!all_one) {
+    EXPECT_TRUE(factor_moved);
+  }
+}
+
+TEST_P(PrimePTest, ADeeperCircuitAgainstTheClear) {
+  // ((a b + c) d)^2 + a, with automorphisms and constants between: the noise bound checked
+  // after every step and the plaintext at the end and along the way.
+  const auto a = s->random(g), b = s->random(g), c = s->random(g), d = s->random(g), k = s->random(g);
+  const Encryptor enc(s->ctx, s->pk, s->noise), senc(s->ctx, s->sk, s->noise);
+  const Evaluator ev(s->ctx, s->noise, s->relin, s->autos);
+  const Clear& C = s->clear;
+  const Ciphertext ca = enc.encrypt(s->plain(a), s->rng), cb = senc.encrypt(s->plain(b), s->rng);
+  const Ciphertext cc = enc.encrypt(s->plain(c), s->rng), cd = senc.encrypt(s->plain(d), s->rng);
+  Ciphertext x = ca;
+  ev.mul(x, cb);
+  ev.add(x, cc);
+  auto want = C.add(C.mul(a, b), c);
+  ASSERT_EQ(s->decrypt(x), want) << "a b + c";
+  ASSERT_TRUE(dominated(*s, x, "a b + c"));
+  ev.automorph(x, 2);
+  want = C.automorph(want, 2);
+  ev.mul(x, cd);
+  want = C.mul(want, d);
+  ASSERT_EQ(s->decrypt(x), want) << "(a b + c)(X^2) d";
+  ASSERT_TRUE(dominated(*s, x, "(a b + c)(X^2) d"));
+  ev.mul_plain(x, s->plain(k));
+  want = C.mul(want, k);
+  ev.square(x);
+  want = C.mul(want, want);
+  ASSERT_TRUE(dominated(*s, x, "square"));
+  ev.add(x, ca);
+  want = C.add(want, a);
+  EXPECT_TRUE(dominated(*s, x, "+ a"));
+  EXPECT_GT(ev.capacity_bits(x), 0);
+  EXPECT_EQ(s->decrypt(x), want);
+}
+
+INSTANTIATE_TEST_SUITE_P(SmallRings, PrimePTest, ::testing::ValuesIn(kCases), [](const auto& info) {
+  std::ostringstream os;
+  os << info.param;
+  return os.str();
+});
+
+// The refusals, each before any work, naming the value and the constraint.
+ContextParams at_p(long m, long bits, long p) {
+  ContextParams cp{m, bits, 2, 0};
+  cp.p = p;
+  return cp;
+}
+
+void expect_refused(const ContextParams& cp, const std::string& words) {
+  try {
+    Context ctx(cp);
+    ADD_FAILURE() << "p=" << cp.p << " m=" << cp.m << " was accepted";
+  } catch (const ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+}
+
+TEST(PrimePRefusals, NotAPrimeOutOfRangeDividingMTooLargeOrAChainPrime) {
+  expect_refused(at_p(257, 200, 1), "p=1: the plaintext modulus must be a prime with 2 <= p < 2^61");
+  expect_refused(at_p(257, 200, 9), "p=9: the plaintext modulus must be a prime with 2 <= p < 2^61");
+  expect_refused(at_p(257, 200, 65536), "p=65536: the plaintext modulus must be a prime");
+  expect_refused(at_p(257, 200, 2305843009213693967L),  // the least prime above 2^61
+                 "p=2305843009213693967: the plaintext modulus must be a prime with 2 <= p < 2^61");
+  expect_refused(at_p(257, 200, 257), "p=257 divides m=257");
+  expect_refused(at_p(1285, 200, 5), "p=5 divides m=1285");
+  ContextParams small = at_p(257, 40, 1096486890805657601L);
+  small.c = 1;
+  expect_refused(small, "p=1096486890805657601 is too large for the chain");
+  const Context ctx(ContextParams{257, 200, 2, 0});
+  const long q = long(ctx.q(ctx.S()));  // a chain prime, as the same chain at p = q would pick
+  expect_refused(at_p(257, 200, q), "is one of the chain's primes");
+  EXPECT_EQ(Context(at_p(257, 200, 2305843009213693951L)).p(), 2305843009213693951L);  // 2^61 - 1: the largest
+}
+
+TEST(PrimePRefusals, SlotsAndGF2XPlaintextsAtPAbove2) {
+  const Context ctx(at_p(257, 200, 17));
+  try {
+    ctx.slots();
+    ADD_FAILURE() << "slots at p = 17 were built";
+  } catch (const ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("slots at p > 2: not built yet"), std::string::npos) << e.what();
+  }
+  NTL::GF2X x;
+  NTL::SetCoeff(x, 3);
+  try {
+    Plaintext pt(ctx, x);
+    ADD_FAILURE() << "a GF2X plaintext at p = 17 was accepted";
+  } catch (const ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("Plaintext from GF(2)[X] at p=17"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PrimeP, FromCoeffsAtP2DecryptsAsTheGF2XPath) {
+  // The coefficient path at p = 2 ({0, 1} lift) next to the GF2X one (signed lift): both
+  // encrypt mu, whose decryption is the same GF2X.
+  const Context ctx(ContextParams{257, 200, 2, 0});
+  Sampler rng(9);
+  KeyGenerator kg(ctx, rng);
+  const SecretKey sk = kg.secret_key(0);
+  const PublicKey pk = kg.public_key(sk);
+  const NoiseModel noise(ctx.m(), sk.coeffs);
+  std::vector<long> c(ctx.phi());
+  NTL::GF2X x;
+  std::mt19937_64 g(3);
+  for (long i = 0; i < ctx.phi(); ++i)
+    if ((c[i] = long(g() % 5)) % 2) NTL::SetCoeff(x, i);
+  const Plaintext a = Plaintext::from_coeffs(ctx, c), b(ctx, x);
+  EXPECT_EQ(a.poly(), b.poly());
+  const Encryptor enc(ctx, pk, noise);
+  const Decryptor dec(ctx, sk, noise.rounding().log2_max());
+  EXPECT_EQ(dec.decrypt(enc.encrypt(a, rng)).mu, x);
+  EXPECT_EQ(dec.decrypt(enc.encrypt(b, rng)).mu, x);
+}
+
+}  // namespace
+}  // namespace cb::bgv
