@@ -75,45 +75,89 @@ size_t NegacyclicTransform::table_bytes(long m) {
   return Ntt::table_bytes(long(phi)) + phi * sizeof(uint32_t) + phi * sizeof(long);
 }
 
+namespace {
+
+// Per-thread scratch of at least n words (const methods stay thread-safe).
+uint64_t* scratch(long n) {
+  thread_local std::vector<uint64_t> buf;
+  if (long(buf.size()) < n) buf.resize(n);
+  return buf.data();
+}
+
+// dst[bitrev(i)] = f(src[i]) for i < 2^bits (bitrev over `bits` bits; br its table). The
+// permutation sends a word of a power-of-two array to the far end of it, and done word by
+// word its accesses hit the same cache sets (2.4x an NTT at phi = 2^15, measured). In
+// 8 x 8 tiles instead: with i = (a, b, c), a and c of 3 bits, bitrev(i) = (rev c, rev b,
+// rev a), so for each middle b the 8 source lines (a, b, 0..7) fill the 8 destination lines
+// (rev c, rev b, 0..7): every access is a whole cache line.
+template <class F>
+void bitrev_move(const uint64_t* src, uint64_t* dst, int bits, const uint32_t* br, F f) {
+  const long n = long(1) << bits;
+  if (bits < 6) {
+    for (long i = 0; i < n; ++i) dst[br[i]] = f(src[i]);
+    return;
+  }
+  static constexpr int rev3[8] = {0, 4, 2, 6, 1, 5, 3, 7};
+  const int hi = bits - 3;                   // a and rev c sit at bit hi
+  const long mids = long(1) << (bits - 6);   // b ranges over bits - 6 bits
+  for (long b = 0; b < mids; ++b) {
+    // bitrev over `bits` of (b << 3) is rev_(bits-6)(b) << 3: the table gives it.
+    const long rb = long(br[b << 3]);
+    uint64_t tile[8][8];
+    for (int a = 0; a < 8; ++a) {
+      const uint64_t* s = src + (long(a) << hi) + (b << 3);
+      for (int c = 0; c < 8; ++c) tile[a][c] = s[c];
+    }
+    for (int c = 0; c < 8; ++c) {
+      uint64_t* d = dst + (long(rev3[c]) << hi) + rb;
+      for (int a = 0; a < 8; ++a) d[rev3[a]] = f(tile[a][c]);
+    }
+  }
+}
+
+}  // namespace
+
 void NegacyclicTransform::forward(const uint64_t* coeffs, long ncoeffs, uint64_t* values) const {
   if (ncoeffs < 0 || ncoeffs > m_)
     throw ParameterError(msg("NegacyclicTransform::forward: ncoeffs=", ncoeffs, " is outside [0, m=", m_, "]"));
   const uint64_t q = q_;
   const long phi = m_ / 2;
-  // a mod X^phi + 1 into values, in [0, F q) as the forward levels take it.
+  uint64_t* x = scratch(phi);
+  // a mod X^phi + 1 into x, in [0, F q) as the forward levels take it.
   const uint64_t bound = uint64_t(ntt_.forward_bound()) * q;
   const long folded = std::max<long>(ncoeffs - phi, 0), top = std::min(ncoeffs, phi);
-  for (long i = 0; i < folded; ++i) values[i] = sub_mod(reduce_any(coeffs[i], q), reduce_any(coeffs[i + phi], q), q);
+  // Branch-free (vectorized) for the usual words, residues lazy below 2q; any larger word
+  // sends the loop to the division of reduce_any.
+  const uint64_t two_q = 2 * q;
+  uint64_t large = 0;
+  for (long i = 0; i < folded; ++i) {
+    const uint64_t a = coeffs[i], b = coeffs[i + phi];
+    large |= uint64_t(a >= two_q) | uint64_t(b >= two_q);
+    const uint64_t u = a >= q ? a - q : a, v = b >= q ? b - q : b;
+    x[i] = u >= v ? u - v : u + q - v;
+  }
+  if (large)
+    for (long i = 0; i < folded; ++i) x[i] = sub_mod(reduce_any(coeffs[i], q), reduce_any(coeffs[i + phi], q), q);
+  large = 0;
   for (long i = folded; i < top; ++i) {
-    const uint64_t x = coeffs[i];
-    values[i] = x < bound ? x : x % q;
+    const uint64_t w = coeffs[i];
+    large |= uint64_t(w >= bound);
+    x[i] = w;
   }
-  std::fill(values + top, values + phi, 0);
-  ntt_.forward_levels(values, 0);
-  // values[i] = a(zeta^(2 bitrev(i) + 1)), lazy: the bit reversal (an involution, so swaps
-  // in place) puts j = 2t + 1 at t, and reduces.
-  const uint32_t* br = bitrev_.data();
-  for (long t = 0; t < phi; ++t) {
-    const long r = br[t];
-    if (t < r) {
-      const uint64_t x = values[t];
-      values[t] = reduce_lazy(values[r], q);
-      values[r] = reduce_lazy(x, q);
-    } else if (t == r) {
-      values[t] = reduce_lazy(values[t], q);
-    }
-  }
+  if (large)
+    for (long i = folded; i < top; ++i) x[i] = x[i] < bound ? x[i] : x[i] % q;
+  std::fill(x + top, x + phi, 0);
+  ntt_.forward_levels(x, 0);
+  // x[i] = a(zeta^(2 bitrev(i) + 1)), lazy: value t (j = 2t + 1) is x[bitrev(t)], reduced.
+  bitrev_move(x, values, ntt_.log_n(), bitrev_.data(), [q](uint64_t w) { return reduce_lazy(w, q); });
 }
 
 void NegacyclicTransform::inverse(const uint64_t* values, uint64_t* coeffs) const {
   const uint64_t q = q_;
   const long phi = m_ / 2;
   const uint64_t bound = uint64_t(ntt_.inverse_bound()) * q;  // the inverse levels' input range
-  const uint32_t* br = bitrev_.data();
-  for (long t = 0; t < phi; ++t) {
-    const uint64_t x = values[t];
-    coeffs[br[t]] = x < bound ? x : x % q;
-  }
+  bitrev_move(values, coeffs, ntt_.log_n(), bitrev_.data(),
+              [q, bound](uint64_t w) { return w < bound ? w : w % q; });
   ntt_.inverse_levels(coeffs, 0);  // phi b, in [0, I q)
   mul_scalar_array(coeffs, coeffs, phi_inv_, phi, q);
   std::fill(coeffs + phi, coeffs + m_, 0);
