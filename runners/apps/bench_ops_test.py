@@ -34,7 +34,10 @@ REFUSED = [
      "bench_ops: --bits given 2 times (200, 300): bench_ops measures one parameter set; run it once per value"),
     (["--m", 257, "--m", 641, "--bits", 300], "{tmp}/ops.json", "bench_ops: --m given 2 times (257, 641)"),
     (["--m", 257, "--bits", -5], "{tmp}/ops.json", "bench_ops: bits=-5 is too small: the chain needs at least 20 bits"),
-    (["--m", 256, "--bits", 200], "{tmp}/ops.json", "bench_ops: m=256 is even: the ring needs odd m"),
+    (["--m", 258, "--bits", 200], "{tmp}/ops.json", "bench_ops: m=258 is even: the ring needs odd m"),
+    (["--m", 256, "--bits", 200], "{tmp}/ops.json",
+     "bench_ops: m=256 is a power of two and p=2: no slots, Phi_m = X^128 + 1 = (X + 1)^128 mod 2; the ring at "
+     "p=2 needs odd m"),
     (["--m", 257, "--bits", 200, "--hwt", 50], "{tmp}/ops.json",
      "bench_ops: --hwt 50: HElib's security formula rates key weights 1 to 119 at 0 bits; use 0 (dense) or "
      "at least 120, or --allow-insecure"),
