@@ -324,6 +324,108 @@ TEST_P(PrimePTest, ADeeperCircuitAgainstTheClear) {
   EXPECT_EQ(s->decrypt(x), want);
 }
 
+TEST_P(PrimePTest, RandomSequencesKeepTheClearValueAndTheBound) {
+  // As noise_test.cpp at p = 2: random products, squares, constant products, sums (of
+  // ciphertexts of any factors), automorphisms (single and hoisted) and switches to any
+  // target (down, and up by adding small primes back); after each, the decryption equals
+  // the clear value and the exact noise is below the bound at every root.
+  const Encryptor enc(s->ctx, s->pk, s->noise);
+  const Evaluator ev(s->ctx, s->noise, s->relin, s->autos);
+  const Clear& C = s->clear;
+  const std::vector<long> ks{2, 3, s->ctx.m() - 1};
+  struct Item {
+    Ciphertext c;
+    std::vector<uint64_t> v;
+  };
+  std::vector<Item> pool;
+  for (int i = 0; i < 3; ++i) {
+    auto v = s->random(g);
+    pool.push_back({enc.encrypt(s->plain(v), s->rng), v});
+  }
+  long checks = 0;
+  for (int step = 0; step < 40; ++step) {
+    const Item& a = pool[g() % pool.size()];
+    const Item& b = pool[g() % pool.size()];
+    Item out = a;
+    const int op = int(g() % 7);
+    std::string what;
+    switch (op) {
+      case 0: ev.mul(out.c, b.c), out.v = C.mul(a.v, b.v), what = "mul"; break;
+      case 1: ev.square(out.c), out.v = C.mul(a.v, a.v), what = "square"; break;
+      case 2: {
+        const auto k = s->random(g);
+        ev.mul_plain(out.c, s->plain(k)), out.v = C.mul(a.v, k), what = "mul_plain";
+        break;
+      }
+      case 3: {
+        const auto k = s->random(g);
+        ev.add(out.c, b.c), ev.add_plain(out.c, s->plain(k)), out.v = C.add(C.add(a.v, b.v), k);
+        what = "add, add_plain";
+        break;
+      }
+      case 4: {
+        const long k = ks[g() % ks.size()];
+        ev.automorph(out.c, k), out.v = C.automorph(a.v, k), what = "automorph";
+        break;
+      }
+      case 5: {
+        const long k1 = ks[g() % ks.size()], k2 = ks[g() % ks.size()];
+        const auto many = ev.automorph_many(out.c, {k1, k2});
+        const bool second = g() % 2;
+        out.c = many[second], out.v = C.automorph(a.v, second ? k2 : k1), what = "automorph_many";
+        break;
+      }
+      default: {
+        const auto targets = ev.levels().switch_targets(out.c.primes());
+        ev.mod_switch_to(out.c, targets[g() % targets.size()]);
+        what = "mod_switch_to";
+      }
+    }
+    if (ev.capacity_bits(out.c) < 2) continue;  // spent: keep the pool decryptable
+    ASSERT_TRUE(dominated(*s, out.c, what)) << "step " << step;
+    ASSERT_EQ(s->decrypt(out.c), out.v) << what << " at step " << step;
+    ++checks;
+    pool.push_back(std::move(out));
+    if (pool.size() > 6) pool.erase(pool.begin() + long(g() % pool.size()));
+  }
+  EXPECT_GE(checks, 20) << "too few operations were checked";
+}
+
+TEST_P(PrimePTest, SumsOfDifferentFactorsAreAlignedCheaply) {
+  // Ciphertexts that only switched share the factor of their prime set (Q_T / Q_L mod p);
+  // a product's factor differs. x = a b (squared again until its factor differs from
+  // y's), y = c switched to x's primes: their sum and x + constant, against the clear, the
+  // bound, and the alignment's price: the sum's bound within log2 sqrt(p) + 2 bits of the
+  // larger operand's (evaluator.h).
+  const Encryptor enc(s->ctx, s->pk, s->noise);
+  const Evaluator ev(s->ctx, s->noise, s->relin, s->autos);
+  const Clear& C = s->clear;
+  const auto a = s->random(g), b = s->random(g), c = s->random(g), k = s->random(g);
+  Ciphertext x = enc.encrypt(s->plain(a), s->rng);
+  ev.mul(x, enc.encrypt(s->plain(b), s->rng));
+  auto xv = C.mul(a, b);
+  const Ciphertext fresh_c = enc.encrypt(s->plain(c), s->rng);
+  Ciphertext y = fresh_c;
+  ev.mod_switch_to(y, x.primes());
+  for (int tries = 0; x.factor == y.factor && tries < 3 && ev.capacity_bits(x) > 40; ++tries) {
+    ev.square(x), xv = C.mul(xv, xv);
+    y = fresh_c;
+    ev.mod_switch_to(y, x.primes());
+  }
+  ASSERT_NE(x.factor, y.factor) << "no product with a factor other than its prime set's";
+  ASSERT_EQ(x.primes(), y.primes());
+  const double before = std::max(x.log2_noise(), y.log2_noise());
+  Ciphertext sum = x;
+  ev.add(sum, y);
+  EXPECT_EQ(s->decrypt(sum), C.add(xv, c));
+  EXPECT_TRUE(dominated(*s, sum, "aligned sum"));
+  EXPECT_LE(sum.log2_noise(), before + std::log2(double(s->ctx.p())) / 2 + 2);
+  Ciphertext xk = x;
+  ev.add_plain(xk, s->plain(k));
+  EXPECT_EQ(s->decrypt(xk), C.add(xv, k));
+  EXPECT_TRUE(dominated(*s, xk, "aligned add_plain"));
+}
+
 INSTANTIATE_TEST_SUITE_P(SmallRings, PrimePTest, ::testing::ValuesIn(kCases), [](const auto& info) {
   std::ostringstream os;
   os << info.param;
