@@ -1,7 +1,8 @@
 // context.h: the BGV parameters made concrete: ring, slots, modulus chain, transforms.
 //
 // BGV with a prime plaintext modulus p (2 by default; any prime 2 <= p < 2^61 not dividing
-// m) over R = Z[X]/Phi_m(X), m odd. A ciphertext at level l is a pair (c0, c1) in
+// m) over R = Z[X]/Phi_m(X), m odd, or m = 2^k at odd p (Phi_m = X^(m/2) + 1, the
+// negacyclic transform; at p = 2 these rings have no slots). A ciphertext at level l is a pair (c0, c1) in
 // R_{Q_l}^2 with Q_l = q_0 q_1 ... q_{l-1} (the ciphertext primes, dropped from the top by
 // modulus switching), and
 //     c0 + c1 s = f mu + p e  (mod Q_l),    mu the plaintext in R_p, nu = f mu + p e the noise,

@@ -9,7 +9,8 @@
 //                     bluestein_length(m) >= 2m - 1, a power of two (34.4 MB per prime at
 //                     m = 164737, N = 2^19); or the prime-factor algorithm's 64 sum_p N_p
 //                     bytes per prime (0.15 MB at m = 164737) and, once, its index tables
-//                     and Z_m^* (util/cyclotomic_transform.h);
+//                     and Z_m^* (util/cyclotomic_transform.h); for m = 2^k the negacyclic
+//                     NTT's 44 phi bytes per prime (1.44 MB at m = 65536, util/negacyclic.h);
 //   secret key        L + K limbs; public key 2 Q limbs;
 //   key-switching key c digits x (b_j, a_j) over Q + K primes: 2 c (Q + K) limbs, or,
 //                     compact (keys.h: a_j as a seed, b_j packed at its prime's width w_i),

@@ -16,7 +16,10 @@
 // (sigma + 1/2)^2), possibly times a known complex number. Its projection on a unit
 // direction u is sub-Gaussian with proxy sigma_u^2 = sum_i v_i cos^2(theta_i - phi_u)
 // <= v (n + |S_j|) / 2 for n iid coefficients, where S_j = sum_(i<n) zeta^(2ij): |S_j| =
-// |sin(2 pi j n/m) / sin(2 pi j/m)| for n < m and S_j = 0 for n = m (m odd). With K = 16
+// |sin(2 pi j n/m) / sin(2 pi j/m)| for n < m and S_j = 0 for n = m (m odd). For m = 2^k
+// the roots are the odd j and zeta^(2j) is a primitive (m/2)-th root of unity, so S_j = 0
+// for n = phi = m/2 (and for n = m): the sine formula gives that too (sin(pi j) = 0, the
+// denominator never vanishes for m >= 4), and every bound below holds as written. With K = 16
 // directions u_k = e^(2 pi i k/K), |X| <= max_k <X, u_k> / cos(pi/K), so
 //     P(|X| > t) <= K exp(-t^2 cos^2(pi/K) / (2 sigma^2)),
 // and over all phi roots the term stays below
@@ -41,6 +44,9 @@
 //   lift's L / T in [-1/2, 1/2] plus an integer k in [-(p-1)/2, (p-1)/2], taken as m
 //   coefficients uniform in [-p/2, p/2], variance p^2/12 each (at p = 2: [-1, 1], 1/3):
 //       R_t = tail(m (1 + |s_t|^2) / 6 * (p/2)^2)
+//   (for m = 2^k only phi = m/2 of those coefficients, and of the digits' below, are
+//   nonzero: the inverse transform returns the reduced coefficients, util/negacyclic.h, and
+//   a zero coefficient lifts and rounds to 0; counting m leaves a factor sqrt(2) of room)
 // - the same rounding of a degree-2 ciphertext (c0, c1, c2), decrypted by c0 + c1 s + c2 s^2:
 //   small primes are dropped between a product and its relinearization (levels.h):
 //       R2_t = tail(m (1 + |s_t|^2 + |s_t|^4) / 6 * (p/2)^2)
@@ -81,7 +87,7 @@ class NoiseModel {
   static constexpr int kDirections = 16; // K of the covering argument
 
   NoiseModel() = default;
-  // m odd, s the secret key's coefficients (degree < phi(m)), p the plaintext modulus.
+  // m odd or m = 2^k, s the secret key's coefficients (degree < phi(m)), p the plaintext modulus.
   NoiseModel(long m, const std::vector<long>& s_coeffs, long p = 2);
 
   long m() const { return m_; }
