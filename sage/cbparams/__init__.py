@@ -2,8 +2,8 @@
 
 The public API (what notebooks/explore.ipynb and the `cbparams` command use):
 
-    ring_facts(m)                      phi, d, slots, the hypercube of Z_m^*/<2>
-    sweep(m_min, m_max, degrees)       every odd m with n | ord_m(2), as rows
+    ring_facts(m, p=2)                 phi, d, slots, the hypercube of Z_m^*/<p>
+    sweep(m_min, m_max, degrees, p=2)  every odd m (and 2^k at odd p) with n | ord_m(p), as rows
     build_chain(m, bits, c)            the engine's chain for a capacity
     helib_security, coresvp_bits       HElib's formula, core-SVP uSVP
     security_curve(m, bits_list)       both (and the lattice estimator's) against chain length

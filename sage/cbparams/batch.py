@@ -3,7 +3,9 @@
 The engine (runners/apps) answers the explorer's questions about rings and security, so a
 fact is computed in one place, the C++ engine, and never mirrored here:
 
-    zmstar_info     Z_m^*/<2>: phi, d, slots, the hypercube, and the engine's limits
+    zmstar_info     Z_m^*/<p>: phi, d, slots, the hypercube, and the engine's limits
+                    (requests "m" and "m basic" at p = 2, "m p=P" and "m basic p=P" at a
+                    prime P; cbparams.cyclotomic builds them)
     security_info   HElib's security formula (engine/bgv/security.h)
     chain_info      the modulus chains (asked by cbparams.chains)
 

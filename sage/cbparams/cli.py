@@ -1,8 +1,10 @@
 """`cbparams`: the parameter explorer on the command line.
 
-    cbparams ring M [M ...]             ring facts: phi, d, slots, the hypercube of Z_m^*/<2>
-    cbparams check M [M ...]            Sage's cross-checks of those rings against the engine
-    cbparams sweep [--m-max N]          every odd m with n | ord_m(2)      (cyclotomics.csv)
+    cbparams ring M [M ...] [--p P]     ring facts: phi, d, slots, the hypercube of Z_m^*/<p>
+                                        (p = 2 by default; at odd p also m = 2^k)
+    cbparams check M [M ...] [--p P]    Sage's cross-checks of those rings against the engine
+    cbparams sweep [--m-max N] [--p P]  every odd m with n | ord_m(2)      (cyclotomics.csv);
+                                        at p > 2 odd m coprime to p and m = 2^k, n | ord_m(p)
     cbparams select [--m-max N]         the rings per cipher and target the engine planned, ranked
                                         by predicted latency and time per block (ranked.csv)
     cbparams security [--m M --bits B]  security of the selection and the paper's rings
@@ -69,10 +71,10 @@ def _params(a) -> dict:
     return p
 
 
-def _sweep_rows(p: dict) -> list[dict]:
+def _sweep_rows(p: dict, pt: int = 2) -> list[dict]:
     from .enumerate import sweep
 
-    return sweep(p["m_min"], p["m_max"], p["field_degrees"], p["workers"], cache=None)
+    return sweep(p["m_min"], p["m_max"], p["field_degrees"], p["workers"], cache=None, p=pt)
 
 
 def _selection(a, p):
@@ -100,14 +102,16 @@ def cmd_ring(a) -> int:
 
     rows = []
     for m in a.m:
-        r = ring_facts(int(m) if m.isdigit() else m)
-        rows.append({"m": r.m, "factors": format_factors(r.factors), "phi": r.phi, "d": r.d,
+        r = ring_facts(int(m) if m.isdigit() else m, a.p)
+        rows.append({"m": r.m, **({"p": r.p} if r.p != 2 else {}), "factors": format_factors(r.factors),
+                     "phi": r.phi, "d": r.d,
                      "slots": r.ell, "gens": list(r.gens), "ords": list(r.ords),
                      "good": [int(g) for g in r.good], "twists": list(r.twists), "ghs16": int(r.ghs16),
-                     "fields": [n for n in (8, 16, 32, 64) if r.d % n == 0]})
+                     "fields": [n for n in ((1,) if r.p != 2 else ()) + (8, 16, 32, 64) if r.d % n == 0]})
     if a.fmt == "table":
         rows = [{k: (";".join(map(str, v)) if isinstance(v, list) else v) for k, v in r.items()} for r in rows]
-    emit(rows, ["m", "factors", "phi", "d", "slots", "gens", "ords", "good", "twists", "ghs16", "fields"], a.fmt)
+    cols = ["m", "factors", "phi", "d", "slots", "gens", "ords", "good", "twists", "ghs16", "fields"]
+    emit(rows, cols if all("p" not in r for r in rows) else ["m", "p"] + cols[1:], a.fmt)
     return 0
 
 
@@ -117,23 +121,26 @@ def cmd_check(a) -> int:
     rows, bad = [], 0
     for m in a.m:
         rep = check_ring(int(m), field_bits=a.field_bits, factor_limit=a.factor_limit,
-                         engine=not a.no_engine)
+                         engine=not a.no_engine, p=a.p)
         bad += not rep["ok"]
         rows.append(rep)
     if a.fmt == "json":
         emit(rows, [], "json")
     else:
         for rep in rows:
-            print(f"m={rep['m']}: {'ok' if rep['ok'] else 'FAILED'} in {rep['seconds']:.2f} s")
+            at = f" p={rep['p']}" if rep.get("p", 2) != 2 else ""
+            print(f"m={rep['m']}{at}: {'ok' if rep['ok'] else 'FAILED'} in {rep['seconds']:.2f} s")
             for c in rep["checks"]:
                 print(f"  [{'ok' if c['ok'] else 'FAIL'}] {c['name']}: {c['detail']}")
     return 1 if bad else 0
 
 
 def cmd_sweep(a) -> int:
-    from .enumerate import COLUMNS
+    from .cyclotomic import check_p
+    from .enumerate import columns
 
-    emit(_sweep_rows(_params(a)), COLUMNS, a.fmt)
+    pt = check_p(a.p)
+    emit(_sweep_rows(_params(a), pt), columns(pt), a.fmt)
     return 0
 
 
@@ -238,8 +245,12 @@ def parser() -> argparse.ArgumentParser:
             p.add_argument("--degrees", help="override params.field_degrees, e.g. 8,16")
             p.add_argument("--workers", type=int, help="override params.workers")
 
+    def prime(p):
+        p.add_argument("--p", default="2", help="the plaintext modulus, a prime 2 <= p < 2^61 (default 2)")
+
     p = sub.add_parser("ring", help="facts of single rings")
-    p.add_argument("m", nargs="+", help="odd cyclotomic indices")
+    p.add_argument("m", nargs="+", help="cyclotomic indices: odd, or powers of two at odd p")
+    prime(p)
     fmt(p)
     p.set_defaults(fn=cmd_ring)
 
@@ -250,12 +261,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--factor-limit", type=int, default=20000,
                    help="factor Phi_m completely up to this phi; above it, Rabin's equal-degree test (default 20000)")
     p.add_argument("--no-engine", action="store_true", help="do not compare with build/bin/bench_ops")
+    prime(p)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--json", dest="fmt", action="store_const", const="json")
     p.set_defaults(fmt="table", fn=cmd_check)
 
-    p = sub.add_parser("sweep", help="every odd m with n | ord_m(2) (cyclotomics.csv)")
+    p = sub.add_parser("sweep", help="every odd m with n | ord_m(2) (cyclotomics.csv); at --p P also m = 2^k")
     cfg(p)
+    prime(p)
     fmt(p)
     p.set_defaults(fn=cmd_sweep)
 

@@ -1,12 +1,15 @@
-"""Sweep of cyclotomic rings: every odd m in [m_min, m_max] with n | ord_m(2).
+"""Sweep of cyclotomic rings: every odd m in [m_min, m_max] with n | ord_m(2); at a prime
+p > 2, every odd m coprime to p and every power of two m = 2^k in the range, with n | ord_m(p).
 
-One row per (m, n) for every configured field degree n with n | d, d = ord_m(2): the ring
+One row per (m, n) for every configured field degree n with n | d, d = ord_m(p): the ring
 facts of cbparams.cyclotomic plus how many cipher blocks one ciphertext holds. A cipher
-state of `state` elements of GF(2^n) takes `state` slots (GF(2^n) is a subfield of every
-slot GF(2^d) when n | d), so blocks = floor(ell / state), with `state` the smallest state
+state of `state` elements of GF(p^n) takes `state` slots (GF(p^n) is a subfield of every
+slot GF(p^d) when n | d), so blocks = floor(ell / state), with `state` the smallest state
 size among the catalog's instances over GF(2^n) (cbparams.catalog: 16 for GF(2^8), AES and
 Vision; 8, 4, 2 for Vision over GF(2^16), GF(2^32), GF(2^64); 1 for MiMC over GF(2^63));
-the selection counts each instance's own blocks.
+the selection counts each instance's own blocks. The catalog has no instance over GF(p^n)
+for p > 2 yet: there `state` is a 128-bit state, ceil(128 / (n log2 p)) elements (8 of
+F_65537), and the rows carry a `p` column (the p = 2 columns stay as they were).
 
 Every fact comes from the engine (cbparams.cyclotomic asks build/bin/zmstar_info): the
 cheap part (factors, phi, d) for every odd m in one batch, the quotient structure only for
@@ -18,6 +21,12 @@ loses nothing and a rerun with a wider range computes only the new m.
 >>> rows = sweep(3, 300, [8, 16], workers=1)
 >>> [(r["m"], r["n"], r["slots"], r["blocks"]) for r in rows][:4]
 [(17, 8, 2, 0), (51, 8, 4, 0), (85, 8, 8, 0), (97, 8, 2, 0)]
+
+At p = 65537 with n = 1 (slots F_p): the powers of two have d = 1 (65537 = 1 mod 2^16).
+
+>>> rows = sweep(3, 300, [1], workers=1, p=65537)
+>>> [(r["m"], r["p"], r["d"], r["slots"], r["state"]) for r in rows if r["m"] & (r["m"] - 1) == 0]
+[(4, 65537, 1, 2, 8), (8, 65537, 1, 4, 8), (16, 65537, 1, 8, 8), (32, 65537, 1, 16, 8), (64, 65537, 1, 32, 8), (128, 65537, 1, 64, 8), (256, 65537, 1, 128, 8)]
 """
 from __future__ import annotations
 
@@ -30,15 +39,19 @@ import sys
 import time
 from pathlib import Path
 
+import math
 from concurrent.futures import ThreadPoolExecutor
 
 from . import batch, catalog
-from .cyclotomic import RingFacts, basic_facts_many, limits, ring_facts_many
+from .cyclotomic import RingFacts, basic_facts_many, check_p, limits, ring_facts_many
 from .errors import ParamError, RingError
 
-def state_size(n: int) -> int:
+def state_size(n: int, p: int = 2) -> int:
     """Field elements per block for the `state` and `blocks` columns: the smallest state of
-    the catalog's instances over GF(2^n), or a 128-bit state (128 / n) when none has n."""
+    the catalog's instances over GF(2^n), or a 128-bit state (128 / n) when none has n. At
+    p > 2 (no catalog instance over GF(p^n) yet) a 128-bit state: ceil(128 / (n log2 p))."""
+    if p != 2:
+        return max(1, math.ceil(128 / (n * math.log2(p))))
     sizes = [i.s for i in catalog.instances().values() if i.n == n]
     return min(sizes) if sizes else max(1, 128 // n)
 
@@ -52,20 +65,26 @@ COLUMNS = ["m", "factors", "phi", "d", "slots", "n", "state", "blocks",
            "dims", "gens", "ords", "good_dims", "twists", "ghs16"]
 
 
+def columns(p: int = 2) -> list[str]:
+    """The CSV columns of a sweep at p: COLUMNS at p = 2 (the pipeline's file as before),
+    with `p` after `m` at any other p."""
+    return COLUMNS if p == 2 else ["m", "p"] + COLUMNS[1:]
+
+
 def format_factors(factors) -> str:
     """'13*17*241', with '^e' for repeated primes: format_factors(((3, 2), (5, 1))) -> '3^2*5'."""
     return "*".join(f"{p}^{e}" if e > 1 else str(p) for p, e in factors)
 
 
 def rows_for(r: RingFacts, degrees) -> list[dict]:
-    """CSV rows of ring r, one per n in degrees with n | d."""
+    """CSV rows of ring r, one per n in degrees with n | d (with a `p` key at p != 2)."""
     out = []
     for n in degrees:
         if r.d % n:
             continue
-        state = state_size(n)
+        state = state_size(n, r.p)
         out.append({
-            "m": r.m, "factors": format_factors(r.factors), "phi": r.phi, "d": r.d,
+            "m": r.m, **({"p": r.p} if r.p != 2 else {}), "factors": format_factors(r.factors), "phi": r.phi, "d": r.d,
             "slots": r.ell, "n": n, "state": state, "blocks": r.ell // state,
             "dims": len(r.gens),
             "gens": ";".join(map(str, r.gens)), "ords": ";".join(map(str, r.ords)),
@@ -75,12 +94,17 @@ def rows_for(r: RingFacts, degrees) -> list[dict]:
     return out
 
 
-def _structures(ms):
-    """{m: (gens, ords, twists, ghs16, slots_ok) or None} from one engine batch of its own."""
+def _key(m: int, p: int):
+    """The cache's key of ring m at p: m at p = 2 (caches from before p stay valid), (m, p)."""
+    return m if p == 2 else (m, p)
+
+
+def _structures(ms, p=2):
+    """{key: (gens, ords, twists, ghs16, slots_ok) or None} from one engine batch of its own."""
     out, b = {}, batch.Batch("zmstar_info")
     try:
-        for m, r in zip(ms, ring_facts_many(ms, refused="none", ask=b.ask)):
-            out[m] = None if r is None else (r.gens, r.ords, r.twists, r.ghs16, r.slots_ok)
+        for m, r in zip(ms, ring_facts_many(ms, refused="none", ask=b.ask, p=p)):
+            out[_key(m, p)] = None if r is None else (r.gens, r.ords, r.twists, r.ghs16, r.slots_ok)
     finally:
         b.close()
     return out
@@ -93,11 +117,30 @@ def _check_degrees(degrees):
                             f"params.field_degrees takes slot-field degrees such as 8, 16, 32, 64")
 
 
+def sweep_ms(m_min: int, m_max: int, p: int = 2) -> list[int]:
+    """The m a sweep at p asks the engine about: every odd m >= 3 in [m_min, m_max] (coprime
+    to p), and at odd p every power of two 2^k >= 4 in the range.
+
+    >>> sweep_ms(1, 20, 3)
+    [4, 5, 7, 8, 11, 13, 16, 17, 19]
+    """
+    ms = [m for m in range(max(3, m_min | 1), m_max + 1, 2) if m % p]
+    if p != 2:
+        k = 2
+        while 2 ** k <= m_max:
+            if 2 ** k >= m_min:
+                ms.append(2 ** k)
+            k += 1
+    return sorted(ms)
+
+
 def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None = None,
-          progress=None, stats: dict | None = None) -> list[dict]:
-    """Rows for every odd m in [m_min, m_max] and every n in degrees with n | ord_m(2).
-    `stats`, when given, receives the number of structures computed and taken from the cache."""
+          progress=None, stats: dict | None = None, p: int = 2) -> list[dict]:
+    """Rows for every m of sweep_ms(m_min, m_max, p) and every n in degrees with n | ord_m(p).
+    `stats`, when given, receives the number of structures computed and taken from the cache.
+    A p the engine refuses (not prime, out of range) raises RingError with its message."""
     _check_degrees(degrees)
+    p = check_p(p)
     if m_min > m_max:
         raise RingError(f"m_min={m_min} > m_max={m_max}: the range of m is empty")
     m_limit = limits()["m_max"]
@@ -110,9 +153,9 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
             doc = pickle.load(f)
         if isinstance(doc, dict) and doc.get("version") == CACHE_VERSION:
             cached = doc["structures"]
-    ms = list(range(max(3, m_min | 1), m_max + 1, 2))
-    basics = {m: b for m, b in zip(ms, basic_facts_many(ms)) if any(b[2] % n == 0 for n in degrees)}
-    todo = sorted((m for m in basics if m not in cached), reverse=True)  # big m first
+    ms = sweep_ms(m_min, m_max, p)
+    basics = {m: b for m, b in zip(ms, basic_facts_many(ms, p)) if any(b[2] % n == 0 for n in degrees)}
+    todo = sorted((m for m in basics if _key(m, p) not in cached), reverse=True)  # big m first
 
     def save():
         if cache is not None:
@@ -126,22 +169,22 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
         stats.update(computed=len(todo), cached=len(basics) - len(todo))
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     with ThreadPoolExecutor(max(1, workers)) as pool:
-        for done, got in enumerate(pool.map(_structures, chunks), 1):
+        for done, got in enumerate(pool.map(lambda ch: _structures(ch, p), chunks), 1):
             cached.update(got)
             save()
             if progress:
                 progress(f"{min(done * CHUNK, len(todo))}/{len(todo)} rings")
-    refused = [m for m in basics if cached[m] is None]
+    refused = [m for m in basics if cached[_key(m, p)] is None]
     if stats is not None:
         stats.update(refused=len(refused))
     rows = []
     for m in sorted(basics):
         f, phi, d = basics[m]
-        if cached[m] is None:
+        if cached[_key(m, p)] is None:
             continue   # the engine cannot build this ring's hypercube: not a ring it runs
-        gens, ords, twists, ghs16, slots_ok = cached[m]
+        gens, ords, twists, ghs16, slots_ok = cached[_key(m, p)]
         r = RingFacts(m=m, factors=f, phi=phi, d=d, ell=phi // d, gens=gens, ords=ords,
-                      good=tuple(t == 0 for t in twists), twists=twists, ghs16=ghs16, slots_ok=slots_ok)
+                      good=tuple(t == 0 for t in twists), twists=twists, ghs16=ghs16, slots_ok=slots_ok, p=p)
         rows.extend(rows_for(r, degrees))
     return rows
 
@@ -152,10 +195,10 @@ def unsupported_degrees(rows, degrees) -> list[int]:
     return [n for n in degrees if n not in have]
 
 
-def write_csv(rows, path: Path) -> None:
+def write_csv(rows, path: Path, p: int = 2) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w = csv.DictWriter(f, fieldnames=columns(p))
         w.writeheader()
         w.writerows(rows)
 
@@ -168,6 +211,7 @@ def main(argv=None) -> int:
     ap.add_argument("--params-json", help="the params: section as JSON (overrides --config)")
     ap.add_argument("--m-max", type=int, help="override params.m_max")
     ap.add_argument("--workers", type=int, help="override params.workers")
+    ap.add_argument("--p", default="2", help="the plaintext modulus, a prime (default 2)")
     ap.add_argument("--out", default="results/params/cyclotomics.csv")
     ap.add_argument("--meta", help="JSON file for timing and counts (default: OUT with .meta.json)")
     a = ap.parse_args(argv)
@@ -181,11 +225,13 @@ def main(argv=None) -> int:
         cache = out.parent / "cache" / "zmstar.pkl"
         t0 = time.time()
         stats = {}
+        pt = check_p(a.p)
         rows = sweep(p["m_min"], p["m_max"], p["field_degrees"], p["workers"], cache,
-                     progress=lambda s: print(s, file=sys.stderr, flush=True), stats=stats)
+                     progress=lambda s: print(s, file=sys.stderr, flush=True), stats=stats, p=pt)
         secs = time.time() - t0
-        write_csv(rows, out)
-        meta = {"m_min": p["m_min"], "m_max": p["m_max"], "field_degrees": p["field_degrees"],
+        write_csv(rows, out, pt)
+        meta = {**({"p": pt} if pt != 2 else {}), "m_min": p["m_min"], "m_max": p["m_max"],
+                "field_degrees": p["field_degrees"],
                 "workers": p["workers"], "rows": len(rows),
                 "rings": len({r["m"] for r in rows}), "seconds": round(secs, 2),
                 "structures_computed": stats.get("computed"), "structures_cached": stats.get("cached"),
@@ -197,7 +243,7 @@ def main(argv=None) -> int:
         bad = unsupported_degrees(rows, p["field_degrees"])
         if bad:
             raise RingError(
-                f"field degree n={bad[0]}: no odd m in [{p['m_min']}, {p['m_max']}] has n | ord_m(2); "
+                f"field degree n={bad[0]}: no odd m in [{p['m_min']}, {p['m_max']}] has n | ord_m({pt}); "
                 f"raise params.m_max or drop {bad[0]} from params.field_degrees "
                 f"(the rings found are kept in {cache})")
     except ParamError as e:

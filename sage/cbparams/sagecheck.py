@@ -3,7 +3,7 @@
 The engine (runners/engine/algebra) computes the slot structure once, with its own
 modular arithmetic; the explorer asks it (cbparams.cyclotomic, build/bin/zmstar_info).
 Here Sage, an independent implementation, checks what the engine claims, for one ring at
-a time:
+a time, at the plaintext modulus p (2 unless asked; the names below say 2 for p):
 
 * **factorization**: Phi_m mod 2 is the product of the minimal polynomials of zeta^t over
   the hypercube's slot representatives t, each of degree d = ord_m(2) and all distinct
@@ -16,6 +16,8 @@ a time:
   and the largest order there (the greedy rule of the engine and HElib), their product is
   ell (so the exponent box is a complete set of coset representatives), "good" holds
   exactly when Sage's multiplicative order of g_i is ord_i, and g_i^ord_i = 2^twist_i;
+  at p != 2 also, element by element (Sage's Mod arithmetic), that the cosets t * <p> of the
+  box's representatives cover Z_m^* exactly once (`cover`);
 * **slot field**: the engine's K = GF(2)[Y]/G (G irreducible of degree d) and its zeta
   (multiplicative order m), used for the factorization check above;
 * **embedding**: theta, the engine's image of the cipher field's generator, is a root in K
@@ -26,7 +28,8 @@ a time:
 The hypercube, G, zeta and theta are those of the engine's ring as bench_ops builds it
 (build/bin/bench_ops --info-only), compared with the engine's batch answer the explorer
 uses (zmstar_info); with engine=False, the batch answer's hypercube with Sage's own slot
-field. `check_vision_constants` re-derives the Vision constants with Sage's
+field. At p != 2 the batch answer's hypercube is checked with Sage's own slot field GF(p^d)
+(bench_ops --info-only reports the p = 2 ring), and the GF(2^n) embedding is not checked. `check_vision_constants` re-derives the Vision constants with Sage's
 finite fields and matrices and compares them with the reference's test vectors.
 
 Needs Sage (the passagemath wheels); importing this module does not.
@@ -93,8 +96,8 @@ def _int(x) -> int:
 
 # --------------------------------------------------------------------------- hypercube
 
-def check_hypercube(m: int, d: int, ell: int, gens, ords, good, twists) -> list[Check]:
-    """The hypercube (g_i, ord_i, good_i, twist_i) of Z_m^*/<2> against Sage's groups."""
+def check_hypercube(m: int, d: int, ell: int, gens, ords, good, twists, p: int = 2) -> list[Check]:
+    """The hypercube (g_i, ord_i, good_i, twist_i) of Z_m^*/<p> against Sage's groups."""
     S = sage()
     Zm = S.Zmod(m)
     ug = Zm.unit_gens()
@@ -102,15 +105,15 @@ def check_hypercube(m: int, d: int, ell: int, gens, ords, good, twists) -> list[
     k = len(ug)
     V = S.ZZ ** k
     log = lambda x: S.vector(S.ZZ, Zm(x).generalised_log()) if k else V(0)  # noqa: E731
-    rel = [o * V.gen(i) for i, o in enumerate(uo)] + [log(2)]
+    rel = [o * V.gen(i) for i, o in enumerate(uo)] + [log(p)]
     out = []
     Q = V / V.span(rel)
     card = int(Q.cardinality())
     phi = math.prod(uo)
-    out.append(Check("|Z_m^*/<2>|", card == ell and int(S.Mod(2, m).multiplicative_order()) == d
-                     and phi == int(S.euler_phi(m)),
-                     f"Sage: phi={phi}, ord_m(2)={S.Mod(2, m).multiplicative_order()}, "
-                     f"|Z_m^*/<2>|={card} (invariants {list(Q.invariants())}); claimed d={d}, ell={ell}"))
+    ordp = int(S.Mod(p, m).multiplicative_order())
+    out.append(Check(f"|Z_m^*/<{p}>|", card == ell and ordp == d and phi == int(S.euler_phi(m)),
+                     f"Sage: phi={phi}, ord_m({p})={ordp}, "
+                     f"|Z_m^*/<{p}>|={card} (invariants {list(Q.invariants())}); claimed d={d}, ell={ell}"))
     steps, ok = [], True
     for g, o, gd, tw in zip(gens, ords, good, twists):
         Qi = V / V.span(rel)
@@ -118,18 +121,38 @@ def check_hypercube(m: int, d: int, ell: int, gens, ords, good, twists) -> list[
         expo = max([int(x) for x in Qi.invariants()] or [1])
         mo = int(S.Mod(g, m).multiplicative_order())
         gpow = S.Mod(g, m) ** o
-        tw_ok = (gpow == S.Mod(2, m) ** tw) if tw >= 0 else all(gpow != S.Mod(2, m) ** j for j in range(d))
+        tw_ok = (0 <= tw < d and gpow == S.Mod(p, m) ** tw) if tw >= 0 else all(gpow != S.Mod(p, m) ** j for j in range(d))
         this = order == o and expo == o and (mo == o) == bool(gd) and tw_ok
         ok &= this
         steps.append(f"g={g}: order {order} in the quotient (claimed {o}, largest {expo}), "
-                     f"order {mo} in Z_m^* ({'good' if mo == o else 'bad'}), g^ord = 2^{tw}: "
+                     f"order {mo} in Z_m^* ({'good' if mo == o else 'bad'}), g^ord = {p}^{tw}: "
                      f"{'yes' if tw_ok else 'NO'}")
         rel.append(log(g))
     rest = int((V / V.span(rel)).cardinality())
     ok &= rest == 1 and math.prod(ords) == ell
     out.append(Check("hypercube", ok, "; ".join(steps) + f"; prod ord_i = {math.prod(ords)}, "
                      f"quotient left {rest}" if steps else f"no dimensions, quotient left {rest}"))
+    if p != 2:
+        out.append(check_cover(m, d, gens, ords, p))
     return out
+
+
+def check_cover(m: int, d: int, gens, ords, p: int) -> Check:
+    """The cosets t * <p> of the box's representatives t cover Z_m^* exactly once, element by
+    element in Sage's Z/mZ (no group theory: a direct count)."""
+    S = sage()
+    P = S.Mod(p, m)
+    H = [P ** f for f in range(d)]
+    hits: dict = {}
+    for t in slot_reps(m, gens, ords):
+        for h in H:
+            x = S.Mod(t, m) * h
+            hits[x] = hits.get(x, 0) + 1
+    units = [x for x in S.Zmod(m) if x.is_unit()]
+    once = all(hits.get(x, 0) == 1 for x in units) and len(hits) == len(units)
+    return Check("cover", once,
+                 f"{len(slot_reps(m, gens, ords))} cosets of <{p}> (order {len(set(H))}) reach {len(hits)} "
+                 f"residues, {sum(1 for x in units if hits.get(x, 0) == 1)} of the {len(units)} units once")
 
 
 # --------------------------------------------------------------------------- slots
@@ -143,11 +166,12 @@ def slot_reps(m: int, gens, ords) -> list[int]:
 
 
 def check_slots(m: int, d: int, ell: int, gens, ords, G: int | None = None, zeta: int | None = None,
-                factor_limit: int = 20000) -> list[Check]:
+                factor_limit: int = 20000, p: int = 2) -> list[Check]:
     """Phi_m = prod_t minpoly(zeta^t) over the slot representatives (the CRT the slots
-    rest on), in the engine's slot field when G and zeta are given, else in Sage's."""
+    rest on), in the engine's slot field when G and zeta are given (p = 2), else in Sage's
+    GF(p^d)."""
     S = sage()
-    R = S.PolynomialRing(S.GF(2), "X")
+    R = S.PolynomialRing(S.GF(p), "X")
     Phi = R(S.cyclotomic_polynomial(m))
     out = []
     if G is not None:
@@ -159,8 +183,8 @@ def check_slots(m: int, d: int, ell: int, gens, ords, G: int | None = None, zeta
                          f"engine's G (degree {Gp.degree()}) irreducible: {Gp.is_irreducible()}; "
                          f"zeta has order {oz} (m={m})"))
     else:
-        K = S.GF(2 ** d, "Y")
-        z = K.multiplicative_generator() ** ((2 ** d - 1) // m)
+        K = S.GF(p ** d, "Y")
+        z = K.multiplicative_generator() ** ((p ** d - 1) // m)
     reps = slot_reps(m, gens, ords)
     mins = [R((z ** t).minpoly()) for t in reps]
     degs = {p.degree() for p in mins}
@@ -174,13 +198,13 @@ def check_slots(m: int, d: int, ell: int, gens, ords, G: int | None = None, zeta
         t0 = time.time()
         fac = Phi.factor()
         facs = {p for p, _ in fac}
-        out.append(Check("Phi_m factored over GF(2)",
+        out.append(Check(f"Phi_m factored over GF({p})",
                          {p.degree() for p in facs} == {d} and len(facs) == ell and facs == set(mins),
                          f"Sage's factor(): {len(facs)} factors of degree {sorted({p.degree() for p in facs})}, "
                          f"{'the' if facs == set(mins) else 'NOT the'} slots' minimal polynomials "
                          f"({time.time() - t0:.2f} s)"))
     else:
-        out.append(Check("Phi_m factored over GF(2)", True,
+        out.append(Check(f"Phi_m factored over GF({p})", True,
                          f"skipped: phi={Phi.degree()} > factor_limit={factor_limit} (the product "
                          f"identity above already gives the factorization)"))
     return out
@@ -205,15 +229,20 @@ def check_embedding(n: int, f_low: int, theta: int, G: int, d: int) -> Check:
 
 # --------------------------------------------------------------------------- one ring
 
-def check_ring(m: int, field_bits=None, factor_limit: int = 20000, engine: bool = True) -> dict:
-    """Every check above for ring m. Returns {m, phi, d, slots, ok, seconds, hypercube_source,
-    checks: [{name, ok, detail}]}. engine=True compares with build/bin/bench_ops when it is
-    built (a note says when it is not)."""
+def check_ring(m: int, field_bits=None, factor_limit: int = 20000, engine: bool = True, p=2) -> dict:
+    """Every check above for ring m at plaintext modulus p. Returns {m, phi, d, slots, ok,
+    seconds, hypercube_source, checks: [{name, ok, detail}]} (and p when p != 2).
+    engine=True compares with build/bin/bench_ops when it is built (a note says when it is
+    not); at p != 2 the batch answer is checked against Sage alone (see the module doc)."""
     t0 = time.time()
-    r = ring_facts(m)
+    r = ring_facts(m, p)
+    p = r.p
     checks: list[Check] = []
     info = None
-    if engine:
+    if engine and p != 2:
+        checks.append(Check("engine", True, f"not compared: bench_ops --info-only reports the p = 2 ring; "
+                            f"the hypercube at p={p} is zmstar_info's"))
+    elif engine:
         try:
             runner.find_executable("bench_ops")
         except runner.RunError as e:
@@ -246,8 +275,8 @@ def check_ring(m: int, field_bits=None, factor_limit: int = 20000, engine: bool 
         gens, ords, good, twists = list(r.gens), list(r.ords), list(r.good), list(r.twists)
         G = zeta = None
         source = "engine's batch answer (zmstar_info)"
-    checks += check_hypercube(m, r.d, r.ell, gens, ords, good, twists)
-    checks += check_slots(m, r.d, r.ell, gens, ords, G, zeta, factor_limit)
+    checks += check_hypercube(m, r.d, r.ell, gens, ords, good, twists, p)
+    checks += check_slots(m, r.d, r.ell, gens, ords, G, zeta, factor_limit, p)
     if G is not None:
         want = [n for n in (field_bits or (8, 16, 32, 64)) if r.d % n == 0]
         for n in want:
@@ -261,7 +290,7 @@ def check_ring(m: int, field_bits=None, factor_limit: int = 20000, engine: bool 
                 f = (1 << n) | int(fi["f_low"], 16)
                 checks.append(Check(f"GF(2^{n}) modulus = the ciphers'", f == spec,
                                     f"engine {hex(f)}, Vision vectors {hex(spec)}"))
-    return {"m": m, "phi": r.phi, "d": r.d, "slots": r.ell, "hypercube_source": source,
+    return {"m": m, **({"p": p} if p != 2 else {}), "phi": r.phi, "d": r.d, "slots": r.ell, "hypercube_source": source,
             "ok": all(c.ok for c in checks), "seconds": round(time.time() - t0, 3),
             "checks": [asdict(c) for c in checks]}
 

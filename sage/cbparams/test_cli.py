@@ -86,6 +86,43 @@ def test_ring(capsys):
     assert code == 0 and (r["phi"], r["d"], r["slots"], r["gens"], r["twists"]) == (46080, 24, 1920, [3, 11], [0, 20])
 
 
+def test_ring_at_p(capsys):
+    """`cbparams ring M --p P`: d, slots and the hypercube at P, with a p column; HElib's and
+    IAIK's Pasta-3 ring m = 2^16 at p = 65537 has 32768 slots of F_p."""
+    code, out, _ = run(capsys, "ring", "65536", "64", "--p", "65537", "--json")
+    a, b = json.loads(out)
+    assert code == 0
+    assert (a["p"], a["phi"], a["d"], a["slots"], a["gens"], a["ords"], a["twists"]) == \
+        (65537, 32768, 1, 32768, [3, 32767], [16384, 2], [0, 0])
+    assert (b["m"], b["d"], b["slots"], b["fields"]) == (64, 1, 32, [1])
+    code, out, _ = run(capsys, "ring", "64", "--p", "17")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[:3] == ["m", "p", "factors"] and lines[2].split()[:6] == \
+        ["64", "17", "2^6", "32", "4", "8"]
+    code, out, _ = run(capsys, "ring", "53261")        # p = 2: no p column, as before
+    assert code == 0 and out.splitlines()[0].split()[:2] == ["m", "factors"]
+
+
+def test_sweep_at_p(capsys):
+    """`cbparams sweep --p P`: odd m coprime to P and m = 2^k, each with n | ord_m(P)."""
+    code, out, _ = run(capsys, "sweep", "--m-max", "300", "--p", "17", "--degrees", "1,4", "--json")
+    rows = json.loads(out)
+    assert code == 0 and rows and all(r["p"] == 17 for r in rows)
+    ms = {r["m"] for r in rows}
+    assert {4, 8, 16, 32, 64, 128, 256} <= ms and not any(m % 17 == 0 for m in ms)
+    assert all(m % 2 or m & (m - 1) == 0 for m in ms)
+    assert all(r["d"] % r["n"] == 0 for r in rows)
+    assert {r["m"] for r in rows if r["n"] == 4} >= {5, 64}   # 17 = 2 mod 5 has order 4; 17^4 = 1 mod 64
+    assert next(r for r in rows if r["m"] == 256 and r["n"] == 1)["slots"] == 8   # d = ord_256(1 + 2^4) = 2^4
+    code, out, _ = run(capsys, "sweep", "--m-max", "300", "--p", "17", "--degrees", "1", "--csv")
+    assert code == 0 and out.splitlines()[0].startswith("m,p,factors,phi,d,slots,n,state")
+
+
+def test_check_at_p(capsys):
+    code, out, _ = run(capsys, "check", "64", "--p", "17")
+    assert code == 0 and out.startswith("m=64 p=17: ok") and "[ok] cover:" in out
+
+
 def test_security_of_one_chain(capsys):
     code, out, _ = run(capsys, "security", "--m", "53261", "--bits", "820", "--json",
                        "--params-json", json.dumps({"estimator": {"mode": "off"}}))
@@ -108,6 +145,13 @@ def test_plan_is_the_engines(capsys):
     (["plan", "--cipher", "des", "--m", "4369"], "cipher='des' is not in the catalog"),
     (["sweep", "--m-min", "500", "--m-max", "100"], "m_min=500 exceeds m_max=100"),
     (["security", "--m", "4369"], "security --m needs --bits"),
+    (["ring", "9", "--p", "3"], "p=3 divides m=9: the plaintext modulus must be coprime to m"),
+    (["ring", "257", "--p", "65535"], "p=65535 is not prime: the plaintext modulus must be a prime"),
+    (["ring", "65536"], "m=65536 is a power of two and p=2: no slots"),
+    (["ring", "12", "--p", "5"], "m=12 is even but not a power of two: the ring at p=5 needs odd m or m = 2^k"),
+    (["sweep", "--m-max", "100", "--p", "91"], "p=91 is not prime"),
+    (["sweep", "--m-max", "100", "--p", "two"], "p='two' is not an integer"),
+    (["check", "9", "--p", "3"], "p=3 divides m=9"),
 ])
 def test_bad_input(capsys, argv, text):
     code, _, err = run(capsys, *argv)

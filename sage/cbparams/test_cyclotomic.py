@@ -150,3 +150,145 @@ def test_cli(capsys):
     assert "phi=46080 d=24 slots=1920" in capsys.readouterr().out
     assert main(["53262"]) == 2
     assert "m=53262 is even: the ring needs odd m" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------
+# Any prime p (issue 45): odd m coprime to p, and m = 2^k at odd p.
+
+# (m, p) -> (phi, d, slots, gens, ords, twists). phi, d, slots by the definition (checked
+# against Sage below); the hypercubes are zmstar.h's greedy rule, re-derived by the brute
+# force below. m = 2^16, p = 65537 is HElib's and IAIK's Pasta-3 ring (32768 slots of F_p).
+KNOWN_AT_P = {
+    (65536, 65537): (32768, 1, 32768, (3, 32767), (16384, 2), (0, 0)),
+    (256, 257): (128, 1, 128, (3, 127), (64, 2), (0, 0)),
+    (64, 17): (32, 4, 8, (3, 31), (4, 2), (1, 0)),
+    (16, 3): (8, 4, 2, (7,), (2,), (0,)),
+    (53261, 3): (46080, 240, 192, (11, 242), (48, 4), (0, 0)),
+    (4369, 8088322049): (4096, 128, 32, (129, 38), (16, 2), (0, 55)),
+}
+
+
+@pytest.mark.parametrize("m, p", sorted(KNOWN_AT_P))
+def test_known_answers_at_p(m, p):
+    phi, d, slots, gens, ords, twists = KNOWN_AT_P[m, p]
+    r = ring_facts(m, p)
+    assert (r.p, r.phi, r.d, r.slots, r.gens, r.ords, r.twists) == (p, phi, d, slots, gens, ords, twists)
+    assert r.good == tuple(t == 0 for t in twists) and not r.ghs16
+
+
+def brute_structure_at(m, p):
+    """brute_structure at p: the greedy rule over all units, sets of integers only, H = <p>."""
+    units = [x for x in range(1, m) if gcd(x, m) == 1]
+    powers, x = [], 1
+    while True:
+        powers.append(x)
+        x = x * (p % m) % m
+        if x == 1:
+            break
+    pset = set(powers)
+    H = set(powers)
+    gens, ords, twists = [], [], []
+    while len(H) < len(units):
+        def qord(y):
+            k, z = 1, y
+            while z not in H:
+                z = z * y % m
+                k += 1
+            return k
+        orders = {y: qord(y) for y in units}
+        big = max(orders.values())
+        cand = [y for y in units if orders[y] == big]
+        exact = [y for y in cand if pow(y, big, m) == 1]
+        inp = [y for y in cand if pow(y, big, m) in pset]
+        g = (exact or inp or cand)[0]
+        gp = pow(g, big, m)
+        gens.append(g)
+        ords.append(big)
+        twists.append(powers.index(gp) if gp in pset else -1)
+        H = {h * pow(g, k, m) % m for h in H for k in range(big)}
+    return len(powers), tuple(gens), tuple(ords), tuple(twists)
+
+
+SMALL_AT_P = [(m, p) for p in (3, 17, 257, 65537)
+              for m in (5, 7, 13, 15, 21, 31, 35, 63, 73, 85, 91, 105, 127, 255, 273, 4, 8, 16, 32, 64, 128, 256)
+              if m % p]
+
+
+@pytest.mark.parametrize("m, p", SMALL_AT_P)
+def test_small_m_brute_force_at_p(m, p):
+    d, gens, ords, twists = brute_structure_at(m, p)
+    assert basic_facts(m, p)[2] == d
+    r = ring_facts(m, p)
+    assert (r.d, r.gens, r.ords, r.twists) == (d, gens, ords, twists)
+    assert zmstar_structure(m, d, p=p) == (gens, ords, twists, False)
+
+
+def test_p_two_is_the_default():
+    """ring_facts(m) is ring_facts(m, 2): the same answer, asked the same way as before p."""
+    for m in (257, 4369, 53261):
+        assert ring_facts(m) == ring_facts(m, 2) == ring_facts(m, "2")
+        assert ring_facts(m).p == 2
+
+
+def test_batches_agree_at_p():
+    ms = [65536, 4097, 64, 53261]
+    assert ring_facts_many(ms, p=65537) == [ring_facts(m, 65537) for m in ms]
+    assert basic_facts_many(ms, p=65537) == [basic_facts(m, 65537) for m in ms]
+
+
+AT_P_SAGE = [(m, p) for p in (3, 17, 257, 65537) for m in (4, 16, 64, 256, 1024, 13, 85, 273, 771, 4369)
+             if m % p] + [(65536, 65537), (32, 8088322049), (15, 1096486890805657601)]
+
+
+def test_d_phi_ell_against_sage_at_p():
+    """d = Sage's multiplicative order of p mod m, phi = euler_phi(m), ell = phi / d; for
+    small phi also Sage's factorization of Phi_m over GF(p): ell factors, all of degree d."""
+    sage = sage_all()
+    for m, p in AT_P_SAGE:
+        r = ring_facts(m, p)
+        assert r.d == int(sage.Mod(p, m).multiplicative_order()), (m, p)
+        assert r.phi == int(sage.euler_phi(m)) and r.ell * r.d == r.phi, (m, p)
+        if r.phi <= 600:
+            fac = sage.PolynomialRing(sage.GF(p), "x")(sage.cyclotomic_polynomial(m)).factor()
+            assert {q.degree() for q, _ in fac} == {r.d} and len(fac) == r.ell, (m, p)
+
+
+def test_hypercube_against_sage_at_p():
+    """Each generator's order in Z_m^* (Sage) is ord_i exactly when the dimension is good, and
+    g_i^ord_i = p^twist_i in Sage's Z/mZ."""
+    sage = sage_all()
+    for m, p in AT_P_SAGE:
+        r = ring_facts(m, p)
+        for g, o, good, t in zip(r.gens, r.ords, r.good, r.twists):
+            order = sage.Mod(g, m).multiplicative_order()
+            assert (order == o) == good and order % o == 0, (m, p, g)
+            assert sage.Mod(g, m) ** o == sage.Mod(p, m) ** t, (m, p, g)
+
+
+@pytest.mark.parametrize("m, p, text", [
+    (9, 3, "p=3 divides m=9: the plaintext modulus must be coprime to m"),
+    (4369, 257, "p=257 divides m=4369: the plaintext modulus must be coprime to m"),
+    (257, 9, "p=9 is not prime: the plaintext modulus must be a prime"),
+    (257, 65535, "p=65535 is not prime: the plaintext modulus must be a prime"),
+    (257, 1, "p=1 is outside [2, 2^61): the plaintext modulus needs 2 <= p < 2305843009213693952"),
+    (257, 2**61, "p=2305843009213693952 is outside [2, 2^61)"),
+    (12, 5, "m=12 is even but not a power of two: the ring at p=5 needs odd m or m = 2^k"),
+    (65536, 2, "m=65536 is a power of two and p=2: no slots, Phi_m = X^32768 + 1 = (X + 1)^32768 mod 2"),
+    (2**21, 3, "m=2097152 is outside [3, 2^20]: the ring needs 3 <= m <= 1048576"),
+    (257, "x", "p='x' is not an integer: give the plaintext modulus as a prime 2 <= p < 2^61"),
+    (257, 3.5, "p=3.5 is not an integer"),
+])
+def test_bad_m_or_p(m, p, text):
+    import re
+    with pytest.raises(RingError, match=re.escape(text)):
+        check_m(m, p)
+    with pytest.raises(RingError, match=re.escape(text)):
+        ring_facts(m, p)
+
+
+def test_cli_at_p(capsys):
+    from cbparams.cyclotomic import main
+    assert main(["65536", "--p", "65537"]) == 0
+    assert "m=65536 p=65537 = 2^16: phi=32768 d=1 slots=32768" in capsys.readouterr().out
+    assert main(["9", "--p", "3"]) == 2
+    assert "p=3 divides m=9" in capsys.readouterr().err

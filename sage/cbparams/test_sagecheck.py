@@ -84,3 +84,47 @@ def test_sage_primitive_element_is_the_spec_z():
     """vision_constants.py takes z as an input ("Sage's primitive_element()"): Sage says so."""
     got = {n: SC.derive_vision(n, m)["z"] for n, m in [(16, 8), (64, 2)]}
     assert got == {16: 0x3, 64: 0x2}
+
+
+# Rings at primes p > 2 (issue 45): odd and power-of-two m, d = 1 and d > 1, good and bad
+# dimensions; (m, p) -> why.
+RINGS_AT_P = {
+    (65536, 65537): "HElib/IAIK Pasta-3: 2^16, 32768 slots of F_65537 (the factorization is skipped)",
+    (256, 257): "2^8, p = 1 mod m: 128 slots of F_p",
+    (64, 17): "2^6, d = 4, a bad dimension (3^4 = 17)",
+    (1024, 3): "2^10, d = 256, 2 slots",
+    (4369, 3): "17*257, d = 256",
+    (771, 17): "3*257, d = 32",
+    (4097, 65537): "17*241, d = 24, p > m",
+    (15, 8088322049): "IAIK's 33-bit prime",
+}
+
+
+@pytest.mark.parametrize("m, p", sorted(RINGS_AT_P))
+def test_explorer_against_sage_at_p(m, p):
+    rep = SC.check_ring(m, p=p, factor_limit=600)
+    assert rep["ok"], failed(rep)
+    assert rep["p"] == p and rep["hypercube_source"].startswith("engine's batch answer")
+    names = {c["name"] for c in rep["checks"]}
+    assert {f"|Z_m^*/<{p}>|", "hypercube", "cover", "Phi_m = prod of slot minimal polynomials",
+            f"Phi_m factored over GF({p})"} <= names
+
+
+def test_factorization_at_p_is_sages_own():
+    rep = SC.check_ring(64, p=17, engine=False)
+    fac = next(c for c in rep["checks"] if c["name"] == "Phi_m factored over GF(17)")
+    assert fac["ok"] and "8 factors of degree [4]" in fac["detail"]
+
+
+@pytest.mark.parametrize("m, p", [(64, 17), (4369, 3), (256, 257)])
+def test_a_wrong_hypercube_is_caught_at_p(m, p):
+    r = ring_facts(m, p)
+    wrong_twist = [t + 1 for t in r.twists]   # at d = 1 out of [0, d), else g^ord != p^twist
+    assert not all(c.ok for c in SC.check_hypercube(m, r.d, r.ell, r.gens, r.ords, r.good, wrong_twist, p))
+    # Another prime's hypercube (p = 2 for odd m, p = 3 for 2^k) is not the one at p.
+    q = ring_facts(m, 2 if m % 2 else 3)
+    assert not all(c.ok for c in SC.check_hypercube(m, q.d, q.ell, q.gens, q.ords, q.good, q.twists, p))
+    # A second generator inside the first's cosets: the cover counts some units twice.
+    if len(r.gens) > 1:
+        assert not SC.check_cover(m, r.d, (r.gens[0], r.gens[0]), r.ords[:2], p).ok
+    assert SC.check_cover(m, r.d, r.gens, r.ords, p).ok
