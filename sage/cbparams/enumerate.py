@@ -243,7 +243,8 @@ def main(argv=None) -> int:
         bad = unsupported_degrees(rows, p["field_degrees"])
         if bad:
             raise RingError(
-                f"field degree n={bad[0]}: no odd m in [{p['m_min']}, {p['m_max']}] has n | ord_m({pt}); "
+                f"field degree n={bad[0]}: no {'odd ' if pt == 2 else ''}m in [{p['m_min']}, {p['m_max']}] "
+                f"has n | ord_m({pt}); "
                 f"raise params.m_max or drop {bad[0]} from params.field_degrees "
                 f"(the rings found are kept in {cache})")
     except ParamError as e:

@@ -292,3 +292,19 @@ def test_cli_at_p(capsys):
     assert "m=65536 p=65537 = 2^16: phi=32768 d=1 slots=32768" in capsys.readouterr().out
     assert main(["9", "--p", "3"]) == 2
     assert "p=3 divides m=9" in capsys.readouterr().err
+
+
+def test_sweep_cache_keeps_p_apart(tmp_path):
+    """One cache file serves sweeps at several p: the structures at p = 2 (keyed by m, as
+    before) and at p (keyed by (m, p)) do not mix."""
+    from cbparams.enumerate import sweep
+    cache = tmp_path / "zmstar.pkl"
+    at2 = sweep(3, 200, [1], workers=1, cache=cache)
+    at17 = sweep(3, 200, [1], workers=1, cache=cache, p=17)
+    stats = {}
+    assert sweep(3, 200, [1], workers=1, cache=cache, stats=stats) == at2 and stats["computed"] == 0
+    assert sweep(3, 200, [1], workers=1, cache=cache, p=17, stats=stats) == at17 and stats["computed"] == 0
+    r2, r17 = (next(r for r in rows if r["m"] == 91) for rows in (at2, at17))
+    assert (r2["d"], r17["d"]) == (12, 6) and "p" not in r2 and r17["p"] == 17   # ord_91(2), ord_91(17)
+    assert all(r["m"] % 2 for r in at2) and 64 in {r["m"] for r in at17}
+    assert not any(r["m"] % 17 == 0 for r in at17)
