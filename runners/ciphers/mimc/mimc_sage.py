@@ -1,4 +1,5 @@
-"""MiMC over GF(2^n) in Sage's own field arithmetic: the independent check of mimc.cpp.
+"""MiMC over GF(2^n) and F_p in Sage's own field arithmetic: the independent check of mimc.cpp
+and mimc_prime.cpp.
 
 Written apart from the C++ reference: the field is Sage's GF(2^n) with the instance's
 modulus, elements are Sage field elements (integer <-> element through the polynomial
@@ -6,7 +7,13 @@ basis), the round function is the paper's F_i(x) = (x + k + c_i)^3 in Sage's ari
 the round constants are recomputed here from their definition (SHAKE-256, see
 mimc_constants.py's docstring), not imported from it.
 
-    python mimc_sage.py --write      writes vectors_gf2_63.json and vectors_gf2_31.json
+Over F_p the field is Sage's GF(p) (p checked prime and 2 mod 3 here), elements are
+integers 0 <= x < p, the rounds r = ceil(log_3 p) are computed as the least r with
+3^r >= p, and the constants are recomputed from their definition: the first 16 bytes of
+SHAKE-256("cipherbench MiMC F_<p> c_<i>") big-endian, mod p.
+
+    python mimc_sage.py --write      writes vectors_gf2_63.json, vectors_gf2_31.json,
+                                     vectors_fp_65537.json and vectors_fp_8088322049.json
     python mimc_sage.py --check      exits 1 unless the committed files are what Sage computes
 """
 from __future__ import annotations
@@ -25,6 +32,11 @@ from cbparams.sageall import sage_all  # noqa: E402
 
 S = sage_all()
 MODULI = {63: "x^63 + x + 1", 31: "x^31 + x^3 + 1"}
+#: The prime-field instances' p (IAIK's hybrid-HE framework's 65537 and 33-bit 8088322049).
+PRIMES = (65537, 8088322049)
+SOURCE_P = ("MiMC over F_p (Albrecht, Grassi, Rechberger, Roy, Tiessen, ASIACRYPT 2016): E_k(x) = F_(r-1) o ... o "
+            "F_0(x) + k, F_i(x) = (x + k + c_i)^3 mod p, c_0 = 0, r = ceil(log_3 p); constants: SHAKE-256 as in "
+            "runners/ciphers/mimc/mimc_constants.py; computed by runners/ciphers/mimc/mimc_sage.py (Sage GF(p))")
 SOURCE = ("MiMC (Albrecht, Grassi, Rechberger, Roy, Tiessen, ASIACRYPT 2016): E_k(x) = F_(r-1) o ... o F_0(x) + k, "
           "F_i(x) = (x + k + c_i)^3, c_0 = 0, r = ceil(n / log2 3); constants: SHAKE-256 as in "
           "runners/ciphers/mimc/mimc_constants.py; computed by runners/ciphers/mimc/mimc_sage.py (Sage GF(2^n))")
@@ -86,6 +98,60 @@ def vectors(n):
             "source": SOURCE, "vectors": out}
 
 
+def prime_field(p):
+    assert S.ZZ(p).is_prime() and p % 3 == 2, p
+    return S.GF(p)
+
+
+def rc_prime(p, i):
+    if i == 0:
+        return 0
+    return int.from_bytes(hashlib.shake_256(f"cipherbench MiMC F_{p} c_{i}".encode()).digest(16), "big") % p
+
+
+def rounds_prime(p):
+    """ceil(log_3 p) with Sage's exact integer logarithm: 3^r >= p > 3^(r-1)."""
+    r = S.ZZ(p).exact_log(3)  # floor(log_3 p)
+    return int(r if 3 ** r == p else r + 1)
+
+
+def encrypt_prime(K, p, key, x, rounds):
+    k, y = K(key), K(x)
+    states = []
+    for i in range(rounds):
+        y = (y + k + K(rc_prime(p, i))) ** 3
+        states.append(int(y))
+    return int(y + k), states
+
+
+def vectors_prime(p):
+    K = prime_field(p)
+    r = rounds_prime(p)
+    rng = random.Random(f"mimcp{p}")
+    cases = [("zero", 0, 0), ("top", p - 1, p - 1), ("pattern", 123456789 % p, (p - 1) // 2)]
+    cases += [(f"random{j}", rng.randrange(p), rng.randrange(p)) for j in range(2)]
+    out = []
+    for name, key, pt in cases:
+        ct, states = encrypt_prime(K, p, key, pt, r)
+        out.append({"name": name, "key": [key], "plaintext": [pt], "ciphertext": [ct],
+                    "key_text": str(key), "plaintext_text": str(pt), "ciphertext_text": str(ct),
+                    "round_states": [[v] for v in states],
+                    "subkeys": [[int(K(key) + K(rc_prime(p, i)))] for i in range(r)] + [[key]]})
+    return {"cipher": "MiMC", "instance": f"F_{p}", "field": {"p": p}, "state_size_m": 1, "rounds": r,
+            "constants": [rc_prime(p, i) for i in range(r)],
+            "encoding": {"element": "the integer 0 <= x < p",
+                         "text": "cipher_ref's and run_cipher's form: decimal elements, comma-separated"},
+            "round_states": "the state after round i's cube, i = 1..r; the ciphertext is the last plus the key (mod p)",
+            "source": SOURCE_P, "vectors": out}
+
+
+def files():
+    """{path: the JSON Sage computes for it}."""
+    out = {HERE / f"vectors_gf2_{n}.json": vectors(n) for n in MODULI}
+    out.update({HERE / f"vectors_fp_{p}.json": vectors_prime(p) for p in PRIMES})
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     g = ap.add_mutually_exclusive_group(required=True)
@@ -93,12 +159,11 @@ def main(argv=None):
     g.add_argument("--check", action="store_true")
     a = ap.parse_args(argv)
     bad = 0
-    for n in MODULI:
-        path = HERE / f"vectors_gf2_{n}.json"
-        text = json.dumps(vectors(n), indent=1) + "\n"
+    for path, data in files().items():
+        text = json.dumps(data, indent=1) + "\n"
         if a.write:
             path.write_text(text)
-        elif path.read_text() != text:
+        elif not path.exists() or path.read_text() != text:
             print(f"{path} differs from what Sage computes", file=sys.stderr)
             bad += 1
     return 1 if bad else 0
