@@ -8,31 +8,80 @@
 namespace cb {
 
 ClearBackend::ClearBackend(long m, long n, uint64_t f_low)
-    : zm_(m), F_(n, f_low), has_key_(size_t(m), 0), counts_(std::make_unique<Counters>()) {
-  if (zm_.d() % n != 0)
-    throw ParameterError(msg("n=", n, " does not divide d=", zm_.d(), " (m=", m,
+    : zm_(std::in_place, m), F_(std::in_place, n, f_low), has_key_(size_t(m), 0), counts_(std::make_unique<Counters>()) {
+  if (zm_->d() % n != 0)
+    throw ParameterError(msg("n=", n, " does not divide d=", zm_->d(), " (m=", m,
                              "): GF(2^n) must be a subfield of the slot field GF(2^d)"));
+  m_ = zm_->m(), phi_ = zm_->phi(), d_ = zm_->d(), ell_ = zm_->ell();
   has_key_[1] = 1;
+}
+
+ClearBackend::ClearBackend(long m, const PrimeField& F) : Fp_(F), counts_(std::make_unique<Counters>()) {
+  const uint64_t p = F.p();
+  if (m < 3 || m > kMaxM)
+    throw ParameterError(msg("m=", m, ": the clear backend at p=", p, " takes 3 <= m <= ", kMaxM));
+  if (p <= uint64_t(kMaxM) && m % long(p) == 0)
+    throw ParameterError(msg("m=", m, " is divisible by p=", p, ": Phi_m(X) mod p has no slots (p must not divide m)"));
+  if ((m & (m - 1)) != 0 && m % 2 == 0)
+    throw ParameterError(msg("m=", m, " is even but not a power of two: the rings are odd m and m = 2^k"));
+  // phi(m) by trial division; d = ord_m(p) by repeated products (m <= 2^20).
+  long phi = m, r = m;
+  for (long q = 2; q * q <= r; ++q) {
+    if (r % q) continue;
+    while (r % q == 0) r /= q;
+    phi -= phi / q;
+  }
+  if (r > 1) phi -= phi / r;
+  const long pm = long(p % uint64_t(m));
+  long d = 1;
+  for (long x = pm; x != 1; x = long((__int128)x * pm % m)) ++d;
+  m_ = m, phi_ = phi, d_ = d, ell_ = phi / d;
+  has_key_.assign(size_t(m), 0);
+  has_key_[1] = 1;
+}
+
+std::string ClearBackend::no_hypercube() const {
+  return msg("the clear backend at p=", characteristic(), " (m=", m_, ") has no slot hypercube: Z_m^*/<p> is the ",
+             "engine's (issue 45), so circuits that rotate slots or apply Frobenius maps run at p = 2 only");
+}
+
+const ZmStar& ClearBackend::zmstar() const {
+  if (!zm_) throw ParameterError(no_hypercube());
+  return *zm_;
+}
+
+const GF2n& ClearBackend::field() const {
+  if (!F_) throw ParameterError(msg("the clear backend's slots hold F_", characteristic(), ", not a GF(2^n)"));
+  return *F_;
+}
+
+const PrimeField& ClearBackend::prime_field() const {
+  if (!Fp_) throw ParameterError(msg("the clear backend's slots hold GF(2^", F_->n(), "), not a prime field"));
+  return *Fp_;
 }
 
 BackendInfo ClearBackend::info() const {
   BackendInfo i;
   i.name = "clear";
-  i.m = zm_.m();
-  i.phi = zm_.phi();
-  i.d = zm_.d();
-  i.slots = zm_.ell();
+  i.m = m_;
+  i.phi = phi_;
+  i.d = d_;
+  i.slots = ell_;
   return i;
 }
 
 void ClearBackend::check_slots(const std::vector<uint64_t>& v, const char* what) const {
-  if (long(v.size()) != zm_.ell())
-    throw ParameterError(msg(what, " has ", v.size(), " values: the ring m=", zm_.m(), " has ell=", zm_.ell(),
-                             " slots"));
-  if (F_.n() < 64)
+  if (long(v.size()) != ell_)
+    throw ParameterError(msg(what, " has ", v.size(), " values: the ring m=", m_, " has ell=", ell_, " slots"));
+  if (Fp_) {
     for (size_t i = 0; i < v.size(); ++i)
-      if (v[i] >> F_.n())
-        throw ParameterError(msg(what, "[", i, "]=0x", std::hex, v[i], std::dec, " is not in GF(2^", F_.n(), ")"));
+      if (v[i] >= Fp_->p()) throw ParameterError(msg(what, "[", i, "]=", v[i], " is not in F_", Fp_->p()));
+    return;
+  }
+  if (F_->n() < 64)
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] >> F_->n())
+        throw ParameterError(msg(what, "[", i, "]=0x", std::hex, v[i], std::dec, " is not in GF(2^", F_->n(), ")"));
 }
 
 ClearBackend::Ptxt ClearBackend::encode(const std::vector<uint64_t>& v) const {
@@ -50,49 +99,65 @@ std::vector<uint64_t> ClearBackend::decrypt(const Ctxt& c) const { return c.slot
 
 void ClearBackend::add(Ctxt& a, const Ctxt& b) const {
   ++counts_->add;
-  for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] ^= b.slots[i];
+  if (Fp_)
+    for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = Fp_->add(a.slots[i], b.slots[i]);
+  else
+    for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] ^= b.slots[i];
   a.depth = std::max(a.depth, b.depth);
 }
 
 void ClearBackend::add_plain(Ctxt& a, const Ptxt& p) const {
   ++counts_->add_plain;
-  for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] ^= p.slots[i];
+  if (Fp_)
+    for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = Fp_->add(a.slots[i], p.slots[i]);
+  else
+    for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] ^= p.slots[i];
 }
 
 void ClearBackend::mul(Ctxt& a, const Ctxt& b) const {
   ++counts_->mul;
-  for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = F_.mul(a.slots[i], b.slots[i]);
+  if (Fp_)
+    for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = Fp_->mul(a.slots[i], b.slots[i]);
+  else
+    for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = F_->mul(a.slots[i], b.slots[i]);
   a.depth = std::max(a.depth, b.depth) + 1;
 }
 
 void ClearBackend::mul_plain(Ctxt& a, const Ptxt& p) const {
   ++counts_->mul_plain;
-  for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = F_.mul(a.slots[i], p.slots[i]);
+  if (Fp_)
+    for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = Fp_->mul(a.slots[i], p.slots[i]);
+  else
+    for (size_t i = 0; i < a.slots.size(); ++i) a.slots[i] = F_->mul(a.slots[i], p.slots[i]);
 }
 
 void ClearBackend::square(Ctxt& a) const {
   ++counts_->square;
-  for (auto& x : a.slots) x = F_.sqr(x);
+  if (Fp_)
+    for (auto& x : a.slots) x = Fp_->sqr(x);
+  else
+    for (auto& x : a.slots) x = F_->sqr(x);
   a.depth += 1;
 }
 
 long ClearBackend::normalize(long k) const {
-  long kk = k % zm_.m();
-  return kk < 0 ? kk + zm_.m() : kk;
+  long kk = k % m_;
+  return kk < 0 ? kk + m_ : kk;
 }
 
 void ClearBackend::automorph(Ctxt& a, long k) const {
+  const ZmStar& zm = zmstar();  // ParameterError at p > 2
   const long kk = normalize(k);
-  if (!zm_.in_zmstar(kk))
-    throw ParameterError(msg("k=", k, " is not a unit mod m=", zm_.m(), ": X -> X^k is no automorphism"));
+  if (!zm.in_zmstar(kk))
+    throw ParameterError(msg("k=", k, " is not a unit mod m=", zm.m(), ": X -> X^k is no automorphism"));
   if (!has_key_[kk])
-    throw KeyError(msg("no key-switching key for X -> X^", kk, " (m=", zm_.m(),
+    throw KeyError(msg("no key-switching key for X -> X^", kk, " (m=", zm.m(),
                        "): call require_automorphisms({", kk, "}) at setup"));
   if (kk == 1) return;  // the identity: no key switching, not counted
   ++counts_->automorph;
-  const auto moves = zm_.automorphism_action(kk);
+  const auto moves = zm.automorphism_action(kk);
   std::vector<uint64_t> out(a.slots.size());
-  for (size_t s = 0; s < out.size(); ++s) out[s] = F_.frob(a.slots[moves[s].src], moves[s].frob);
+  for (size_t s = 0; s < out.size(); ++s) out[s] = F_->frob(a.slots[moves[s].src], moves[s].frob);
   a.slots = std::move(out);
 }
 
@@ -109,16 +174,18 @@ std::vector<ClearBackend::Ctxt> ClearBackend::automorph_many(const Ctxt& a, cons
 
 void ClearBackend::require_automorphisms(const std::vector<long>& ks) {
   for (long k : ks) {
+    const ZmStar& zm = zmstar();  // ParameterError at p > 2
     const long kk = normalize(k);
-    if (!zm_.in_zmstar(kk))
-      throw ParameterError(msg("k=", k, " is not a unit mod m=", zm_.m(), ": no automorphism key for it"));
+    if (!zm.in_zmstar(kk))
+      throw ParameterError(msg("k=", k, " is not a unit mod m=", zm.m(), ": no automorphism key for it"));
     has_key_[kk] = 1;
   }
 }
 
 bool ClearBackend::has_automorphism_key(long k) const {
   const long kk = normalize(k);
-  return zm_.in_zmstar(kk) && has_key_[kk];
+  if (!zm_) return kk == 1;
+  return zm_->in_zmstar(kk) && has_key_[kk];
 }
 
 double ClearBackend::capacity_bits(const Ctxt&) const { return std::numeric_limits<double>::infinity(); }

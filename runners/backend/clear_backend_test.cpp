@@ -1,6 +1,8 @@
 // clear_backend_test: ClearBackend against slot-wise GF(2^n) arithmetic, its key
 // management, and its automorphisms against the actual ring: encode the slots with
-// SlotRing, map X -> X^k on the polynomial, decode.
+// SlotRing, map X -> X^k on the polynomial, decode. Over F_p: slot-wise arithmetic mod p
+// against PrimeField and 128-bit integers, the slot counts phi(m) / ord_m(p), and the
+// refusals (no hypercube, p | m, an element >= p).
 #include "backend/clear_backend.h"
 
 #include <gtest/gtest.h>
@@ -233,6 +235,96 @@ TEST(ClearBackend, InfoAndCounters) {
   EXPECT_EQ(be2.op_counters(), "encrypt=0 add=0 add_plain=0 mul=0 mul_plain=0 square=0 automorph=1 automorph_many=0");
   be2.reset_op_counts();
   EXPECT_EQ(be2.op_counts().automorph, 0);
+}
+
+// ---- F_p slots ----
+
+struct PrimeRing {
+  long m;
+  uint64_t p;
+  long d, ell;  // ord_m(p), phi(m) / d
+};
+void PrintTo(const PrimeRing& r, std::ostream* os) { *os << "m=" << r.m << " p=" << r.p; }
+
+class ClearBackendPrime : public ::testing::TestWithParam<PrimeRing> {};
+
+TEST_P(ClearBackendPrime, SlotCountAndArithmetic) {
+  const auto r = GetParam();
+  ClearBackend b(r.m, PrimeField(r.p));
+  EXPECT_EQ(b.characteristic(), r.p);
+  EXPECT_EQ(b.info().d, r.d);
+  EXPECT_EQ(b.slot_count(), r.ell);
+  std::mt19937_64 rng(r.m);
+  std::vector<uint64_t> x(b.slot_count()), y(b.slot_count());
+  for (auto& v : x) v = rng() % r.p;
+  for (auto& v : y) v = rng() % r.p;
+  x[0] = r.p - 1, y[0] = r.p - 1;  // the largest element: sums and products wrap
+  using u128 = unsigned __int128;
+  auto a = b.encrypt(x);
+  b.add(a, b.encrypt(y));
+  auto prod = b.encrypt(x);
+  b.mul(prod, b.encrypt(y));
+  auto sq = b.encrypt(x);
+  b.square(sq);
+  auto ap = b.encrypt(x);
+  b.add_plain(ap, b.encode(y));
+  b.mul_plain(ap, b.encode(y));
+  const auto sum = b.decrypt(a), pr = b.decrypt(prod), s2 = b.decrypt(sq), apv = b.decrypt(ap);
+  for (long i = 0; i < b.slot_count(); ++i) {
+    ASSERT_EQ(sum[i], uint64_t((u128(x[i]) + y[i]) % r.p)) << i;
+    ASSERT_EQ(pr[i], uint64_t(u128(x[i]) * y[i] % r.p)) << i;
+    ASSERT_EQ(s2[i], uint64_t(u128(x[i]) * x[i] % r.p)) << i;
+    ASSERT_EQ(apv[i], uint64_t((u128(x[i]) + y[i]) % r.p * y[i] % r.p)) << i;
+  }
+  EXPECT_EQ(b.depth(prod), 1);
+  EXPECT_EQ(b.depth(sq), 1);
+  EXPECT_EQ(b.op_counts().mul, 1);
+  EXPECT_EQ(b.op_counts().square, 1);
+}
+
+// d = ord_m(p), ell = phi(m) / d, worked by hand: 65537 = 2 mod 257 (ord 16), = 1 mod 2^16
+// (d = 1: the negacyclic ring of every F_p cipher implementation), = 2 mod 5 (ord 4);
+// 8088322049 = 1 mod 2^8 (d = 1); 257 = 2 mod 15 (ord 4: ell = 8 / 4).
+std::vector<PrimeRing> prime_rings() {
+  return {{257, 65537, 16, 16}, {65536, 65537, 1, 32768}, {5, 65537, 4, 1},
+          {256, 8088322049ull, 1, 128}, {15, 257, 4, 2}, {1024, 1096486890805657601ull, 1, 512}};
+}
+INSTANTIATE_TEST_SUITE_P(Rings, ClearBackendPrime, ::testing::ValuesIn(prime_rings()));
+
+TEST(ClearBackend, PrimeFieldRefusals) {
+  auto message = [](auto f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([] { ClearBackend b(65537, PrimeField(65537)); }),
+            "m=65537 is divisible by p=65537: Phi_m(X) mod p has no slots (p must not divide m)");
+  EXPECT_EQ(message([] { ClearBackend b(12, PrimeField(65537)); }),
+            "m=12 is even but not a power of two: the rings are odd m and m = 2^k");
+  EXPECT_EQ(message([] { ClearBackend b(2, PrimeField(65537)); }),
+            "m=2: the clear backend at p=65537 takes 3 <= m <= 1048576");
+  EXPECT_EQ(message([] { PrimeField F(65535); }), "p=65535: a prime field F_p needs an odd prime p < 2^61 (p is not prime)");
+  EXPECT_EQ(message([] { PrimeField F(2); }), "p=2: a prime field F_p needs an odd prime p < 2^61 (p = 2: the fields GF(2^n))");
+  ClearBackend b(257, PrimeField(65537));
+  const std::string no_cube = "the clear backend at p=65537 (m=257) has no slot hypercube: Z_m^*/<p> is the engine's "
+                              "(issue 45), so circuits that rotate slots or apply Frobenius maps run at p = 2 only";
+  EXPECT_EQ(message([&] { b.zmstar(); }), no_cube);
+  EXPECT_EQ(message([&] { b.require_automorphisms({3}); }), no_cube);
+  EXPECT_NO_THROW(b.require_automorphisms({}));
+  EXPECT_EQ(message([&] { b.field(); }), "the clear backend's slots hold F_65537, not a GF(2^n)");
+  auto c = b.encrypt(std::vector<uint64_t>(16, 1));
+  EXPECT_EQ(message([&] { b.automorph(c, 3); }), no_cube);
+  std::vector<uint64_t> bad(16, 0);
+  bad[3] = 65537;
+  EXPECT_EQ(message([&] { b.encode(bad); }), "encode: v[3]=65537 is not in F_65537");
+  EXPECT_EQ(message([&] { b.encrypt(std::vector<uint64_t>(15, 0)); }),
+            "encrypt: v has 15 values: the ring m=257 has ell=16 slots");
+  EXPECT_TRUE(b.has_automorphism_key(1));
+  EXPECT_FALSE(b.has_automorphism_key(3));
+  EXPECT_EQ(ClearBackend(257, 8, 0x1b).characteristic(), 2u);
 }
 
 }  // namespace

@@ -68,15 +68,23 @@ void check_entry(const CipherEntry& e) {
       if (!ok) throw ParameterError(msg(where, ": ", what));
     };
     bad(!in.id.empty(), "id is missing");
-    bad(in.n >= 1 && in.n <= 64, msg("n=", in.n, ": the field degree must be 1..64 (1: a Boolean cipher)"));
-    bad(in.f_low != 0 && (in.n == 64 || (in.f_low >> in.n) == 0), msg("f_low=0x", std::hex, in.f_low, std::dec,
-                                                                      ": the field polynomial x^n + f_low needs 0 < f_low < 2^n"));
+    if (in.p != 2) {  // F_p: n = 1, no polynomial
+      bad(in.p > 2 && in.p < PrimeField::kMaxP && is_prime_u64(in.p),
+          msg("p=", in.p, ": the characteristic is 2 (GF(2^n)) or an odd prime below 2^61"));
+      bad(in.n == 1, msg("n=", in.n, " with p=", in.p, ": prime-field instances are F_p, n = 1"));
+      bad(in.f_low == 0, msg("f_low=0x", std::hex, in.f_low, std::dec, " with p=", in.p, ": F_p has no field polynomial"));
+    } else {
+      bad(in.n >= 1 && in.n <= 64, msg("n=", in.n, ": the field degree must be 1..64 (1: a Boolean cipher)"));
+      bad(in.f_low != 0 && (in.n == 64 || (in.f_low >> in.n) == 0),
+          msg("f_low=0x", std::hex, in.f_low, std::dec, ": the field polynomial x^n + f_low needs 0 < f_low < 2^n"));
+    }
     bad(in.s >= 1, msg("s=", in.s, ": a block has at least one element"));
     bad(in.rounds >= 1, msg("rounds=", in.rounds, ": at least one round"));
     bad(in.key_elements >= 1, msg("key_elements=", in.key_elements, ": a key has at least one element"));
     for (size_t j = 0; j < i; ++j)
-      bad(e.instances[j].n != in.n || e.instances[j].s != in.s,
-          msg("n=", in.n, ", s=", in.s, " is declared twice (instances are told apart by n and s)"));
+      bad(e.instances[j].n != in.n || e.instances[j].s != in.s || e.instances[j].p != in.p,
+          in.p == 2 ? msg("n=", in.n, ", s=", in.s, " is declared twice (instances are told apart by n and s)")
+                    : msg("p=", in.p, ", s=", in.s, " is declared twice (instances are told apart by p, n and s)"));
   }
   if (packings(e).empty())
     throw ParameterError(msg(who, ": no packing runs it (on elements: ", refusal(e, false), "; on bits: ",
@@ -94,14 +102,27 @@ const CipherEntry& find_cipher(const std::string& name) {
   throw ParameterError(msg("--cipher ", name, ": not in the catalog (", names(), ")"));
 }
 
-const InstanceSpec& find_instance(const CipherEntry& e, long n, long s) {
-  if (!n && !s) return e.instances.front();
+const InstanceSpec& find_instance(const CipherEntry& e, long n, long s, uint64_t p) {
+  if (p == 0) p = 2;
+  if (p != 2) {
+    if (n != 0 && n != 1)
+      throw ParameterError(msg("--field-bits ", n, " with --p ", p, ": prime-field instances are F_p (degree 1)"));
+    if (p < 3 || p >= PrimeField::kMaxP || !is_prime_u64(p))
+      throw ParameterError(msg("--p ", p, ": the characteristic is 2 (GF(2^n)) or an odd prime below 2^61"));
+    if (e.excludes)
+      if (const std::string why = e.excludes(p); !why.empty()) throw ParameterError(why);
+    n = 1;
+  } else if (!n && !s) {
+    return e.instances.front();
+  }
+  // Without --p, --field-bits and --state-size name a GF(2^n) instance.
   for (const auto& in : e.instances)
-    if ((!n || in.n == n) && (!s || in.s == s)) return in;
+    if (in.p == p && (!n || in.n == n) && (!s || in.s == s)) return in;
   std::string have;
   for (const auto& in : e.instances) have += (have.empty() ? "" : ", ") + CipherEntry::instance_label(in);
-  throw ParameterError(msg(e.name, " has no instance with", n ? msg(" --field-bits ", n) : "",
-                           n && s ? " and" : "", s ? msg(" --state-size ", s) : "", ": it has ", have));
+  throw ParameterError(msg(e.name, " has no instance with", p != 2 ? msg(" --p ", p) : "",
+                           n && p == 2 ? msg(" --field-bits ", n) : "", (n && p == 2) && s ? " and" : "",
+                           p != 2 && s ? " and" : "", s ? msg(" --state-size ", s) : "", ": it has ", have));
 }
 
 std::pair<const CipherEntry*, const InstanceSpec*> find_instance_id(const std::string& id) {

@@ -20,8 +20,10 @@ const std::vector<const CipherEntry*>& cipher_catalog();
 const CipherEntry& find_cipher(const std::string& name);
 
 // The entry's instance with field degree n (0: any) and state size s (0: any), the first
-// one when both are 0; ParameterError naming the instances it has otherwise.
-const InstanceSpec& find_instance(const CipherEntry& e, long n, long s);
+// one when both are 0; ParameterError naming the instances it has otherwise. p (0 or 2:
+// GF(2^n)) > 2 asks for the F_p instance (n must then be 0 or 1): a p the cipher's
+// definition excludes (CipherEntry::excludes) is refused first, naming the constraint.
+const InstanceSpec& find_instance(const CipherEntry& e, long n, long s, uint64_t p = 0);
 
 // The instance by its id ("aes", "vision8", "mimc63"); ParameterError listing the ids.
 std::pair<const CipherEntry*, const InstanceSpec*> find_instance_id(const std::string& id);

@@ -3,6 +3,7 @@
 // decryption packed, where offered) at the chain the planner finds, every block decrypted and compared with the reference, and the
 // planner's backend (PlanBackend, same seed) predicting the capacity after every round
 // and counting, at the same prime counts, every step the engine times in the rounds.
+// Prime-field instances are skipped with the reason (the engine's p > 2 is issue 45).
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -78,6 +79,7 @@ class CatalogBgv : public ::testing::TestWithParam<InstanceCase> {};
 TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
   omp_set_num_threads(1);
   const auto& c = GetParam();
+  if (c.spec.p != 2) GTEST_SKIP() << testing::bgv_skip_reason(c.spec);
   const auto inst = c.entry->make(c.spec);
   const long m = testing::small_ring(c.spec.n, c.spec.s * 3);
   const bool dec = decrypt_refusal(*inst).empty();
@@ -105,6 +107,7 @@ TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
 // step counts, its last run on the caller's backend.
 TEST_P(CatalogBgv, LanesFindThePlanOfOneChainAtATime) {
   const auto& c = GetParam();
+  if (c.spec.p != 2) GTEST_SKIP() << testing::bgv_skip_reason(c.spec);
   const auto inst = c.entry->make(c.spec);
   const long m = testing::small_ring(c.spec.n, c.spec.s * 3);
   const long R = std::min(2L, c.spec.rounds);
@@ -143,6 +146,7 @@ TEST_P(CatalogBgv, LanesFindThePlanOfOneChainAtATime) {
 TEST_P(CatalogBgv, BitSlicedPlannedChainDecryptsToReference) {
   omp_set_num_threads(1);
   const auto& c = GetParam();
+  if (c.spec.p != 2) GTEST_SKIP() << testing::bgv_skip_reason(c.spec);
   const auto inst = c.entry->make(c.spec);
   if (!bits_refusal(*inst).empty()) GTEST_SKIP() << bits_refusal(*inst);
   const long m = 257;

@@ -3,7 +3,10 @@
 // offered, decryption), and its rounds on bits where it offers bit-sliced; the generic
 // circuit on the clear slot backend in every packing it offers, fused and apart, against
 // the reference; the registry's checks and messages; the power
-// map compiler. An entry added to catalog.cpp is tested here without new test code.
+// map compiler. An entry added to catalog.cpp is tested here without new test code, its
+// F_p instances (p > 2) included: those on the clear backend over F_p. A test-only F_p
+// cipher with an affine map and a linear layer checks what MiMC does not use (the
+// inverses over F_p, decryption by negated subkeys, the sliced layer at p).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,10 +25,18 @@ namespace {
 
 using testing::InstanceCase;
 
-Elements random_elements(std::mt19937_64& rng, long count, long n) {
+Elements random_elements(std::mt19937_64& rng, long count, const CipherField& F) {
   Elements v(count);
-  for (auto& x : v) x = n == 64 ? rng() : rng() & ((uint64_t(1) << n) - 1);
+  const long n = F.n();
+  for (auto& x : v) x = F.is_prime() ? rng() % F.p() : n == 64 ? rng() : rng() & ((uint64_t(1) << n) - 1);
   return v;
+}
+
+// The clear backend whose slots hold the instance's field: GF(2^n) on the smallest odd
+// ring with s slots, F_p on the smallest ring with 2 s (two blocks packed).
+ClearBackend clear_backend_for(const InstanceSpec& sp) {
+  if (sp.p != 2) return ClearBackend(testing::small_prime_ring(sp.p, 2 * sp.s), PrimeField(sp.p));
+  return ClearBackend(testing::small_ring(sp.n, sp.s), sp.n, sp.f_low);
 }
 
 class CatalogInstance : public ::testing::TestWithParam<InstanceCase> {};
@@ -33,7 +44,7 @@ class CatalogInstance : public ::testing::TestWithParam<InstanceCase> {};
 TEST_P(CatalogInstance, DescriptionMatchesReference) {
   const auto& c = GetParam();
   const auto inst = c.entry->make(c.spec);
-  const GF2n& F = inst->field();
+  const CipherField& F = inst->element_field();
   const bool dec = decrypt_refusal(*inst).empty();
   const bool on_elements = elements_refusal(*inst).empty();  // false: a Boolean cipher
   std::mt19937_64 rng(11);
@@ -42,8 +53,8 @@ TEST_P(CatalogInstance, DescriptionMatchesReference) {
     for (bool fused : {false, true}) {
       const auto enc = compile_program(*inst, R, false, fused);
       for (int t = 0; t < 3; ++t) {
-        const Elements key = random_elements(rng, c.spec.key_elements, c.spec.n);
-        const Elements pt = random_elements(rng, c.spec.s, c.spec.n);
+        const Elements key = random_elements(rng, c.spec.key_elements, F);
+        const Elements pt = random_elements(rng, c.spec.s, F);
         const auto sk = inst->subkeys(key, R);
         const Elements ct = inst->encrypt(key, pt, R);
         ASSERT_EQ(evaluate_clear(F, enc, sk, pt), ct) << "R=" << R << (fused ? " fused" : "");
@@ -63,8 +74,8 @@ TEST_P(CatalogInstance, DescriptionMatchesReference) {
   for (long R : {1L, 2L, c.spec.rounds}) {
     const auto enc = compile_program(*inst, R, false, false, true);
     for (int t = 0; t < 3; ++t) {
-      const Elements key = random_elements(rng, c.spec.key_elements, c.spec.n);
-      const Elements pt = random_elements(rng, c.spec.s, c.spec.n);
+      const Elements key = random_elements(rng, c.spec.key_elements, F);
+      const Elements pt = random_elements(rng, c.spec.s, F);
       const auto sk = inst->subkeys(key, R);
       const Elements ct = inst->encrypt(key, pt, R);
       ASSERT_EQ(evaluate_clear(F, enc, sk, pt), ct) << "bits R=" << R;
@@ -105,7 +116,7 @@ TEST_P(CatalogInstance, StepNamesAreTheDeclaredOnes) {
 TEST_P(CatalogInstance, ClearCircuitMatchesReference) {
   const auto& c = GetParam();
   const auto inst = c.entry->make(c.spec);
-  const long m = testing::small_ring(c.spec.n, c.spec.s);
+  const long m = clear_backend_for(c.spec).info().m;
   const long R = std::min(2L, c.spec.rounds);
   const bool dec = decrypt_refusal(*inst).empty();
   const bool on_elements = elements_refusal(*inst).empty();  // false: a Boolean cipher
@@ -113,7 +124,7 @@ TEST_P(CatalogInstance, ClearCircuitMatchesReference) {
     for (bool decrypt : {false, true}) {
       if ((decrypt && !dec) || !on_elements) continue;
       {
-        ClearBackend b(m, c.spec.n, c.spec.f_low);
+        ClearBackend b = clear_backend_for(c.spec);
         CipherHarness<ClearBackend, PackedRep> h(b, *inst, R, decrypt, fused, 0, 5);
         h.load_keys();
         auto st = h.encrypt_inputs();
@@ -124,7 +135,7 @@ TEST_P(CatalogInstance, ClearCircuitMatchesReference) {
                                                         << (decrypt ? " decrypt" : "");
       }
       {
-        ClearBackend b(m, c.spec.n, c.spec.f_low);
+        ClearBackend b = clear_backend_for(c.spec);
         CipherHarness<ClearBackend, SlicedRep> h(b, *inst, R, decrypt, fused, std::min(3L, b.slot_count()), 5);
         h.load_keys();
         auto st = h.encrypt_inputs();
@@ -391,6 +402,291 @@ TEST(Program, AffineAndMapInverses) {
   for (auto& t : Mi) B[t.out * 2 + t.in] = t.coeff;
   EXPECT_EQ(F.mul(A[0], B[0]) ^ F.mul(A[1], B[2]), 1u);
   EXPECT_EQ(F.mul(A[0], B[1]) ^ F.mul(A[1], B[3]), 0u);
+}
+
+// ---- Prime fields ----
+
+// A test-only cipher over F_257 (257 = 2 mod 3): 3 elements, rounds of key addition, the
+// inversion x^(p-2) (its own inverse, so decryption is offered), an affine map 3 x + 5 and
+// a 3 x 3 linear layer, then a final key addition; its reference written apart with plain
+// modular arithmetic. It checks over F_p what MiMC does not use: affine maps and linear
+// layers, their inverses, and decryption (subtracting the subkeys).
+class ToyPrime : public CipherInstance {
+ public:
+  using CipherInstance::CipherInstance;
+  static constexpr uint64_t kP = 257;
+  static const BlockMap& mix() {
+    static const BlockMap M = {{0, 0, 2}, {0, 1, 1}, {0, 2, 1}, {1, 0, 1}, {1, 1, 2},
+                               {1, 2, 1}, {2, 0, 1}, {2, 1, 1}, {2, 2, 3}};
+    return M;
+  }
+  Round round(long r, long R) const override {
+    Linearized L;
+    L.gamma = {3}, L.c = 5;
+    Round st{{"keyadd", {Op::add_key(r - 1)}},
+             {"inverse", {Op::power(kP - 2)}},
+             {"affine", {Op::affine(L)}},
+             {"mix", {Op::linear(mix())}}};
+    if (r == R) st.push_back({"keyadd", {Op::add_key(R)}});
+    return st;
+  }
+  std::vector<Elements> subkeys(const Elements& key, long R) const override {
+    std::vector<Elements> out;
+    for (long i = 0; i <= R; ++i) out.push_back({(key[0] + i) % kP, (key[1] + 2 * i) % kP, (key[2] + 3 * i) % kP});
+    return out;
+  }
+  Elements encrypt(const Elements& key, const Elements& pt, long R) const override {
+    auto pw = [](uint64_t x, uint64_t e) {
+      uint64_t y = 1;
+      while (e--) y = y * x % kP;
+      return y;
+    };
+    const auto sk = subkeys(key, R);
+    Elements x = pt;
+    for (long r = 0; r < R; ++r) {
+      for (int i = 0; i < 3; ++i) x[i] = (3 * pw((x[i] + sk[r][i]) % kP, kP - 2) + 5) % kP;
+      x = {(2 * x[0] + x[1] + x[2]) % kP, (x[0] + 2 * x[1] + x[2]) % kP, (x[0] + x[1] + 3 * x[2]) % kP};
+    }
+    for (int i = 0; i < 3; ++i) x[i] = (x[i] + sk[R][i]) % kP;
+    return x;
+  }
+};
+
+CipherEntry toy_prime_entry() {
+  CipherEntry e;
+  e.name = "toyp", e.display = "ToyP", e.description = "an F_p test cipher", e.citation = "none";
+  e.instances = {{"toyp257", 1, 0, 3, 4, 3, ToyPrime::kP}};
+  e.make = [](const InstanceSpec& s) -> std::unique_ptr<CipherInstance> { return std::make_unique<ToyPrime>(s); };
+  return e;
+}
+
+TEST(PrimeField, ToyCipherInTheClearAndOnTheClearBackend) {
+  const CipherEntry e = toy_prime_entry();
+  ASSERT_NO_THROW(check_entry(e));
+  EXPECT_EQ(packings(e), (std::vector<std::string>{"packed", "sliced"}));
+  const auto inst = e.make(e.instances[0]);
+  const CipherField& F = inst->element_field();
+  EXPECT_EQ(decrypt_refusal(*inst), "");
+  std::mt19937_64 rng(3);
+  for (long R = 1; R <= 4; ++R)
+    for (int t = 0; t < 4; ++t) {
+      const Elements key = random_elements(rng, 3, F), pt = random_elements(rng, 3, F);
+      const auto sk = inst->subkeys(key, R);
+      const Elements ct = inst->encrypt(key, pt, R);
+      ASSERT_EQ(evaluate_clear(F, compile_program(*inst, R, false, false), sk, pt), ct) << "R=" << R;
+      const auto dec = compile_program(*inst, R, true, false);
+      EXPECT_TRUE(dec.subtract_keys);
+      ASSERT_EQ(evaluate_clear(F, dec, sk, ct), pt) << "R=" << R;
+    }
+  // Sliced on the clear backend over F_257, both directions: the affine map as a constant
+  // product and addition, the layer as constant products, decryption by negated subkeys.
+  ClearBackend b(testing::small_prime_ring(ToyPrime::kP, 4), PrimeField(ToyPrime::kP));
+  for (bool decrypt : {false, true}) {
+    CipherHarness<ClearBackend, SlicedRep> h(b, *inst, 3, decrypt, false, 0, 9);
+    EXPECT_TRUE(h.autos.empty());
+    h.load_keys();
+    auto st = h.encrypt_inputs();
+    Evaluator<ClearBackend> ev(b);
+    const auto recs = h.circ.run(ev, st);
+    EXPECT_EQ(h.decrypt_outputs(st), h.expected()) << (decrypt ? "decrypt" : "encrypt");
+    EXPECT_EQ(recs[0].counts.automorph, 0);
+    if (!decrypt) {
+      EXPECT_EQ(recs[0].counts.mul_plain, 3 + 3);  // 3 x a, and the layer's 3 coefficients != 1
+    }
+  }
+  // Packed, its layer would need the hypercube of Z_m^*/<p>; fused is refused at p.
+  try {
+    CipherHarness<ClearBackend, PackedRep> h(b, *inst, 1, false, false, 0, 9);
+    FAIL();
+  } catch (const ParameterError& err) {
+    EXPECT_STREQ(err.what(), "packed over F_257: a linear layer across the slots needs the hypercube of Z_m^*/<p> "
+                             "(the engine's, issue 45): use --packing sliced");
+  }
+  try {
+    CipherHarness<ClearBackend, SlicedRep> h(b, *inst, 1, false, true, 0, 9);
+    FAIL();
+  } catch (const ParameterError& err) {
+    EXPECT_STREQ(err.what(), "toyp257 over F_257: --linear fused is not offered over F_p yet (use --linear separate)");
+  }
+  // No bits to slice.
+  EXPECT_EQ(bits_refusal(*inst), "toyp257 is over F_257: its elements have no bits to slice (the bit-sliced packing "
+                                 "runs GF(2^n) instances)");
+}
+
+TEST(PrimeField, AffineAndMapInverses) {
+  const CipherField F{PrimeField(65537)};
+  Linearized L;
+  L.gamma = {12345}, L.c = 999;
+  const Linearized Li = inverse_affine(F, L);
+  for (uint64_t x : {0ull, 1ull, 2ull, 65536ull, 40000ull}) ASSERT_EQ(evaluate_affine(F, Li, evaluate_affine(F, L, x)), x);
+  Linearized sing;
+  sing.gamma = {0}, sing.c = 1;
+  EXPECT_THROW(inverse_affine(F, sing), ParameterError);
+  const BlockMap M{{0, 0, 2}, {0, 1, 3}, {1, 0, 1}, {1, 1, 65536}};  // [[2, 3], [1, -1]]: det = -5
+  const BlockMap Mi = inverse_map(F, M, 2);
+  std::vector<uint64_t> A(4, 0), B(4, 0);
+  for (auto& t : M) A[t.out * 2 + t.in] = t.coeff;
+  for (auto& t : Mi) B[t.out * 2 + t.in] = t.coeff;
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 2; ++c)
+      EXPECT_EQ(F.add(F.mul(A[r * 2], B[c]), F.mul(A[r * 2 + 1], B[2 + c])), r == c ? 1u : 0u) << r << c;
+  EXPECT_THROW(inverse_map(F, BlockMap{{0, 0, 1}, {0, 1, 2}, {1, 0, 2}, {1, 1, 4}}, 2), ParameterError);  // rank 1
+}
+
+// Over F_p a power map is squares and products: x^3 one square and one product, depth 2.
+TEST(PowerMap, PrimeFieldCubeIsASquareAndAProduct) {
+  const PowerProgram cube = compile_power_prime(3, 65537);
+  EXPECT_EQ(cube.products(), 2);
+  EXPECT_EQ(cube.depth, 2);
+  EXPECT_EQ(cube.shift, 0);
+  EXPECT_TRUE(cube.frobenius_powers().empty());
+  ASSERT_EQ(cube.instrs.size(), 2u);
+  EXPECT_EQ(cube.instrs[0].a, cube.instrs[0].b);  // the square
+  EXPECT_NE(cube.instrs[1].a, cube.instrs[1].b);  // the product
+  const PowerProgram five = compile_power_prime(5, 65537);
+  EXPECT_EQ(five.products(), 3);
+  EXPECT_EQ(five.depth, 3);
+  const PowerProgram seven = compile_power_prime(7, 65537);  // x^4 (x^2 x): depth 3, not 4
+  EXPECT_EQ(seven.depth, 3);
+  EXPECT_THROW(compile_power_prime(65536, 65537), ParameterError);  // e = 0 mod p - 1
+  EXPECT_EQ(*inverse_exponent_prime(3, 65537), 43691u);
+  EXPECT_FALSE(inverse_exponent_prime(3, 65521));  // 3 | 65520
+  EXPECT_EQ(*inverse_exponent_prime(65535, 65537), 65535u);  // x^(p-2) is its own inverse
+}
+
+TEST(PowerMap, PrimeFieldExponentsOnClearSlots) {
+  for (uint64_t p : std::vector<uint64_t>{257, 65537, 8088322049ull, 1096486890805657601ull}) {
+    const PrimeField F(p);
+    ClearBackend b(testing::small_prime_ring(p, 8), F);
+    std::vector<uint64_t> v(b.slot_count());
+    for (size_t i = 0; i < v.size(); ++i) v[i] = (uint64_t(0x9e3779b97f4a7c15ull) * (i + 1)) % p;
+    const auto x = b.encrypt(v);
+    for (uint64_t e : std::vector<uint64_t>{1, 2, 3, 5, 7, 11, 127, 128, 201, p - 2, p + 1}) {
+      const PowerProgram pr = compile_power_prime(e, p);
+      Evaluator<ClearBackend> ev(b);
+      const auto y = evaluate_power(ev, pr, x);
+      EXPECT_EQ(b.depth(y), pr.depth) << "p=" << p << " e=" << e;
+      EXPECT_EQ(ev.counts().mul, pr.products()) << "p=" << p << " e=" << e;
+      const auto got = b.decrypt(y);
+      for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(got[i], F.pow(v[i], e)) << "p=" << p << " e=" << e << " slot " << i;
+    }
+  }
+}
+
+// Every F_p instance of the catalog: its power maps are products only (no automorphism
+// key), and a round of x^3 costs two multiplications on the clear backend (the circuit
+// counts squares as products).
+class PrimeCatalogInstance : public ::testing::TestWithParam<InstanceCase> {};
+
+std::vector<InstanceCase> prime_instances() {
+  std::vector<InstanceCase> out;
+  for (const auto& c : testing::all_instances())
+    if (c.spec.p != 2) out.push_back(c);
+  return out;
+}
+
+TEST_P(PrimeCatalogInstance, RunsWithoutAutomorphisms) {
+  const auto& c = GetParam();
+  const auto inst = c.entry->make(c.spec);
+  ClearBackend b = clear_backend_for(c.spec);
+  CipherHarness<ClearBackend, PackedRep> h(b, *inst, c.spec.rounds, false, false, 0, 1);
+  EXPECT_TRUE(h.autos.empty());
+  h.load_keys();
+  auto st = h.encrypt_inputs();
+  Evaluator<ClearBackend> ev(b);
+  const auto recs = h.circ.run(ev, st);
+  EXPECT_EQ(h.decrypt_outputs(st), h.expected());
+  long products = 0;
+  for (const Step& s : inst->round(1, c.spec.rounds))
+    for (const Op& op : s.ops)
+      if (op.kind == Op::kPower) products += compile_power_prime(op.e, c.spec.p).products();
+  EXPECT_EQ(recs[0].counts.mul, products * long(st.size()));
+  EXPECT_EQ(b.op_counts().automorph, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, PrimeCatalogInstance, ::testing::ValuesIn(prime_instances()), testing::case_name);
+
+TEST(Catalog, PrimeFieldEntriesAreChecked) {
+  auto expect_refused = [](CipherEntry e, const std::string& message) {
+    try {
+      check_entry(e);
+      FAIL() << message;
+    } catch (const ParameterError& err) {
+      EXPECT_NE(std::string(err.what()).find(message), std::string::npos) << err.what();
+    }
+  };
+  CipherEntry e = toy_prime_entry();
+  e.instances[0].p = 255;
+  expect_refused(e, "p=255: the characteristic is 2 (GF(2^n)) or an odd prime below 2^61");
+  e = toy_prime_entry(), e.instances[0].n = 2;
+  expect_refused(e, "n=2 with p=257: prime-field instances are F_p, n = 1");
+  e = toy_prime_entry(), e.instances[0].f_low = 3;
+  expect_refused(e, "f_low=0x3 with p=257: F_p has no field polynomial");
+  e = toy_prime_entry(), e.instances.push_back(e.instances[0]);
+  e.instances[1].id = "toyp257b";
+  expect_refused(e, "p=257, s=3 is declared twice (instances are told apart by p, n and s)");
+}
+
+TEST(Catalog, FindInstanceByPrime) {
+  const CipherEntry& mimc = find_cipher("mimc");
+  for (const auto& sp : mimc.instances) {
+    if (sp.p == 2) continue;
+    EXPECT_EQ(find_instance(mimc, 0, 0, sp.p).id, sp.id);
+  }
+  EXPECT_EQ(find_instance(mimc, 0, 0, 2).id, mimc.instances.front().id);  // p = 2: GF(2^n) as before
+  auto message = [&](long n, uint64_t p) {
+    try {
+      find_instance(mimc, n, 0, p);
+    } catch (const ParameterError& err) {
+      return std::string(err.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(0, 7), "MiMC over F_7: 3 divides p - 1 = 6, so x^3 is not a permutation of F_7 (MiMC over F_p "
+                           "needs p = 2 mod 3)");
+  EXPECT_EQ(message(0, 65521), "MiMC over F_65521: 3 divides p - 1 = 65520, so x^3 is not a permutation of F_65521 "
+                               "(MiMC over F_p needs p = 2 mod 3)");
+  EXPECT_EQ(message(0, 91), "--p 91: the characteristic is 2 (GF(2^n)) or an odd prime below 2^61");
+  EXPECT_EQ(message(8, 65537), "--field-bits 8 with --p 65537: prime-field instances are F_p (degree 1)");
+  EXPECT_EQ(message(0, 11).rfind("mimc has no instance with --p 11: it has GF(2^63)^1, GF(2^31)^1, F_65537^1", 0), 0u)
+      << message(0, 11);
+  // --field-bits alone never finds an F_p instance (n = 1 is GF(2)'s).
+  EXPECT_THROW(find_instance(mimc, 1, 0), ParameterError);
+}
+
+TEST(Catalog, PrimeFieldTextCodec) {
+  const auto [e, sp] = find_instance_id("mimcp17");
+  const auto inst = e->make(*sp);
+  EXPECT_EQ(inst->parse("65536", 1, "--key"), Elements{65536});
+  EXPECT_EQ(inst->format({53444}), "53444");
+  EXPECT_EQ(inst->element_bytes(), 3);
+  EXPECT_EQ(inst->from_bytes(inst->to_bytes({65536}), 1, "x"), Elements{65536});
+  auto message = [&](const std::string& text) {
+    try {
+      inst->parse(text, 1, "--key");
+    } catch (const ParameterError& err) {
+      return std::string(err.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("65537"), "--key 65537: element 0 is 65537, not below p=65537 (F_65537 elements are 0..65536)");
+  EXPECT_EQ(message("1,2"), "--key 1,2 has 2 elements: mimcp17 needs 1 (of F_65537, comma-separated)");
+  EXPECT_EQ(message("0x10"), "--key 0x10: element 0 '0x10' is not a decimal number (F_65537 elements are written "
+                             "0..65536, comma-separated)");
+  EXPECT_EQ(message(""), "--key : element 0 '' is not a decimal number (F_65537 elements are written 0..65536, "
+                         "comma-separated)");
+  EXPECT_EQ(message("-1"), "--key -1: element 0 '-1' is not a decimal number (F_65537 elements are written 0..65536, "
+                           "comma-separated)");
+  EXPECT_EQ(message("99999999999999999999"), "--key 99999999999999999999: element 0 '99999999999999999999' is not a "
+                                             "decimal number (F_65537 elements are written 0..65536, comma-separated)");
+  try {
+    inst->from_bytes({0x01, 0x00, 0x01}, 1, "--key");
+    FAIL();
+  } catch (const ParameterError& err) {
+    EXPECT_STREQ(err.what(), "--key: element 0 is 65537, not below p=65537 (F_65537 elements are 0..65536)");
+  }
+  EXPECT_EQ(CipherEntry::instance_label(*sp), "F_65537^1");
+  EXPECT_EQ(e->display_instance(*sp), "MiMC F_65537");
 }
 
 }  // namespace

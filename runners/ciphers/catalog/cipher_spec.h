@@ -1,7 +1,11 @@
 // cipher_spec.h: what a catalog entry declares about its cipher, in the clear.
 //
-// A cipher of the catalog is a keyed permutation of GF(2^n)^s: a block is s elements of
-// the field GF(2^n) = GF(2)[x]/f (uint64_t, bit i = coefficient of x^i, n <= 64). An
+// A cipher of the catalog is a keyed permutation of K^s: a block is s elements of a field
+// K, by its characteristic p (cipher_field.h): GF(2^n) = GF(2)[x]/f for p = 2 (uint64_t,
+// bit i = coefficient of x^i, n <= 64), or the prime field F_p for an odd prime p < 2^61
+// (n = 1; uint64_t 0 <= x < p), where additions are mod p (AddKey adds, its inverse
+// subtracts), power maps are products (no Frobenius), and affine maps (x -> a x + c) and
+// linear layers are matrices over F_p. What follows says GF(2^n); over F_p read F_p. An
 // entry (one folder under runners/ciphers/, registered in catalog.cpp) describes
 //   - who it is: name, display name, a short description, its citation;
 //   - its instances: n, f, s, the full round count, the key length in elements;
@@ -40,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "ciphers/catalog/cipher_field.h"
 #include "ciphers/common/boolean_circuit.h"
 #include "ciphers/common/linearized.h"
 #include "ciphers/common/slot_map.h"
@@ -47,7 +52,7 @@
 
 namespace cb {
 
-// One block, s elements of GF(2^n).
+// One block, s elements of the instance's field.
 using Elements = std::vector<uint64_t>;
 // A linear map on one block's s elements: terms (out, in, coeff) with element indices.
 using BlockMap = std::vector<SlotTerm>;
@@ -92,20 +97,25 @@ using Round = std::vector<Step>;
 // One instance of a cipher: a field, a state size, a round count.
 struct InstanceSpec {
   std::string id;        // the explorer's and the pipeline's name: "aes", "vision8", "mimc63"
-  long n = 0;            // field degree: the slots must hold GF(2^n), n | d
-  uint64_t f_low = 0;    // the field polynomial f = x^n + f_low
+  long n = 0;            // field degree: the slots must hold GF(2^n), n | d (F_p: 1)
+  uint64_t f_low = 0;    // the field polynomial f = x^n + f_low (F_p: 0, none)
   long s = 0;            // elements per block
   long rounds = 0;       // the cipher's full round count
   long key_elements = 0; // key length in field elements
+  uint64_t p = 2;        // the characteristic: 2 for GF(2^n), an odd prime p < 2^61 for F_p
 };
 
 // An instance with its constants: what the circuit and the reference run.
 class CipherInstance {
  public:
-  explicit CipherInstance(const InstanceSpec& spec) : spec_(spec), F_(spec.n, spec.f_low) {}
+  // ParameterError when the field is not one (f not irreducible, p not an odd prime).
+  explicit CipherInstance(const InstanceSpec& spec) : spec_(spec), F_(make_field(spec)) {}
   virtual ~CipherInstance() = default;
   const InstanceSpec& spec() const { return spec_; }
-  const GF2n& field() const { return F_; }
+  // The elements' field, either kind (add, mul, ... in the clear).
+  const CipherField& element_field() const { return F_; }
+  // GF(2^n) itself (Error for an F_p instance: see element_field()).
+  const GF2n& field() const { return F_.binary(); }
 
   // Round r of an R-round encryption (1 <= r <= R), as steps. Round 1 starts with the
   // whitening key addition where the cipher has one.
@@ -124,14 +134,23 @@ class CipherInstance {
 
   // The byte codec: element i as ceil(n/8) bytes, big-endian, concatenated in index order
   // (AES's byte string; Vision's n/8 bytes per element; 8 bytes per GF(2^63) element,
-  // whose top bit must be zero). ParameterError names the length or the element.
-  long element_bytes() const { return (spec_.n + 7) / 8; }
+  // whose top bit must be zero). F_p: ceil(log2(p)/8) bytes per element, below p.
+  // ParameterError names the length or the element.
+  long element_bytes() const { return ((F_.is_prime() ? F_.prime().bits() : spec_.n) + 7) / 8; }
   Elements from_bytes(const std::vector<uint8_t>& bytes, long count, const std::string& what) const;
   std::vector<uint8_t> to_bytes(const Elements& v) const;
 
+  // The text codec of keys, plaintexts and outputs: hex of the byte codec for GF(2^n);
+  // for F_p the elements in decimal, comma-separated ("1,2,3"). parse() throws
+  // ParameterError naming `what` and the value: a wrong element count, a non-number, an
+  // element >= p.
+  Elements parse(const std::string& text, long count, const std::string& what) const;
+  std::string format(const Elements& v) const;
+
  private:
+  static CipherField make_field(const InstanceSpec& s);
   InstanceSpec spec_;
-  GF2n F_;
+  CipherField F_;
 };
 
 // A cipher of the catalog.
@@ -144,9 +163,14 @@ struct CipherEntry {
   bool name_instances = true;          // "Vision GF(2^8)^16" (true) or "AES-128" (false)
   std::vector<InstanceSpec> instances;  // the first is the default
   std::unique_ptr<CipherInstance> (*make)(const InstanceSpec&) = nullptr;
+  // Why the cipher's definition excludes the prime field F_p ("" when it does not; null:
+  // no F_p instances), asked before any other check of a --p (MiMC: 3 | p - 1).
+  std::string (*excludes)(uint64_t p) = nullptr;
 
-  // "GF(2^8)^16"
+  // "GF(2^8)^16", "F_65537^1"
   static std::string instance_label(const InstanceSpec& i);
+  // "GF(2^8)", "F_65537"
+  static std::string field_label(const InstanceSpec& i);
   // "AES-128" or "Vision GF(2^8)^16"
   std::string display_instance(const InstanceSpec& i) const;
 };

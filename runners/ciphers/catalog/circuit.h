@@ -22,6 +22,14 @@
 // done late: its seconds are taken out of the round's (and of the AddKey step's) and
 // reported apart (subkey_encrypt_seconds), so the rounds time the same evaluation either
 // way. Every round is timed per step (round_record.h) under the step names of the entry.
+//
+// Over F_p (the instance's p > 2, on a backend whose slots hold F_p: slot_characteristic)
+// the same circuit with F_p's operations: a power map is products and squares
+// (power_map.h: x^3 is a square and a product), an affine map a x + c one constant product
+// and one constant addition, a sliced linear layer constant products and additions, and
+// decryption adds the negated subkeys (program.h's subtract_keys). What needs slot
+// rotations or Frobenius maps at p (packed linear layers, --linear fused) is refused with
+// the reason: the hypercube of Z_m^*/<p> is the engine's, being generalized (issue 45).
 #pragma once
 
 #include <algorithm>
@@ -65,7 +73,14 @@ class CipherCircuit {
     if constexpr (!kBits) {
       for (const auto& r : prog_.rounds)
         for (const auto& c : r) {
-          if (c.kind == CompiledOp::kAffine && !affine_index(c.L)) {
+          if (prime() && c.kind == CompiledOp::kFused)
+            throw ParameterError(msg(inst.spec().id, " over F_", inst.spec().p, ": --linear fused is not offered over F_p ",
+                                     "yet (use --linear separate)"));
+          if (prime() && c.kind == CompiledOp::kAffine && !prime_affine_index(c.L)) {
+            prime_affine_.push_back(PrimeAffine{c.L, constant_slots(c.L.gamma.at(0)), constant_slots(c.L.c)});
+            continue;
+          }
+          if (c.kind == CompiledOp::kAffine && !prime() && !affine_index(c.L)) {
             affine_L_.push_back(c.L);
             affine_.emplace_back(b, c.L, rep_.active());
           }
@@ -105,15 +120,20 @@ class CipherCircuit {
     keys_.clear();
     clear_keys_.clear();
     per_round_ = per_round;
+    // F_p decryption subtracts the subkeys: the circuit adds their negations.
+    std::vector<Elements> added(subkeys.begin(), subkeys.begin() + prog_.subkeys);
+    if (prog_.subtract_keys)
+      for (auto& k : added)
+        for (auto& x : k) x = inst_.element_field().neg(x);
     if (per_round_) {
-      clear_keys_.assign(subkeys.begin(), subkeys.begin() + prog_.subkeys);
+      clear_keys_ = std::move(added);
       return;
     }
     // All subkeys' ciphertexts in one call, side by side where the backend encrypts so
     // (encrypt_many): the words of encrypting them one by one, in order.
     std::vector<std::vector<uint64_t>> vs;
     for (long i = 0; i < prog_.subkeys; ++i)
-      for (auto& v : rep_.replicated_slots(subkeys[i])) vs.push_back(std::move(v));
+      for (auto& v : rep_.replicated_slots(added[i])) vs.push_back(std::move(v));
     auto cts = encrypt_all(b_, vs);
     const size_t w = vs.size() / size_t(prog_.subkeys);
     for (long i = 0; i < prog_.subkeys; ++i)
@@ -155,6 +175,12 @@ class CipherCircuit {
  private:
   static CompiledProgram compile(const B& b, const CipherInstance& inst, long rounds, bool decrypt, bool fused) {
     const auto& sp = inst.spec();
+    if (const uint64_t p = slot_characteristic(b); !kBits && (p != 2 || sp.p != 2)) {
+      if (p != sp.p)
+        throw ParameterError(msg(sp.id, " needs ", CipherEntry::field_label(sp), " in the slots: the backend has ",
+                                 p == 2 ? msg("GF(2^", b.field().n(), ")") : msg("F_", p)));
+      return compile_program(inst, rounds, decrypt, fused, kBits);
+    }
     if (!kBits && !is_field(b.field(), sp.n, sp.f_low))
       throw ParameterError(msg(sp.id, " needs GF(2^", sp.n, ") mod x^", sp.n, " + 0x", std::hex, sp.f_low, std::dec,
                                " in the slots: the backend has GF(2^", b.field().n(), ")"));
@@ -165,6 +191,25 @@ class CipherCircuit {
       return Rep<B>(b, inst.field(), inst.spec().s, maps);
     else
       return Rep<B>(b, inst.spec().s, inst.packed_orders(), maps);
+  }
+  bool prime() const { return inst_.spec().p != 2; }
+  // F_p: the constant v in the representation's active slots (every slot when it says none).
+  typename B::Ptxt constant_slots(uint64_t v) const {
+    const auto act = rep_.active();
+    std::vector<uint64_t> slots(size_t(b_.slot_count()), 0);
+    for (size_t i = 0; i < slots.size(); ++i)
+      if (act.empty() || act[i]) slots[i] = v;
+    return b_.encode(slots);
+  }
+  // F_p: an affine map x -> a x + c as one constant product and one constant addition.
+  struct PrimeAffine {
+    Linearized L;
+    typename B::Ptxt a, c;
+  };
+  std::optional<size_t> prime_affine_index(const Linearized& L) const {
+    for (size_t i = 0; i < prime_affine_.size(); ++i)
+      if (prime_affine_[i].L.c == L.c && prime_affine_[i].L.gamma == L.gamma) return i;
+    return std::nullopt;
   }
   std::optional<size_t> affine_index(const Linearized& L) const {
     for (size_t i = 0; i < affine_L_.size(); ++i)
@@ -235,6 +280,14 @@ class CipherCircuit {
         each_element(ev, st, [&](Evaluator<B>& e, Ctxt& x) { e.frobenius(x, c.shift % inst_.spec().n); });
         break;
       case CompiledOp::kAffine: {
+        if (prime()) {
+          const auto& pa = prime_affine_[*prime_affine_index(c.L)];
+          each_element(ev, st, [&](Evaluator<B>& e, Ctxt& x) {
+            e.mul_plain(x, pa.a);
+            e.add_plain(x, pa.c);
+          });
+          break;
+        }
         const auto& circ = affine_[*affine_index(c.L)];
         each_element(ev, st, [&](Evaluator<B>& e, Ctxt& x) { circ.apply(e, x); });
         break;
@@ -280,6 +333,7 @@ class CipherCircuit {
   Rep<B> rep_;
   std::vector<Linearized> affine_L_;
   std::vector<LinearizedCircuit<B>> affine_;
+  std::vector<PrimeAffine> prime_affine_;  // F_p
   std::vector<FusedKey> fused_key_;
   std::vector<typename FusedOf<Rep<B>>::type> fused_;
   std::vector<State> keys_;

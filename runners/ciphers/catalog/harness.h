@@ -3,7 +3,8 @@
 //
 // One cipher key per run. Block 0 may be given; the other blocks, and the key when none is
 // given, come from a generator seeded by `seed`, one byte per draw, in the byte codec of
-// cipher_spec.h (the bits above x^(n-1) of each element cleared). Encryption maps the
+// cipher_spec.h (the bits above x^(n-1) of each element cleared; F_p: each element drawn
+// as a 64-bit word masked to p's bit length, drawn again until below p). Encryption maps the
 // plaintexts to the reference's R-round ciphertexts; decryption (the transciphering
 // direction) takes those ciphertexts and must return the plaintexts.
 #pragma once
@@ -33,6 +34,14 @@ inline Workload make_workload(const CipherInstance& inst, long rounds, long bloc
   const long eb = inst.element_bytes();
   const uint8_t top = sp.n % 8 ? uint8_t((1u << (sp.n % 8)) - 1) : uint8_t(0xff);
   auto random_elements = [&](long count) {
+    if (sp.p != 2) {
+      const uint64_t mask = (uint64_t(1) << (64 - __builtin_clzll(sp.p))) - 1;
+      Elements v(count);
+      for (auto& x : v)
+        do x = rng() & mask;
+        while (x >= sp.p);
+      return v;
+    }
     std::vector<uint8_t> v(count * eb);
     for (size_t i = 0; i < v.size(); ++i) v[i] = uint8_t(rng()) & (i % eb == 0 ? top : 0xff);
     return inst.from_bytes(v, count, "random");
@@ -61,7 +70,7 @@ struct CipherHarness {
       : decrypt(decrypt), circ(b, inst, rounds, decrypt, fused) {
     this->blocks = blocks ? blocks : circ.max_blocks();
     if (this->blocks < 1 || this->blocks > circ.max_blocks())
-      throw ParameterError(msg("--blocks ", this->blocks, ": m=", b.zmstar().m(), " holds ", circ.max_blocks(),
+      throw ParameterError(msg("--blocks ", this->blocks, ": m=", b.info().m, " holds ", circ.max_blocks(),
                                " blocks of ", name.empty() ? inst.spec().id : name, " ", Rep<B>::kName));
     autos = circ.automorphisms();
     b.require_automorphisms(autos);

@@ -91,6 +91,53 @@ PowerProgram compile_power(uint64_t e, long n) {
   return p;
 }
 
+PowerProgram compile_power_prime(uint64_t e, uint64_t p) {
+  if (p <= 2) throw ParameterError(msg("power map x^", e, " in F_p: p=", p, " is not an odd prime"));
+  const uint64_t er = e % (p - 1);
+  if (er == 0)
+    throw ParameterError(msg("power map x^", e, " in F_", p, ": e = 0 mod p - 1 is constant on the units, not a ",
+                             "permutation"));
+  PowerProgram pr;
+  pr.e = er, pr.n = 1, pr.p = p;
+  std::vector<long> depth{0};
+  auto emit = [&](long a, long b) {
+    pr.instrs.push_back({a, 0, b});
+    depth.push_back(std::max(depth[a], depth[b]) + 1);
+    return long(depth.size()) - 1;
+  };
+  // x^(2^i) for every bit of er, by squaring; the set bits' values are the leaves.
+  std::vector<long> leaves;
+  long sq = 0;  // the value x^(2^i)
+  for (long i = 0; (er >> i) != 0; ++i) {
+    if (i > 0) sq = emit(sq, sq);
+    if ((er >> i) & 1) leaves.push_back(sq);
+  }
+  // Multiply the two shallowest leaves until one is left (ties: the lower power first).
+  while (leaves.size() > 1) {
+    std::stable_sort(leaves.begin(), leaves.end(), [&](long a, long b) { return depth[a] < depth[b]; });
+    const long v = emit(leaves[1], leaves[0]);
+    leaves.erase(leaves.begin(), leaves.begin() + 2);
+    leaves.push_back(v);
+  }
+  pr.out = leaves[0], pr.shift = 0, pr.depth = depth[pr.out];
+  return pr;
+}
+
+std::optional<uint64_t> inverse_exponent_prime(uint64_t e, uint64_t p) {
+  const uint64_t q1 = p - 1;
+  __int128 r0 = __int128(q1), r1 = __int128(e % q1), t0 = 0, t1 = 1;
+  while (r1 != 0) {
+    const __int128 qt = r0 / r1;
+    __int128 tmp = r0 - qt * r1;
+    r0 = r1, r1 = tmp;
+    tmp = t0 - qt * t1;
+    t0 = t1, t1 = tmp;
+  }
+  if (r0 != 1) return std::nullopt;
+  if (t0 < 0) t0 += __int128(q1);
+  return uint64_t(t0);
+}
+
 std::optional<uint64_t> inverse_exponent(uint64_t e, long n) {
   const u128 q1 = (u128(1) << n) - 1;
   // Extended Euclid on (e, 2^n - 1) over signed 128-bit integers.

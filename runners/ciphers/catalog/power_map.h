@@ -19,6 +19,14 @@
 // (the doubling chain up to the longest run) + (the runs' set bits beyond the first) +
 // (w - 1), which is the fewest products for the catalog's maps (one run, or runs of
 // length 1); for other e it is an upper bound, and the planner measures what it costs.
+//
+// Over F_p (p > 2) there is no Frobenius to lean on (x^p = x on F_p, and a slot's
+// Frobenius does not square), so every squaring is a product: e mod p - 1 is computed as
+// the squarings x^(2^i) up to its top bit, then the set bits' powers multiplied two at a
+// time, the two shallowest first (which gives the least depth for those leaves), so
+//     x^3 = x^2 x                  MiMC over F_p: one square and one product, depth 2;
+//     x^5 = x^4 x                  two squares and a product, depth 3.
+// An instruction with a = b is then a square (PowerProgram::p > 2: j is always 0).
 #pragma once
 
 #include <cstdint>
@@ -34,8 +42,9 @@ struct PowerProgram {
   struct Instr {
     long a, j, b;
   };
-  uint64_t e = 0;              // the exponent, reduced mod 2^n - 1
-  long n = 0;
+  uint64_t e = 0;              // the exponent, reduced mod 2^n - 1 (F_p: mod p - 1)
+  long n = 0;                  // GF(2^n)'s n (F_p: 1)
+  uint64_t p = 2;              // the characteristic: p > 2 is products only, a = b a square
   std::vector<Instr> instrs;
   long out = 0;                // the value holding x^(e / 2^shift)
   long shift = 0;              // the trailing Frobenius power: x^e = v_out^(2^shift)
@@ -47,9 +56,13 @@ struct PowerProgram {
 
 // e mod 2^n - 1 (0 < that, else ParameterError): the program described above.
 PowerProgram compile_power(uint64_t e, long n);
+// The same in F_p: e mod p - 1 (0 < that, else ParameterError), squarings and products.
+PowerProgram compile_power_prime(uint64_t e, uint64_t p);
 
 // e^-1 mod 2^n - 1, when x^e is a permutation of GF(2^n) (gcd(e, 2^n - 1) = 1).
 std::optional<uint64_t> inverse_exponent(uint64_t e, long n);
+// e^-1 mod p - 1, when x^e is a permutation of F_p (gcd(e, p - 1) = 1).
+std::optional<uint64_t> inverse_exponent_prime(uint64_t e, uint64_t p);
 
 // v_out of the program on a ciphertext (the caller applies or folds the shift).
 template <class B>
@@ -59,8 +72,15 @@ typename B::Ctxt evaluate_power(Evaluator<B>& ev, const PowerProgram& p, const t
   v.reserve(p.instrs.size() + 1);
   for (const auto& in : p.instrs) {
     Ctxt t = v[in.a];
-    ev.frobenius(t, in.j);
-    ev.mul(t, v[in.b]);
+    if (p.p != 2) {  // F_p: products only
+      if (in.a == in.b)
+        ev.square(t);
+      else
+        ev.mul(t, v[in.b]);
+    } else {
+      ev.frobenius(t, in.j);
+      ev.mul(t, v[in.b]);
+    }
     v.push_back(std::move(t));
   }
   return std::move(v[p.out]);

@@ -43,9 +43,9 @@ uint64_t linear_part(const GF2n& F, const Linearized& L, uint64_t x) {
   return evaluate(F, L0, x);
 }
 
-Elements apply_map(const GF2n& F, const BlockMap& M, const Elements& x) {
+Elements apply_map(const CipherField& F, const BlockMap& M, const Elements& x) {
   Elements y(x.size(), 0);
-  for (const auto& t : M) y.at(t.out) ^= F.mul(t.coeff, x.at(t.in));
+  for (const auto& t : M) y.at(t.out) = F.add(y.at(t.out), F.mul(t.coeff, x.at(t.in)));
   return y;
 }
 
@@ -56,14 +56,23 @@ bool same(const BlockMap& a, const BlockMap& b) {
   return true;
 }
 
-// Why Power(e) has no cheap inverse in GF(2^n), or "".
-std::string power_refusal(uint64_t e, long n) {
-  const auto inv = inverse_exponent(e, n);
-  if (!inv) return msg("x^", e, " is not a permutation of GF(2^", n, ") (gcd(e, 2^n - 1) > 1)");
-  const PowerProgram f = compile_power(e, n), b = compile_power(*inv, n);
+// The power map program and inverse exponent of the field's kind.
+PowerProgram power_program(const CipherField& F, uint64_t e) {
+  return F.is_prime() ? compile_power_prime(e, F.p()) : compile_power(e, F.n());
+}
+std::optional<uint64_t> power_inverse(const CipherField& F, uint64_t e) {
+  return F.is_prime() ? inverse_exponent_prime(e, F.p()) : inverse_exponent(e, F.n());
+}
+
+// Why Power(e) has no cheap inverse in the field, or "".
+std::string power_refusal(const CipherField& F, uint64_t e) {
+  const auto inv = power_inverse(F, e);
+  const std::string q1 = F.is_prime() ? "p - 1" : "2^n - 1";
+  if (!inv) return msg("x^", e, " is not a permutation of ", F.name(), " (gcd(e, ", q1, ") > 1)");
+  const PowerProgram f = power_program(F, e), b = power_program(F, *inv);
   if (b.depth > f.depth)
-    return msg("the inverse of x^", e, " in GF(2^", n, ") is x^", *inv, ", ", b.products(), " products at depth ", b.depth,
-               " against ", f.products(), " at depth ", f.depth);
+    return msg("the inverse of x^", e, " in ", F.name(), " is x^", *inv, ", ", b.products(), " products at depth ",
+               b.depth, " against ", f.products(), " at depth ", f.depth);
   return "";
 }
 
@@ -82,7 +91,19 @@ std::vector<std::vector<Item>> declared_rounds(const CipherInstance& inst, long 
 
 }  // namespace
 
-Linearized inverse_affine(const GF2n& F, const Linearized& L) {
+Linearized inverse_affine(const CipherField& CF, const Linearized& L) {
+  if (CF.is_prime()) {  // y = a x + c: x = a^-1 (y - c)
+    if (L.gamma.size() != 1 || L.gamma[0] == 0)
+      throw ParameterError(msg("affine map over ", CF.name(), ": ",
+                               L.gamma.size() != 1 ? msg(L.gamma.size(), " coefficients (F_p takes a x + c: one)")
+                                                   : std::string("a = 0 is singular, not a permutation")));
+    const uint64_t ai = CF.inv(L.gamma[0]);
+    Linearized out;
+    out.gamma = {ai};
+    out.c = CF.neg(CF.mul(ai, L.c));
+    return out;
+  }
+  const GF2n& F = CF.binary();
   const long n = F.n();
   std::vector<uint64_t> A(n, 0);  // A[r] bit i = bit r of L_0(x^i)
   for (long i = 0; i < n; ++i) {
@@ -98,10 +119,11 @@ Linearized inverse_affine(const GF2n& F, const Linearized& L) {
   return out;
 }
 
-BlockMap inverse_map(const GF2n& F, const BlockMap& M, long s) {
+BlockMap inverse_map(const CipherField& F, const BlockMap& M, long s) {
   std::vector<uint64_t> A(s * s, 0);
-  for (const auto& t : M) A.at(t.out * s + t.in) ^= t.coeff;
-  const auto Ai = mat_inverse(F, A);  // ParameterError when singular
+  for (const auto& t : M) A.at(t.out * s + t.in) = F.add(A.at(t.out * s + t.in), t.coeff);
+  // ParameterError when singular
+  const auto Ai = F.is_prime() ? mat_inverse(F.prime(), A) : mat_inverse(F.binary(), A);
   BlockMap out;
   for (long p = 0; p < s; ++p)
     for (long q = 0; q < s; ++q)
@@ -117,7 +139,7 @@ std::string decrypt_refusal(const CipherInstance& inst) {
       for (const Op& op : st.ops) {
         if (op.kind != Op::kPower || std::count(seen.begin(), seen.end(), op.e)) continue;
         seen.push_back(op.e);
-        const std::string why = power_refusal(op.e, sp.n);
+        const std::string why = power_refusal(inst.element_field(), op.e);
         if (!why.empty()) return msg("step ", st.name, ": ", why);
       }
   return "";
@@ -125,8 +147,11 @@ std::string decrypt_refusal(const CipherInstance& inst) {
 
 CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt, bool fused, bool bits) {
   const auto& sp = inst.spec();
-  const GF2n& F = inst.field();
+  const CipherField& F = inst.element_field();
   if (R < 1 || R > sp.rounds) throw ParameterError(msg(sp.id, " rounds=", R, ": must be 1..", sp.rounds));
+  if (bits && F.is_prime())
+    throw ParameterError(msg(sp.id, " is over ", F.name(), ": its elements have no bits to slice (the bit-sliced ",
+                             "packing runs GF(2^n) instances)"));
   if (bits && fused)
     throw ParameterError(msg(sp.id, " bit-sliced: --linear fused has nothing to fuse (on the bits, affine maps and "
                              "linear layers are both additions): use --linear separate"));
@@ -143,7 +168,7 @@ CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt
         Op& op = it.op;
         if (op.kind == Op::kLinear) op.M = inverse_map(F, op.M, sp.s);
         if (op.kind == Op::kAffine) op.L = inverse_affine(F, op.L);
-        if (op.kind == Op::kPower && !bits) op.e = *inverse_exponent(op.e, sp.n);
+        if (op.kind == Op::kPower && !bits) op.e = *power_inverse(F, op.e);
         if (op.kind == Op::kBoolean) {
           if (!op.inverse)
             throw ParameterError(msg(sp.id, ": no inverse for --decrypt: step ", it.name, " is the Boolean circuit ",
@@ -171,7 +196,7 @@ CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt
           if (bits)
             throw ParameterError(msg(sp.id, " bit-sliced: step ", it.name, " is the power map x^", it.op.e,
                                      ", which has no Boolean form: the entry's bit_round must give its circuit"));
-          c.kind = CompiledOp::kPower, c.power = compile_power(it.op.e, sp.n), c.shift = c.power.shift;
+          c.kind = CompiledOp::kPower, c.power = power_program(F, it.op.e), c.shift = c.power.shift;
           break;
         case Op::kBoolean:
           if (!bits)
@@ -189,8 +214,8 @@ CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt
           break;
         case Op::kAffine:
           if (long(it.op.L.gamma.size()) != sp.n)
-            throw ParameterError(msg(sp.id, ": affine map with ", it.op.L.gamma.size(), " coefficients: GF(2^", sp.n,
-                                     ") needs ", sp.n));
+            throw ParameterError(msg(sp.id, ": affine map with ", it.op.L.gamma.size(), " coefficients: ", F.name(),
+                                     " needs ", sp.n));
           c.kind = CompiledOp::kAffine, c.L = it.op.L;
           break;
         case Op::kLinear:
@@ -211,7 +236,7 @@ CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt
     CompiledOp& c = flat[k].op;
     if (c.kind != CompiledOp::kPower || c.shift == 0) continue;
     if (k > 0 && flat[k - 1].op.kind == CompiledOp::kAffine) {
-      flat[k - 1].op.L = postcompose_frobenius(F, flat[k - 1].op.L, c.shift);
+      flat[k - 1].op.L = postcompose_frobenius(F.binary(), flat[k - 1].op.L, c.shift);
       c.shift = 0;
     } else if (k + 1 < flat.size() && flat[k + 1].op.kind == CompiledOp::kAffine) {
       flat[k + 1].op.L = precompose_frobenius(flat[k + 1].op.L, c.shift);
@@ -221,6 +246,7 @@ CompiledProgram compile_program(const CipherInstance& inst, long R, bool decrypt
   // Labels; fusion of an affine map with the linear layer next to it.
   CompiledProgram out;
   out.subkeys = subkeys;
+  out.subtract_keys = decrypt && F.is_prime();
   out.rounds.resize(rounds.size());
   auto map_index = [&](const BlockMap& M) {
     for (size_t i = 0; i < out.maps.size(); ++i)
@@ -289,35 +315,44 @@ std::vector<std::string> step_names(const CipherInstance& inst, bool fused, bool
   return names;
 }
 
-Elements evaluate_clear(const GF2n& F, const CompiledProgram& p, const std::vector<Elements>& subkeys, Elements x) {
+uint64_t evaluate_affine(const CipherField& F, const Linearized& L, uint64_t x) {
+  if (!F.is_prime()) return evaluate(F.binary(), L, x);
+  return F.add(F.mul(L.gamma.at(0), x), L.c);
+}
+
+Elements evaluate_clear(const CipherField& F, const CompiledProgram& p, const std::vector<Elements>& subkeys, Elements x) {
   if (long(subkeys.size()) < p.subkeys)
     throw ParameterError(msg("evaluate_clear: ", subkeys.size(), " subkeys given, the program adds ", p.subkeys));
   for (const auto& r : p.rounds)
     for (const auto& c : r) {
       switch (c.kind) {
         case CompiledOp::kPower:
-          for (auto& v : x) v = F.frob(F.pow(v, c.power.e >> c.power.shift), c.shift);
+          if (F.is_prime())
+            for (auto& v : x) v = F.pow(v, c.power.e);
+          else
+            for (auto& v : x) v = F.binary().frob(F.pow(v, c.power.e >> c.power.shift), c.shift);
           break;
         case CompiledOp::kFrobenius:
-          for (auto& v : x) v = F.frob(v, c.shift);
+          for (auto& v : x) v = F.binary().frob(v, c.shift);
           break;
         case CompiledOp::kAffine:
-          for (auto& v : x) v = evaluate(F, c.L, v);
+          for (auto& v : x) v = evaluate_affine(F, c.L, v);
           break;
         case CompiledOp::kLinear:
           x = apply_map(F, p.maps[c.map], x);
           break;
         case CompiledOp::kFused:
           if (c.affine_first) {
-            for (auto& v : x) v = evaluate(F, c.L, v);
+            for (auto& v : x) v = evaluate_affine(F, c.L, v);
             x = apply_map(F, p.maps[c.map], x);
           } else {
             x = apply_map(F, p.maps[c.map], x);
-            for (auto& v : x) v = evaluate(F, c.L, v);
+            for (auto& v : x) v = evaluate_affine(F, c.L, v);
           }
           break;
         case CompiledOp::kAddKey:
-          for (size_t i = 0; i < x.size(); ++i) x[i] ^= subkeys[c.key].at(i);
+          for (size_t i = 0; i < x.size(); ++i)
+            x[i] = p.subtract_keys ? F.sub(x[i], subkeys[c.key].at(i)) : F.add(x[i], subkeys[c.key].at(i));
           break;
         case CompiledOp::kBoolean: {  // on each group of g = inputs / n elements
           const long n = F.n(), g = c.circuit->inputs / n;

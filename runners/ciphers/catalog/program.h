@@ -23,6 +23,12 @@
 // / n; decryption: its declared inverse circuit, refused when there is none), and
 // fusion is refused (affine maps and linear layers are both additions there). Elsewhere a
 // Boolean operation is refused: only the bit-sliced packing evaluates it.
+// Over F_p (cipher_field.h) the same, with F_p's arithmetic: AddKey(k)'s inverse subtracts
+// k (the program says so, subtract_keys, and the circuit adds the negated subkeys);
+// Linear(M) inverts M over F_p; Affine(a x + c) (one coefficient, gamma_0 = a) is
+// y -> a^-1 (y - c); Power(e) is Power(e^-1 mod p - 1) under the same depth rule; a power
+// map has no trailing Frobenius (nothing is folded), and the bit-sliced packing is refused
+// (F_p elements have no bits to slice).
 // Each operation carries the name it is timed under: the step's name (its inverse_name in
 // decryption; apart, its group when it has one). Consecutive operations with one name are
 // one timed step.
@@ -54,6 +60,7 @@ struct CompiledProgram {
   std::vector<std::vector<CompiledOp>> rounds;  // rounds 1..R of the run's direction
   std::vector<BlockMap> maps;                   // the distinct linear layers, first use first
   long subkeys = 0;                             // AddKey indices are 0..subkeys-1
+  bool subtract_keys = false;                   // F_p decryption: AddKey(i) subtracts subkey i
 };
 
 // Throws ParameterError when decrypt is asked and an operation has no cheap inverse
@@ -74,14 +81,18 @@ std::string elements_refusal(const CipherInstance& inst);
 // The step names a run reports (per_round ops keys), in order of first appearance.
 std::vector<std::string> step_names(const CipherInstance& inst, bool fused, bool decrypt = false, bool bits = false);
 
-// The inverse of an affine map of GF(2^n) (ParameterError when its linear part is singular).
-Linearized inverse_affine(const GF2n& F, const Linearized& L);
+// The inverse of an affine map of GF(2^n) or F_p (ParameterError when its linear part is
+// singular).
+Linearized inverse_affine(const CipherField& F, const Linearized& L);
 
 // The inverse of a block map on s elements (ParameterError when singular).
-BlockMap inverse_map(const GF2n& F, const BlockMap& M, long s);
+BlockMap inverse_map(const CipherField& F, const BlockMap& M, long s);
+
+// An affine map L at x: GF(2^n) as linearized.h's evaluate, F_p as gamma_0 x + c.
+uint64_t evaluate_affine(const CipherField& F, const Linearized& L, uint64_t x);
 
 // The whole state through the compiled program in the clear (ops as slot values would
 // see them): checks a description against its reference without any backend.
-Elements evaluate_clear(const GF2n& F, const CompiledProgram& p, const std::vector<Elements>& subkeys, Elements x);
+Elements evaluate_clear(const CipherField& F, const CompiledProgram& p, const std::vector<Elements>& subkeys, Elements x);
 
 }  // namespace cb

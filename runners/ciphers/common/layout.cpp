@@ -106,4 +106,12 @@ BlockLayout choose_layout(const ZmStar& zm, const GF2n& F, long s, const std::ve
                          ", element order ", best_order));
 }
 
+BlockLayout slot_order_layout(long ell, long s, const std::vector<std::vector<long>>& orders) {
+  if (ell < s) throw ParameterError(msg("the ring has ", ell, " slots: a block of ", s, " elements needs ", s));
+  std::vector<long> order(ell), inner(s);
+  std::iota(order.begin(), order.end(), 0);
+  std::iota(inner.begin(), inner.end(), 0);
+  return make_layout(order, s, orders.empty() ? inner : orders[0], ell / s, "slot order, element order 0");
+}
+
 }  // namespace cb

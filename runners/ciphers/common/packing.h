@@ -54,8 +54,10 @@ class PackedRep {
   static constexpr bool kBits = false;  // elements in slots (bit_sliced.h: bits)
 
   // orders: candidate element orders inside a block (layout.h); maps: the linear layers.
+  // Over F_p (slot_characteristic(b) > 2) the blocks lie in the plain slot order and a
+  // linear layer is refused (its slot map needs the hypercube of Z_m^*/<p>).
   PackedRep(const B& b, long s, const std::vector<std::vector<long>>& orders, const std::vector<BlockMap>& maps)
-      : b_(b), s_(s), layout_(choose_layout(b.zmstar(), b.field(), s, orders, maps)) {
+      : b_(b), s_(s), layout_(make_layout_for(b, s, orders, maps)) {
     for (auto& mp : maps) {
       plans_.push_back(plan_slot_map(b.zmstar(), b.field(), layout_.terms(mp)));
       circuits_.emplace_back(b, plans_.back());
@@ -92,6 +94,20 @@ class PackedRep {
     return all;
   }
   void linear(Evaluator<B>& ev, State& st, long i) const { circuits_[i].apply(ev, st[0]); }
+
+ private:
+  static BlockLayout make_layout_for(const B& b, long s, const std::vector<std::vector<long>>& orders,
+                                     const std::vector<BlockMap>& maps) {
+    if (const uint64_t p = slot_characteristic(b); p != 2) {
+      if (!maps.empty())
+        throw ParameterError(msg("packed over F_", p, ": a linear layer across the slots needs the hypercube of ",
+                                 "Z_m^*/<p> (the engine's, issue 45): use --packing sliced"));
+      return slot_order_layout(b.slot_count(), s, orders);
+    }
+    return choose_layout(b.zmstar(), b.field(), s, orders, maps);
+  }
+
+ public:
 
   // Linear layer i and the affine map L (in every active slot) as one map: L first when
   // affine_first (encryption's S-box, then the layer), else the layer first.
