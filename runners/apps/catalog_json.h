@@ -3,8 +3,10 @@
 //
 // {"ciphers": [{name, display, description, citation, packings: ["packed", <sliced name>,
 //   "bit-sliced"] (those it offers, catalog.h packings()),
-//   instances: [{id, label ("GF(2^8)^16"), display ("AES-128", "Vision GF(2^8)^16"), n,
-//   field_polynomial, s, rounds, block_bits, block_bytes, key_bytes, decrypt (bool),
+//   instances: [{id, label ("GF(2^8)^16", "F_65537^1"), display ("AES-128", "Vision
+//   GF(2^8)^16", "MiMC F_65537"), p (the characteristic: 2 for GF(2^n), else the prime of
+//   F_p), n (F_p: 1), field_polynomial (F_p: ""), s, rounds, block_bits (F_p: s
+//   floor(log2 p), the whole bits a block carries), block_bytes, key_bytes, decrypt (bool),
 //   decrypt_note (why not, or ""), steps: {separate: [...], fused: [...], "bit-sliced":
 //   [...]} (per packing offered: on elements separate and fused, on bits "bit-sliced")}]}]}
 // decrypt is on elements where the entry runs there, else on bits.
@@ -45,11 +47,12 @@ inline nlohmann::json catalog_json() {
       insts.push_back({{"id", sp.id},
                        {"label", CipherEntry::instance_label(sp)},
                        {"display", e->display_instance(sp)},
+                       {"p", sp.p},
                        {"n", sp.n},
-                       {"field_polynomial", field_polynomial(sp.n, sp.f_low)},
+                       {"field_polynomial", sp.p == 2 ? field_polynomial(sp.n, sp.f_low) : std::string()},
                        {"s", sp.s},
                        {"rounds", sp.rounds},
-                       {"block_bits", sp.n * sp.s},
+                       {"block_bits", sp.p == 2 ? sp.n * sp.s : (63 - __builtin_clzll(sp.p)) * sp.s},
                        {"block_bytes", eb * sp.s},
                        {"key_bytes", eb * sp.key_elements},
                        {"decrypt", refusal.empty()},

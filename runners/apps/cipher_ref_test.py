@@ -98,3 +98,46 @@ def test_errors(cipher_ref, args, message):
     p = cipher_ref(*args, check=False)
     assert p.returncode != 0
     assert message in p.stderr, p.stderr
+
+
+# ---- Prime-field instances: decimal elements in and out ----
+
+@pytest.mark.parametrize("p,iid", [(65537, "mimcp17"), (8088322049, "mimcp33")])
+def test_mimc_prime_vectors(cipher_ref, p, iid):
+    """Sage's vectors (mimc_sage.py, GF(p)) through cipher_ref, by --p and by --instance."""
+    d = json.loads((REPO / "runners" / "ciphers" / "mimc" / f"vectors_fp_{p}.json").read_text())
+    for v in d["vectors"]:
+        by_p = cipher_ref("--cipher", "mimc", "--p", str(p), "--key", v["key_text"], "--plaintext", v["plaintext_text"])
+        assert by_p == v["ciphertext_text"], v["name"]
+        assert cipher_ref("--instance", iid, "--key", v["key_text"], "--plaintext", v["plaintext_text"]) == by_p
+        for r in (1, 2, d["rounds"] - 1):  # reduced rounds: round state r plus the key, mod p
+            want = (v["round_states"][r - 1][0] + v["key"][0]) % p
+            assert cipher_ref("--instance", iid, "--rounds", str(r), "--key", v["key_text"],
+                              "--plaintext", v["plaintext_text"]) == str(want), (v["name"], r)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--cipher", "mimc", "--p", "7", "--key", "1", "--plaintext", "2"],
+     "MiMC over F_7: 3 divides p - 1 = 6, so x^3 is not a permutation of F_7 (MiMC over F_p needs p = 2 mod 3)"),
+    (["--cipher", "mimc", "--p", "65536", "--key", "1", "--plaintext", "2"],
+     "--p 65536: the characteristic is 2 (GF(2^n)) or an odd prime below 2^61"),
+    (["--cipher", "mimc", "--p", "11", "--key", "1", "--plaintext", "2"], "mimc has no instance with --p 11: it has"),
+    (["--instance", "mimcp17", "--key", "65537", "--plaintext", "2"],
+     "--key 65537: element 0 is 65537, not below p=65537 (F_65537 elements are 0..65536)"),
+    (["--instance", "mimcp17", "--key", "1", "--plaintext", "2,3"],
+     "--plaintext 2,3 has 2 elements: mimcp17 needs 1 (of F_65537, comma-separated)"),
+    (["--instance", "mimcp17", "--key", "ff", "--plaintext", "2"],
+     "--key ff: element 0 'ff' is not a decimal number (F_65537 elements are written 0..65536, comma-separated)"),
+    (["--instance", "mimcp17", "--key", "1", "--plaintext", "2", "--decrypt"],
+     "mimcp17: no cheap inverse for --decrypt: step cube: the inverse of x^3 in F_65537 is x^43691"),
+    (["--instance", "mimcp33", "--rounds", "22", "--key", "1", "--plaintext", "2"], "rounds=22 is outside [1, 21]"),
+    (["--instance", "mimcp17", "--p", "65537", "--key", "1", "--plaintext", "2"],
+     "--instance mimcp17 names the instance: drop --field-bits, --state-size and --p"),
+    (["--instance", "mimcp17", "--cipher", "aes128", "--key", "1", "--plaintext", "2"],
+     "--instance mimcp17 is mimc's, not --cipher aes128's"),
+    (["--instance", "mimcp5", "--key", "1", "--plaintext", "2"], "instance mimcp5: not in the catalog ("),
+])
+def test_prime_field_errors(cipher_ref, args, message):
+    p = cipher_ref(*args, check=False)
+    assert p.returncode != 0
+    assert message in p.stderr, p.stderr

@@ -6,6 +6,7 @@
 //              [--key HEX] [--plaintext HEX] [--blocks K] [--seed S] [--decrypt]
 //              [--backend {bgv|clear}] [--plan] --json OUT
 //   run_cipher --list-ciphers --json OUT      the catalog (apps/catalog_json.h)
+//   run_cipher --cipher NAME --p P | --instance ID ... --backend clear   a prime-field instance
 //
 // The cipher is an entry of the catalog (ciphers/catalog/catalog.h); --field-bits and
 // --state-size pick one of its instances (default: its first), and the generic circuit
@@ -40,6 +41,12 @@
 // Every run decrypts every block and compares it with the plaintext reference
 // (ciphers/reference, itself checked against the test vectors). When any block differs,
 // "correct" is false, the timings move under "invalid_timings" and the exit status is 2.
+// A prime-field instance (F_p, p > 2: --p P with --cipher, or --instance ID such as
+// mimcp17) runs on --backend clear only for now (the engine and HElib at p > 2 are issue
+// 45's other parts); bgv and helib refuse it before any work, naming the instance and the
+// constraint. Its --key and --plaintext are decimal elements mod p, comma-separated, and
+// its record has plaintext, input, ciphertext, expected (decimal) and p in place of the
+// *_hex fields.
 // Errors (bad arguments, a ring that cannot hold the cipher, a chain too short for the
 // rounds, running out of capacity) print one message on stderr, write no JSON and exit 1.
 // Neither the cipher key nor any FHE secret is written; the JSON has a fingerprint of
@@ -109,7 +116,8 @@ namespace {
 using json = nlohmann::json;
 
 struct Options {
-  std::string cipher, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
+  std::string cipher, instance, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
+  uint64_t p = 0;                   // --p: a prime-field instance's characteristic (0: GF(2^n))
   std::string linear = "separate";  // the affine maps evaluated apart, or fused with the linear layer
   std::string plan_cache;           // directory of plans kept between runs (empty: none; backend/plan_cache.h)
   std::string subkeys = "auto";     // up-front, per-round, or auto (per round when they would not fit)
@@ -140,14 +148,27 @@ struct Instance {
 
 Instance make_instance(const Options& o) {
   Instance in;
-  in.entry = &find_cipher(o.cipher);
-  in.spec = &find_instance(*in.entry, o.n, o.s);
+  if (!o.instance.empty()) {  // --instance ID: the entry and instance at once
+    std::tie(in.entry, in.spec) = find_instance_id(o.instance);
+    if (!o.cipher.empty() && o.cipher != in.entry->name)
+      throw ParameterError(msg("--instance ", o.instance, " is ", in.entry->name, "'s, not --cipher ", o.cipher, "'s"));
+    if (o.n || o.s || o.p)
+      throw ParameterError(msg("--instance ", o.instance, " names the instance: drop --field-bits, --state-size and --p"));
+  } else {
+    in.entry = &find_cipher(o.cipher);
+    in.spec = &find_instance(*in.entry, o.n, o.s, o.p);
+  }
+  // The engine and HElib run GF(2^n) slots only for now: refused before any work.
+  if (in.spec->p != 2 && o.backend != "clear")
+    throw ParameterError(msg(in.spec->id, " is over F_", in.spec->p, ": the ", o.backend,
+                             " backend runs GF(2^n) instances only for now (--backend clear runs it)"));
   in.ref = in.entry->make(*in.spec);
   in.n = in.spec->n, in.s = in.spec->s, in.f_low = in.spec->f_low, in.rounds = in.spec->rounds;
   const bool bits = packing_name(*in.entry, o.packing) == kBitSliced;
   in.slot_n = bits ? 1 : in.n, in.slot_f_low = bits ? 1 : in.f_low;
   in.name = CipherEntry::instance_label(*in.spec);
   in.display = in.entry->display + " " + in.name;
+  if (in.spec->p != 2) in.slot_n = 1, in.slot_f_low = 0;  // F_p in the slots (no bits to slice: refused)
   if (o.rounds != -1) {
     if (o.rounds < 1 || o.rounds > in.rounds)
       throw ParameterError(msg("--rounds ", o.rounds, ": ", in.entry->name, " ", in.name, " has 1..", in.rounds));
@@ -212,10 +233,17 @@ double keygen_seconds(const B& b) {
 }
 
 // The run's circuit and workload on a backend.
+// --key or --plaintext in the instance's byte codec (hex, or F_p's decimal elements).
+std::vector<uint8_t> input_bytes(const Instance& in, const std::string& text, long count, const std::string& what) {
+  if (text.empty()) return {};
+  if (in.spec->p == 2) return from_hex(text, what);
+  return in.ref->to_bytes(in.ref->parse(text, count, what));
+}
+
 template <class B, template <class> class Rep>
 CipherHarness<B, Rep> make_harness(B& b, const Options& o, const Instance& in) {
-  const auto key = o.key_hex.empty() ? std::vector<uint8_t>{} : from_hex(o.key_hex, "--key");
-  const auto pt = o.pt_hex.empty() ? std::vector<uint8_t>{} : from_hex(o.pt_hex, "--plaintext");
+  const auto key = input_bytes(in, o.key_hex, in.spec->key_elements, "--key");
+  const auto pt = input_bytes(in, o.pt_hex, in.s, "--plaintext");
   return CipherHarness<B, Rep>(b, *in.ref, in.rounds, o.decrypt, o.linear == "fused", o.blocks, o.seed, key, pt,
                                display(in));
 }
@@ -603,10 +631,13 @@ bool run_circuit(B& b, const Options& o, const Instance& in, const Stopwatch& wa
   out["threads"] = omp_get_max_threads();
   const CipherInstance& ref = *in.ref;
   out["key_fingerprint"] = msg(std::hex, fnv1a(ref.to_bytes(w.key)));
-  out["plaintext_hex"] = to_hex(ref.to_bytes(w.plain[0]));
-  out["input_hex"] = to_hex(ref.to_bytes(inputs[0]));
-  out["ciphertext_hex"] = to_hex(ref.to_bytes(got[0]));  // the circuit's output block 0 (plaintext with --decrypt)
-  out["expected_hex"] = to_hex(ref.to_bytes(expected[0]));
+  // The blocks in the instance's text codec: hex, or F_p's decimal elements (no "_hex").
+  const std::string sfx = in.spec->p == 2 ? "_hex" : "";
+  if (in.spec->p != 2) out["p"] = in.spec->p;
+  out["plaintext" + sfx] = ref.format(w.plain[0]);
+  out["input" + sfx] = ref.format(inputs[0]);
+  out["ciphertext" + sfx] = ref.format(got[0]);  // the circuit's output block 0 (plaintext with --decrypt)
+  out["expected" + sfx] = ref.format(expected[0]);
   out["wrong_blocks"] = wrong;
   out["fresh_capacity_bits"] = std::isfinite(fresh_capacity) ? json(fresh_capacity) : json(nullptr);
   out["ops"] = ev.counts().as_map();
@@ -677,7 +708,8 @@ int run(const Options& o_in) {
     if (!f) throw Error(msg("--json ", o.json_path, ": write failed"));
     return 0;
   }
-  if (o.cipher.empty()) throw ParameterError("--cipher is required (run_cipher --list-ciphers --json F lists the catalog)");
+  if (o.cipher.empty() && o.instance.empty())
+    throw ParameterError("--cipher is required (run_cipher --list-ciphers --json F lists the catalog)");
   if (o.m == 0) throw ParameterError("--m is required (the cyclotomic index of the ring)");
   const Instance in = make_instance(o);
   o.packing = packing_name(*in.entry, o.packing);
@@ -687,7 +719,10 @@ int run(const Options& o_in) {
   if (o.backend == "bgv" && o.c < 1) throw ParameterError(msg("--c ", o.c, ": key switching needs at least 1 digit"));
   if (o.hint_is_plan && o.bits_hint <= 0)
     throw ParameterError("--hint-is-plan needs --bits-hint (the plan's chain at other digits)");
-  {  // key and block 0 in the instance's byte codec, before any work
+  if (in.spec->p != 2) {  // key and block 0 as F_p's decimal elements, before any work
+    input_bytes(in, o.key_hex, in.spec->key_elements, "--key");
+    input_bytes(in, o.pt_hex, in.s, "--plaintext");
+  } else {  // key and block 0 in the instance's byte codec, before any work
     const long eb = in.ref->element_bytes();
     if (!o.key_hex.empty()) {
       const auto k = from_hex(o.key_hex, "--key");
@@ -702,8 +737,7 @@ int run(const Options& o_in) {
       in.ref->from_bytes(p, in.s, "--plaintext");
     }
   }
-  const ZmStar zm(o.m);
-  check_ring(o, in, zm);
+  if (in.spec->p == 2) check_ring(o, in, ZmStar(o.m));  // F_p: the clear backend checks m against p
   // The output must be writable before any work starts.
   {
     const bool existed = std::ifstream(o.json_path).good();
@@ -769,7 +803,10 @@ int run(const Options& o_in) {
   Stopwatch wall;
   json out;
   bool ok;
-  if (o.backend == "clear") {
+  if (o.backend == "clear" && in.spec->p != 2) {
+    ClearBackend b(o.m, in.ref->element_field().prime());
+    ok = run_with(b, o, in, wall, wall.seconds(), out);
+  } else if (o.backend == "clear") {
     ClearBackend b(o.m, in.slot_n, in.slot_f_low);
     ok = run_with(b, o, in, wall, wall.seconds(), out);
 #ifdef CB_HAVE_HELIB
@@ -812,6 +849,8 @@ int main(int argc, char** argv) {
   CLI::App app{"Evaluate a cipher of the catalog homomorphically (BGV, GF(2^n) slots) with per-round timings"};
   app.add_option("--cipher", o.cipher, "a cipher of the catalog (--list-ciphers)");
   app.add_flag("--list-ciphers", o.list_ciphers, "write the cipher catalog to --json and stop");
+  app.add_option("--instance", o.instance, "an instance id of the catalog (mimc63, mimcp17, ...) instead of --cipher");
+  app.add_option("--p", o.p, "the prime of a prime-field instance (F_p, --backend clear for now; default: GF(2^n))");
   app.add_option("--field-bits", o.n, "the instance's field degree n (default: the cipher's first instance)");
   app.add_option("--state-size", o.s, "the instance's state size in field elements (default: any)");
   app.add_option("--rounds", o.rounds, "rounds (default: the cipher's; fewer = reduced-round, e.g. 13 for GF(2^64)^2)");
@@ -833,8 +872,9 @@ int main(int argc, char** argv) {
   app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV; default: the planned chain)")->check(CLI::PositiveNumber);
   app.add_option("--c", o.c, "key-switching digits (BGV, default 3)");
   auto* hwt_opt = app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");
-  app.add_option("--key", o.key_hex, "cipher key as hex (default: random from --seed)");
-  app.add_option("--plaintext", o.pt_hex, "plaintext of block 0 as hex (default: random from --seed)");
+  app.add_option("--key", o.key_hex, "cipher key as hex, F_p: decimal elements, comma-separated (default: random from --seed)");
+  app.add_option("--plaintext", o.pt_hex,
+                 "plaintext of block 0 as hex, F_p: decimal elements, comma-separated (default: random from --seed)");
   app.add_option("--blocks", o.blocks, "blocks to process (default: all the ciphertexts hold)");
   app.add_option("--seed", o.seed, "seed of the random key and blocks, and of the BGV randomness (default 1)");
   app.add_flag("--decrypt", o.decrypt, "run the inverse cipher on the blocks' ciphertexts (transciphering)");

@@ -575,3 +575,80 @@ def test_catalog_entries_run_and_report_their_steps(tmp_path, cipher, field_bits
     assert inst["n"] == field_bits and d["rounds"] == 2 and d["rounds_spec"] == inst["rounds"]
     assert set(d["per_round"][0]["ops"]) == set(inst["steps"]["separate"])
     assert d["params"]["bits"] == d["plan"]["bits"]
+
+
+# ---- Prime-field instances (F_p): the clear backend only, for now ----
+
+def mimc_prime_vector(p, index):
+    return json.loads((CIPHERS / "mimc" / f"vectors_fp_{p}.json").read_text())["vectors"][index]
+
+
+@pytest.mark.parametrize("p,iid,m,packing", [(65537, "mimcp17", 257, "packed"), (65537, "mimcp17", 65536, "sliced"),
+                                             (8088322049, "mimcp33", 4369, "packed")])
+def test_mimc_prime_on_the_clear_backend(tmp_path, p, iid, m, packing):
+    """MiMC over F_p: Sage's vector as block 0 (decimal elements), every block checked
+    against the reference, one square and one product per round, no automorphism."""
+    v = mimc_prime_vector(p, 3)
+    proc, d = run(tmp_path, "--cipher", "mimc", "--p", p, "--backend", "clear", "--m", m, "--packing", packing,
+                  "--key", v["key_text"], "--plaintext", v["plaintext_text"])
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] is True and d["wrong_blocks"] == 0
+    assert d["instance_id"] == iid and d["instance"] == f"F_{p}^1" and d["p"] == p
+    assert d["ciphertext"] == v["ciphertext_text"] == d["expected"] and d["plaintext"] == v["plaintext_text"]
+    assert "ciphertext_hex" not in d and "plaintext_hex" not in d
+    assert d["rounds"] == d["rounds_spec"] == (11 if p == 65537 else 21)
+    assert all(r["counts"]["mul"] == 2 and r["counts"]["automorph"] == 0 for r in d["per_round"])
+    assert set(d["per_round"][0]["ops"]) == {"keyadd", "cube"}
+    assert d["automorphism_keys"] == 0 and d["encryption"] == "none"
+    assert d["blocks"] == d["params"]["slots"]
+    proc, d2 = run(tmp_path, "--instance", iid, "--backend", "clear", "--m", m, "--packing", packing,
+                   "--key", v["key_text"], "--plaintext", v["plaintext_text"])
+    assert proc.returncode == 0 and d2["ciphertext"] == d["ciphertext"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--instance", "mimcp17", "--m", 65536],
+     "run_cipher: mimcp17 is over F_65537: the bgv backend runs GF(2^n) instances only for now (--backend clear runs it)\n"),
+    (["--cipher", "mimc", "--p", 8088322049, "--m", 4369, "--plan"],
+     "run_cipher: mimcp33 is over F_8088322049: the bgv backend runs GF(2^n) instances only for now "
+     "(--backend clear runs it)\n"),
+])
+def test_prime_field_refused_on_bgv(tmp_path, args, message):
+    """Refused before any work (no planning, no JSON), in one line naming the instance and the constraint."""
+    proc, d = run(tmp_path, *args)
+    assert proc.returncode == 1 and d is None
+    assert proc.stderr == message
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--cipher", "mimc", "--p", 7, "--m", 257],
+     "MiMC over F_7: 3 divides p - 1 = 6, so x^3 is not a permutation of F_7 (MiMC over F_p needs p = 2 mod 3)"),
+    (["--instance", "mimcp17", "--m", 257, "--key", 65537],
+     "--key 65537: element 0 is 65537, not below p=65537 (F_65537 elements are 0..65536)"),
+    (["--instance", "mimcp17", "--m", 257, "--plaintext", "0x10"],
+     "--plaintext 0x10: element 0 '0x10' is not a decimal number (F_65537 elements are written 0..65536, "
+     "comma-separated)"),
+    (["--instance", "mimcp17", "--m", 257, "--key", "1,2"], "--key 1,2 has 2 elements: mimcp17 needs 1"),
+    (["--instance", "mimcp17", "--m", 65537], "m=65537 is divisible by p=65537: Phi_m(X) mod p has no slots"),
+    (["--instance", "mimcp17", "--m", 12], "m=12 is even but not a power of two: the rings are odd m and m = 2^k"),
+    (["--instance", "mimcp17", "--m", 257, "--packing", "bit-sliced"], "--packing bit-sliced: mimc has packed or sliced"),
+    (["--instance", "mimcp17", "--m", 257, "--decrypt"],
+     "mimcp17: no cheap inverse for --decrypt: step cube: the inverse of x^3 in F_65537 is x^43691"),
+    (["--instance", "mimcp17", "--m", 257, "--blocks", 17], "--blocks 17: m=257 holds 16 blocks of"),
+])
+def test_prime_field_errors(tmp_path, args, message):
+    proc, d = run(tmp_path, "--backend", "clear", *args)
+    assert proc.returncode == 1 and d is None
+    assert message in proc.stderr, proc.stderr
+
+
+def test_catalog_lists_prime_field_instances(tmp_path):
+    out = tmp_path / "catalog.json"
+    subprocess.run([str(BIN), "--list-ciphers", "--json", str(out)], check=True)
+    insts = {i["id"]: i for c in json.loads(out.read_text())["ciphers"] for i in c["instances"]}
+    assert insts["mimcp17"]["p"] == 65537 and insts["mimcp17"]["label"] == "F_65537^1"
+    assert insts["mimcp17"]["display"] == "MiMC F_65537" and insts["mimcp17"]["rounds"] == 11
+    assert insts["mimcp17"]["block_bits"] == 16 and insts["mimcp17"]["key_bytes"] == 3
+    assert insts["mimcp33"]["p"] == 8088322049 and insts["mimcp33"]["block_bits"] == 32
+    assert insts["mimcp17"]["decrypt"] is False and insts["mimcp17"]["steps"]["separate"] == ["keyadd", "cube"]
+    assert all(i["p"] == 2 for k, i in insts.items() if not k.startswith("mimcp"))
