@@ -92,18 +92,27 @@ def test_catalog_json_and_the_explorers_view_agree(tmp_path):
     out = tmp_path / "c.json"
     subprocess.run([str(runner.find_executable("run_cipher")), "--list-ciphers", "--json", str(out)], check=True)
     doc = json.loads(out.read_text())
-    insts = catalog.instances()
+    insts = catalog.instances(prime=True)
     seen = []
     for c in doc["ciphers"]:
         assert c["description"] and c["citation"] and c["packings"][0] == "packed"
         for i in c["instances"]:
             e = insts[i["id"]]
             seen.append(i["id"])
-            assert (e.cipher, e.n, e.s, e.rounds, e.packings) == (c["name"], i["n"], i["s"], i["rounds"], tuple(c["packings"]))
+            assert (e.cipher, e.n, e.s, e.rounds, e.packings, e.p) == (c["name"], i["n"], i["s"], i["rounds"],
+                                                                      tuple(c["packings"]), i["p"])
             assert e.steps == i["steps"] and e.display == i["display"]
-            assert catalog.instance_of({"cipher": c["name"], "field_bits": i["n"], "state_size": i["s"]}) == i["id"]
             assert i["steps"]["separate"] and i["steps"]["fused"]
+            if i["p"] != 2:  # F_p: in the catalog, refused where the explorer or the pipeline would plan it
+                assert i["id"] not in catalog.instances()
+                with pytest.raises(catalog.CatalogError, match=rf"^{i['id']} is over F_{i['p']}: the explorer"):
+                    catalog.instance(i["id"])
+                with pytest.raises(catalog.CatalogError, match=rf"^{i['id']} is over F_{i['p']}: the explorer"):
+                    catalog.instance_of({"cipher": c["name"], "p": i["p"]})
+                continue
+            assert catalog.instance_of({"cipher": c["name"], "field_bits": i["n"], "state_size": i["s"]}) == i["id"]
     assert seen == list(insts)
+    assert list(catalog.instances()) == [k for k in seen if insts[k].p == 2]
 
 
 @needs_engine
