@@ -408,7 +408,8 @@ int main(int argc, char** argv) {
     std::string degrees;
     for (const cb::CipherEntry* e : cb::cipher_catalog())
       for (const auto& in : e->instances)
-        if (!kFieldPoly.count(in.n)) kFieldPoly[in.n] = in.f_low, degrees += cb::msg(degrees.empty() ? "" : ", ", in.n);
+        if (in.p == 2 && !kFieldPoly.count(in.n))  // GF(2^n) instances: F_p ones have no field polynomial
+          kFieldPoly[in.n] = in.f_low, degrees += cb::msg(degrees.empty() ? "" : ", ", in.n);
     if (!kFieldPoly.count(n))
       throw cb::ParameterError(cb::msg("--field-bits=", n, " must be a field degree of the catalog's ciphers (", degrees, ")"));
     auto log = [&](const std::string& s) {
