@@ -26,7 +26,8 @@
 // around arrive twisted by p^(-f_i): a rotation then needs two automorphisms and masks
 // (HElib's "bad dimension"). For m = 2^k (k >= 4) and p = 1 mod m the greedy choice is
 // g_0 = 3 (order m/4, good) and g_1 = m/2 - 1 (order 2, good), which generate the same
-// group as <5> x <-1>.
+// group as <5> x <-1>; for p != 1 mod m the first dimension may be bad (m = 2^20,
+// p = 65537: <p> has order 16, g_0 = 3 with ord_0 = 2^14 and 3^(2^14) = p^13).
 //
 // Slots are numbered in row-major order of the exponent vector: dimension 0 varies
 // slowest, slot = sum_i e_i * stride_i with stride_{D-1} = 1.
@@ -50,8 +51,8 @@ struct ZmStarBasics {
 
 // Largest m ZmStar accepts (2^20: slot and Frobenius tables of m entries each).
 constexpr long kMaxM = 1L << 20;
-// Plaintext moduli are primes p < kMaxP = 2^61 (products of two residues fit 128 bits,
-// and p stays below the engine's chain primes' size class).
+// Plaintext moduli are primes p < kMaxP = 2^61 (a residue fits a 64-bit word with room to
+// spare; whether a modulus chain suits p is the BGV context's check, not this one's).
 constexpr long kMaxP = 1L << 61;
 
 // The basics of m at p; throws ParameterError (as ZmStar) unless the ring is one the

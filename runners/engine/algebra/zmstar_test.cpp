@@ -338,6 +338,18 @@ TEST(ZmStar, PowerOfTwoHypercubeAtP) {
     check_dimension_shift(z, 0);
     check_dimension_shift(z, 1);
   }
+  // p != 1 mod m: at m = 2^20, <65537> has order 16 and the first dimension is bad,
+  // 3^(2^14) = 65537^13 mod 2^20 (Python's pow), the second good ((2^19 - 1)^2 = 1).
+  const ZmStar z(kMaxM, 65537);
+  EXPECT_EQ(z.d(), 16);
+  ASSERT_EQ(z.dims(), 2);
+  EXPECT_EQ(z.gen(0), 3);
+  EXPECT_EQ(z.ord(0), 1L << 14);
+  EXPECT_EQ(z.twist(0), 13);
+  EXPECT_EQ(z.gen(1), kMaxM / 2 - 1);
+  EXPECT_EQ(z.ord(1), 2);
+  EXPECT_TRUE(z.good(1));
+  check_dimension_shift(z, 0);
 }
 
 TEST(ZmStar, GreedyMatchesBruteForceAtP) {
