@@ -53,7 +53,8 @@ def test_p_field_and_the_ring_at_p(ask):
 
 @pytest.mark.parametrize("request_, answer", [
     ("9 p=3", {"m": 9, "p": 3, "error": "p=3 divides m=9: the plaintext modulus must be coprime to m"}),
-    ("257 basic p=65535", {"m": 257, "p": 65535, "error": "p=65535 is not prime: the plaintext modulus must be a prime"}),
+    ("257 basic p=65535",
+     {"m": 257, "p": 65535, "error": "p=65535 is not prime: the plaintext modulus must be a prime"}),
     ("12 p=5", {"m": 12, "p": 5,
                 "error": "m=12 is even but not a power of two: the ring at p=5 needs odd m or m = 2^k"}),
     ("16", {"m": 16, "error": "m=16 is a power of two and p=2: no slots, Phi_m = X^8 + 1 = (X + 1)^8 mod 2; "

@@ -96,12 +96,13 @@ class RingFacts:
 
 
 def _as_int(m) -> int:
+    how = "give the cyclotomic index as an odd integer >= 3 (or 2^k >= 4 at an odd p)"
     try:
         mi = int(m)
     except (TypeError, ValueError):
-        raise RingError(f"m={m!r} is not an integer: give the cyclotomic index as an odd integer >= 3") from None
+        raise RingError(f"m={m!r} is not an integer: {how}") from None
     if mi != m and not (isinstance(m, str) and str(mi) == m.strip()):
-        raise RingError(f"m={m!r} is not an integer: give the cyclotomic index as an odd integer >= 3")
+        raise RingError(f"m={m!r} is not an integer: {how}")
     return mi
 
 

@@ -25,8 +25,10 @@ loses nothing and a rerun with a wider range computes only the new m.
 At p = 65537 with n = 1 (slots F_p): the powers of two have d = 1 (65537 = 1 mod 2^16).
 
 >>> rows = sweep(3, 300, [1], workers=1, p=65537)
->>> [(r["m"], r["p"], r["d"], r["slots"], r["state"]) for r in rows if r["m"] & (r["m"] - 1) == 0]
-[(4, 65537, 1, 2, 8), (8, 65537, 1, 4, 8), (16, 65537, 1, 8, 8), (32, 65537, 1, 16, 8), (64, 65537, 1, 32, 8), (128, 65537, 1, 64, 8), (256, 65537, 1, 128, 8)]
+>>> [(r["m"], r["d"], r["slots"]) for r in rows if r["m"] & (r["m"] - 1) == 0]
+[(4, 1, 2), (8, 1, 4), (16, 1, 8), (32, 1, 16), (64, 1, 32), (128, 1, 64), (256, 1, 128)]
+>>> {(r["p"], r["state"]) for r in rows}     # a 128-bit state: 8 elements of F_65537
+{(65537, 8)}
 """
 from __future__ import annotations
 

@@ -121,7 +121,10 @@ def check_hypercube(m: int, d: int, ell: int, gens, ords, good, twists, p: int =
         expo = max([int(x) for x in Qi.invariants()] or [1])
         mo = int(S.Mod(g, m).multiplicative_order())
         gpow = S.Mod(g, m) ** o
-        tw_ok = (0 <= tw < d and gpow == S.Mod(p, m) ** tw) if tw >= 0 else all(gpow != S.Mod(p, m) ** j for j in range(d))
+        if tw >= 0:
+            tw_ok = 0 <= tw < d and gpow == S.Mod(p, m) ** tw
+        else:
+            tw_ok = all(gpow != S.Mod(p, m) ** j for j in range(d))
         this = order == o and expo == o and (mo == o) == bool(gd) and tw_ok
         ok &= this
         steps.append(f"g={g}: order {order} in the quotient (claimed {o}, largest {expo}), "
