@@ -375,7 +375,8 @@ def check_vision_constants(instances=VISION_INSTANCES) -> list[Check]:
 def main(argv=None) -> int:
     """`python -m cbparams.sagecheck --selected selected.csv --out sagechecks.json`: the
     checks for every selected ring (the pipeline's params_sagechecks rule), with each ring's
-    time; exit status 1 when a check fails. `--m M ...` checks given rings instead."""
+    time; exit status 1 when a check fails. `--m M ...` checks given rings instead (at
+    `--p P`); a `p` column in selected.csv checks each row's ring at its p."""
     import argparse
     import csv
     import sys
@@ -384,25 +385,29 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cbparams.sagecheck", description=main.__doc__)
     ap.add_argument("--selected", help="selected.csv of the params stage")
     ap.add_argument("--m", type=int, nargs="*", default=[], help="rings to check (instead of --selected)")
+    ap.add_argument("--p", type=int, default=2, help="the plaintext modulus of the --m rings (default 2)")
     ap.add_argument("--factor-limit", type=int, default=20000)
     ap.add_argument("--vision", action="store_true", help="also re-derive the Vision constants")
     ap.add_argument("--out", required=True, help="JSON report")
     a = ap.parse_args(argv)
-    rings: dict[int, set] = {m: set() for m in a.m}
+    rings: dict[tuple[int, int], set] = {(m, a.p): set() for m in a.m}
     if a.selected:
         with open(a.selected, newline="") as f:
             for row in csv.DictReader(f):
                 if row.get("status", "ok") == "ok" and row.get("m"):
-                    rings.setdefault(int(row["m"]), set()).add(int(row["n"]))
+                    key = (int(row["m"]), int(row.get("p") or 2))
+                    rings.setdefault(key, set()).add(int(row["n"]))
     t0 = time.time()
     reports = []
     try:
         sage()
         t_import = time.time() - t0
-        for m, ns in sorted(rings.items()):
-            rep = check_ring(m, field_bits=sorted(ns) or None, factor_limit=a.factor_limit)
+        for (m, p), ns in sorted(rings.items()):
+            rep = check_ring(m, field_bits=(sorted(ns) or None) if p == 2 else None, factor_limit=a.factor_limit,
+                             p=p)
             reports.append(rep)
-            print(f"m={m}: {'ok' if rep['ok'] else 'FAILED'} in {rep['seconds']:.1f} s", file=sys.stderr)
+            at = f" p={p}" if p != 2 else ""
+            print(f"m={m}{at}: {'ok' if rep['ok'] else 'FAILED'} in {rep['seconds']:.1f} s", file=sys.stderr)
             for c in rep["checks"]:
                 print(f"  [{'ok' if c['ok'] else 'FAIL'}] {c['name']}: {c['detail']}", file=sys.stderr)
         vision = [asdict(c) for c in check_vision_constants()] if a.vision else []

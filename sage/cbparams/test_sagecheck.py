@@ -128,3 +128,14 @@ def test_a_wrong_hypercube_is_caught_at_p(m, p):
     if len(r.gens) > 1:
         assert not SC.check_cover(m, r.d, (r.gens[0], r.gens[0]), r.ords[:2], p).ok
     assert SC.check_cover(m, r.d, r.gens, r.ords, p).ok
+
+
+def test_main_checks_each_selected_ring_at_its_p(tmp_path):
+    """The pipeline step reads a `p` column when selected.csv has one (empty: p = 2)."""
+    import json
+    sel = tmp_path / "selected.csv"
+    sel.write_text("cipher,m,p,n,status\nx,64,17,1,ok\ny,257,,8,ok\nz,256,257,1,unreachable\n")
+    out = tmp_path / "sagechecks.json"
+    assert SC.main(["--selected", str(sel), "--out", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["ok"] and [(r["m"], r.get("p", 2)) for r in doc["rings"]] == [(64, 17), (257, 2)]
