@@ -629,8 +629,8 @@ def test_prime_field_refused_on_bgv(tmp_path, args, message):
      "--plaintext 0x10: element 0 '0x10' is not a decimal number (F_65537 elements are written 0..65536, "
      "comma-separated)"),
     (["--instance", "mimcp17", "--m", 257, "--key", "1,2"], "--key 1,2 has 2 elements: mimcp17 needs 1"),
-    (["--instance", "mimcp17", "--m", 65537], "m=65537 is divisible by p=65537: Phi_m(X) mod p has no slots"),
-    (["--instance", "mimcp17", "--m", 12], "m=12 is even but not a power of two: the rings are odd m and m = 2^k"),
+    (["--instance", "mimcp17", "--m", 65537], "p=65537 divides m=65537: the plaintext modulus must be coprime to m"),
+    (["--instance", "mimcp17", "--m", 12], "m=12 is even but not a power of two: the ring at p=65537 needs odd m or m = 2^k"),
     (["--instance", "mimcp17", "--m", 257, "--packing", "bit-sliced"], "--packing bit-sliced: mimc has packed or sliced"),
     (["--instance", "mimcp17", "--m", 257, "--decrypt"],
      "mimcp17: no cheap inverse for --decrypt: step cube: the inverse of x^3 in F_65537 is x^43691"),

@@ -8,46 +8,17 @@
 namespace cb {
 
 ClearBackend::ClearBackend(long m, long n, uint64_t f_low)
-    : zm_(std::in_place, m), F_(std::in_place, n, f_low), has_key_(size_t(m), 0), counts_(std::make_unique<Counters>()) {
-  if (zm_->d() % n != 0)
-    throw ParameterError(msg("n=", n, " does not divide d=", zm_->d(), " (m=", m,
+    : zm_(m), ell_(zm_.ell()), F_(std::in_place, n, f_low), has_key_(size_t(m), 0),
+      counts_(std::make_unique<Counters>()) {
+  if (zm_.d() % n != 0)
+    throw ParameterError(msg("n=", n, " does not divide d=", zm_.d(), " (m=", m,
                              "): GF(2^n) must be a subfield of the slot field GF(2^d)"));
-  m_ = zm_->m(), phi_ = zm_->phi(), d_ = zm_->d(), ell_ = zm_->ell();
   has_key_[1] = 1;
 }
 
-ClearBackend::ClearBackend(long m, const PrimeField& F) : Fp_(F), counts_(std::make_unique<Counters>()) {
-  const uint64_t p = F.p();
-  if (m < 3 || m > kMaxM)
-    throw ParameterError(msg("m=", m, ": the clear backend at p=", p, " takes 3 <= m <= ", kMaxM));
-  if (p <= uint64_t(kMaxM) && m % long(p) == 0)
-    throw ParameterError(msg("m=", m, " is divisible by p=", p, ": Phi_m(X) mod p has no slots (p must not divide m)"));
-  if ((m & (m - 1)) != 0 && m % 2 == 0)
-    throw ParameterError(msg("m=", m, " is even but not a power of two: the rings are odd m and m = 2^k"));
-  // phi(m) by trial division; d = ord_m(p) by repeated products (m <= 2^20).
-  long phi = m, r = m;
-  for (long q = 2; q * q <= r; ++q) {
-    if (r % q) continue;
-    while (r % q == 0) r /= q;
-    phi -= phi / q;
-  }
-  if (r > 1) phi -= phi / r;
-  const long pm = long(p % uint64_t(m));
-  long d = 1;
-  for (long x = pm; x != 1; x = long((__int128)x * pm % m)) ++d;
-  m_ = m, phi_ = phi, d_ = d, ell_ = phi / d;
-  has_key_.assign(size_t(m), 0);
+ClearBackend::ClearBackend(long m, const PrimeField& F)
+    : zm_(m, long(F.p())), ell_(zm_.ell()), Fp_(F), has_key_(size_t(m), 0), counts_(std::make_unique<Counters>()) {
   has_key_[1] = 1;
-}
-
-std::string ClearBackend::no_hypercube() const {
-  return msg("the clear backend at p=", characteristic(), " (m=", m_, ") has no slot hypercube: Z_m^*/<p> is the ",
-             "engine's (issue 45), so circuits that rotate slots or apply Frobenius maps run at p = 2 only");
-}
-
-const ZmStar& ClearBackend::zmstar() const {
-  if (!zm_) throw ParameterError(no_hypercube());
-  return *zm_;
 }
 
 const GF2n& ClearBackend::field() const {
@@ -63,16 +34,16 @@ const PrimeField& ClearBackend::prime_field() const {
 BackendInfo ClearBackend::info() const {
   BackendInfo i;
   i.name = "clear";
-  i.m = m_;
-  i.phi = phi_;
-  i.d = d_;
-  i.slots = ell_;
+  i.m = zm_.m();
+  i.phi = zm_.phi();
+  i.d = zm_.d();
+  i.slots = zm_.ell();
   return i;
 }
 
 void ClearBackend::check_slots(const std::vector<uint64_t>& v, const char* what) const {
   if (long(v.size()) != ell_)
-    throw ParameterError(msg(what, " has ", v.size(), " values: the ring m=", m_, " has ell=", ell_, " slots"));
+    throw ParameterError(msg(what, " has ", v.size(), " values: the ring m=", zm_.m(), " has ell=", ell_, " slots"));
   if (Fp_) {
     for (size_t i = 0; i < v.size(); ++i)
       if (v[i] >= Fp_->p()) throw ParameterError(msg(what, "[", i, "]=", v[i], " is not in F_", Fp_->p()));
@@ -141,12 +112,12 @@ void ClearBackend::square(Ctxt& a) const {
 }
 
 long ClearBackend::normalize(long k) const {
-  long kk = k % m_;
-  return kk < 0 ? kk + m_ : kk;
+  long kk = k % zm_.m();
+  return kk < 0 ? kk + zm_.m() : kk;
 }
 
 void ClearBackend::automorph(Ctxt& a, long k) const {
-  const ZmStar& zm = zmstar();  // ParameterError at p > 2
+  const ZmStar& zm = zm_;
   const long kk = normalize(k);
   if (!zm.in_zmstar(kk))
     throw ParameterError(msg("k=", k, " is not a unit mod m=", zm.m(), ": X -> X^k is no automorphism"));
@@ -157,7 +128,10 @@ void ClearBackend::automorph(Ctxt& a, long k) const {
   ++counts_->automorph;
   const auto moves = zm.automorphism_action(kk);
   std::vector<uint64_t> out(a.slots.size());
-  for (size_t s = 0; s < out.size(); ++s) out[s] = F_->frob(a.slots[moves[s].src], moves[s].frob);
+  if (Fp_)  // the twist y -> y^(p^f) fixes F_p
+    for (size_t s = 0; s < out.size(); ++s) out[s] = a.slots[moves[s].src];
+  else
+    for (size_t s = 0; s < out.size(); ++s) out[s] = F_->frob(a.slots[moves[s].src], moves[s].frob);
   a.slots = std::move(out);
 }
 
@@ -174,18 +148,16 @@ std::vector<ClearBackend::Ctxt> ClearBackend::automorph_many(const Ctxt& a, cons
 
 void ClearBackend::require_automorphisms(const std::vector<long>& ks) {
   for (long k : ks) {
-    const ZmStar& zm = zmstar();  // ParameterError at p > 2
     const long kk = normalize(k);
-    if (!zm.in_zmstar(kk))
-      throw ParameterError(msg("k=", k, " is not a unit mod m=", zm.m(), ": no automorphism key for it"));
+    if (!zm_.in_zmstar(kk))
+      throw ParameterError(msg("k=", k, " is not a unit mod m=", zm_.m(), ": no automorphism key for it"));
     has_key_[kk] = 1;
   }
 }
 
 bool ClearBackend::has_automorphism_key(long k) const {
   const long kk = normalize(k);
-  if (!zm_) return kk == 1;
-  return zm_->in_zmstar(kk) && has_key_[kk];
+  return zm_.in_zmstar(kk) && has_key_[kk];
 }
 
 double ClearBackend::capacity_bits(const Ctxt&) const { return std::numeric_limits<double>::infinity(); }

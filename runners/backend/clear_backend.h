@@ -29,12 +29,11 @@
 // counts operations (op_counters()), both useful to check a circuit's cost.
 //
 // Over F_p (the second constructor, an odd prime p < 2^61): slots hold elements of F_p
-// (0 <= x < p) inside the slot field GF(p^d), d = ord_m(p); add is addition mod p and the
-// products multiply mod p (128-bit products, prime_field.h), ell = phi(m) / d slots for any
-// m >= 3 coprime to p (odd, or a power of two). The slot hypercube of Z_m^*/<p> is the
-// engine's (being generalized to p, issue 45), not here yet: zmstar() and field() throw,
-// and no automorphism key can be required, so at p the clear backend runs circuits without
-// rotations or Frobenius maps (sliced layers, power maps by products, key additions).
+// (0 <= x < p) inside the slot field GF(p^d), d = ord_m(p), on the rings ZmStar(m, p)
+// takes (odd m, or m = 2^k; p not dividing m): add is addition mod p and the products
+// multiply mod p (128-bit products, prime_field.h). X -> X^k moves the slots as
+// zmstar().automorphism_action(k) says; its Frobenius twist y -> y^(p^f) fixes F_p, so the
+// values arrive unchanged. field() (a GF(2^n)) throws there.
 #pragma once
 
 #include <atomic>
@@ -69,15 +68,14 @@ class ClearBackend {
   // GF(2^n) = GF(2)[x]/f (f_low = f without x^n). Throws ParameterError when m or f is
   // invalid or n does not divide d = ord_m(2).
   ClearBackend(long m, long n, uint64_t f_low);
-  // The ring Z[X]/Phi_m(X) mod p with F_p in its slots: m >= 3 (odd, or a power of two),
-  // gcd(m, p) = 1; ParameterError naming m and p otherwise.
+  // The ring Z[X]/Phi_m(X) mod p with F_p in its slots: ParameterError as ZmStar(m, p)
+  // (odd m, or a power of two; p not dividing m).
   ClearBackend(long m, const PrimeField& F);
 
   // The characteristic: 2 (GF(2^n) slots) or the odd prime p (F_p slots).
   uint64_t characteristic() const { return Fp_ ? Fp_->p() : 2; }
-  // ParameterError at p > 2 (no hypercube of Z_m^*/<p> here yet; see the header).
-  const ZmStar& zmstar() const;
-  const GF2n& field() const;
+  const ZmStar& zmstar() const { return zm_; }  // Z_m^*/<p>
+  const GF2n& field() const;                     // ParameterError at p > 2
   const PrimeField& prime_field() const;  // ParameterError at p = 2
   long slot_count() const { return ell_; }
   BackendInfo info() const;
@@ -107,10 +105,9 @@ class ClearBackend {
  private:
   void check_slots(const std::vector<uint64_t>& v, const char* what) const;
   long normalize(long k) const;  // k mod m in [0, m)
-  std::string no_hypercube() const;  // why zmstar() is refused at p
 
-  long m_, phi_, d_, ell_;  // phi = |Z_m^*|, d = ord_m(p), ell = phi / d
-  std::optional<ZmStar> zm_;        // p = 2
+  ZmStar zm_;
+  long ell_;                        // zm_.ell()
   std::optional<GF2n> F_;           // p = 2
   std::optional<PrimeField> Fp_;    // p > 2
   std::vector<char> has_key_;  // indexed by k mod m

@@ -1,8 +1,8 @@
 // clear_backend_test: ClearBackend against slot-wise GF(2^n) arithmetic, its key
 // management, and its automorphisms against the actual ring: encode the slots with
 // SlotRing, map X -> X^k on the polynomial, decode. Over F_p: slot-wise arithmetic mod p
-// against PrimeField and 128-bit integers, the slot counts phi(m) / ord_m(p), and the
-// refusals (no hypercube, p | m, an element >= p).
+// against PrimeField and 128-bit integers, the slot counts phi(m) / ord_m(p), automorphisms
+// against the actual ring R_p (PrimeSlotRing), and the refusals (p | m, an element >= p).
 #include "backend/clear_backend.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 #include <random>
 
 #include "backend/test_rings.h"
+#include "engine/algebra/prime_slot_ring.h"
 #include "engine/algebra/slot_ring.h"
 #include "engine/algebra/subfield.h"
 #include "engine/errors.h"
@@ -300,23 +301,18 @@ TEST(ClearBackend, PrimeFieldRefusals) {
     }
     return std::string("no error");
   };
+  // The rings are ZmStar(m, p)'s, refused with its messages.
   EXPECT_EQ(message([] { ClearBackend b(65537, PrimeField(65537)); }),
-            "m=65537 is divisible by p=65537: Phi_m(X) mod p has no slots (p must not divide m)");
+            "p=65537 divides m=65537: the plaintext modulus must be coprime to m");
   EXPECT_EQ(message([] { ClearBackend b(12, PrimeField(65537)); }),
-            "m=12 is even but not a power of two: the rings are odd m and m = 2^k");
-  EXPECT_EQ(message([] { ClearBackend b(2, PrimeField(65537)); }),
-            "m=2: the clear backend at p=65537 takes 3 <= m <= 1048576");
+            "m=12 is even but not a power of two: the ring at p=65537 needs odd m or m = 2^k");
   EXPECT_EQ(message([] { PrimeField F(65535); }), "p=65535: a prime field F_p needs an odd prime p < 2^61 (p is not prime)");
   EXPECT_EQ(message([] { PrimeField F(2); }), "p=2: a prime field F_p needs an odd prime p < 2^61 (p = 2: the fields GF(2^n))");
   ClearBackend b(257, PrimeField(65537));
-  const std::string no_cube = "the clear backend at p=65537 (m=257) has no slot hypercube: Z_m^*/<p> is the engine's "
-                              "(issue 45), so circuits that rotate slots or apply Frobenius maps run at p = 2 only";
-  EXPECT_EQ(message([&] { b.zmstar(); }), no_cube);
-  EXPECT_EQ(message([&] { b.require_automorphisms({3}); }), no_cube);
-  EXPECT_NO_THROW(b.require_automorphisms({}));
   EXPECT_EQ(message([&] { b.field(); }), "the clear backend's slots hold F_65537, not a GF(2^n)");
   auto c = b.encrypt(std::vector<uint64_t>(16, 1));
-  EXPECT_EQ(message([&] { b.automorph(c, 3); }), no_cube);
+  EXPECT_EQ(message([&] { b.automorph(c, 3); }),
+            "no key-switching key for X -> X^3 (m=257): call require_automorphisms({3}) at setup");
   std::vector<uint64_t> bad(16, 0);
   bad[3] = 65537;
   EXPECT_EQ(message([&] { b.encode(bad); }), "encode: v[3]=65537 is not in F_65537");
@@ -325,6 +321,41 @@ TEST(ClearBackend, PrimeFieldRefusals) {
   EXPECT_TRUE(b.has_automorphism_key(1));
   EXPECT_FALSE(b.has_automorphism_key(3));
   EXPECT_EQ(ClearBackend(257, 8, 0x1b).characteristic(), 2u);
+}
+
+// X -> X^k on F_p slots against the ring itself: the slot values encoded into R_p
+// (PrimeSlotRing, F_p inside GF(p^d)), X -> X^k applied to the polynomial, decoded. The
+// Frobenius twists of bad dimensions fix F_p, so the values only move.
+TEST(ClearBackend, PrimeFieldAutomorphismsMatchTheRing) {
+  for (const auto& [m, p] : std::vector<std::pair<long, uint64_t>>{{257, 65537}, {64, 257}, {15, 257}, {91, 17}}) {
+    ClearBackend b(m, PrimeField(p));
+    const PrimeSlotRing ring(b.zmstar());
+    std::vector<uint64_t> v(b.slot_count());
+    for (size_t i = 0; i < v.size(); ++i) v[i] = (7919 * i + 3) % p;
+    std::vector<PrimeSlotRing::Element> slots;
+    for (uint64_t x : v) {
+      PrimeSlotRing::Element e(size_t(ring.d()), 0);
+      e[0] = x;
+      slots.push_back(e);
+    }
+    const auto a = ring.encode(slots);
+    std::vector<long> ks;
+    for (long k = 2; k < m && ks.size() < 6; ++k)
+      if (b.zmstar().in_zmstar(k)) ks.push_back(k);
+    b.require_automorphisms(ks);
+    for (long k : ks) {
+      std::vector<uint64_t> ak(size_t(m), 0);  // a(X^k) mod X^m - 1, reduced mod Phi_m by decode
+      for (size_t i = 0; i < a.size(); ++i) ak[(i * size_t(k)) % size_t(m)] = (ak[(i * size_t(k)) % size_t(m)] + a[i]) % p;
+      const auto want = ring.decode(ak);
+      auto c = b.encrypt(v);
+      b.automorph(c, k);
+      const auto got = b.decrypt(c);
+      for (long s = 0; s < b.slot_count(); ++s) {
+        ASSERT_EQ(want[s][0], got[s]) << "m=" << m << " p=" << p << " k=" << k << " slot " << s;
+        for (long j = 1; j < ring.d(); ++j) ASSERT_EQ(want[s][j], 0u);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -494,13 +494,13 @@ TEST(PrimeField, ToyCipherInTheClearAndOnTheClearBackend) {
       EXPECT_EQ(recs[0].counts.mul_plain, 3 + 3);  // 3 x a, and the layer's 3 coefficients != 1
     }
   }
-  // Packed, its layer would need the hypercube of Z_m^*/<p>; fused is refused at p.
+  // Packed, its layer's slot map is planned over GF(2^n) only; fused is refused at p.
   try {
     CipherHarness<ClearBackend, PackedRep> h(b, *inst, 1, false, false, 0, 9);
     FAIL();
   } catch (const ParameterError& err) {
-    EXPECT_STREQ(err.what(), "packed over F_257: a linear layer across the slots needs the hypercube of Z_m^*/<p> "
-                             "(the engine's, issue 45): use --packing sliced");
+    EXPECT_STREQ(err.what(), "packed over F_257: a linear layer across the slots is planned over GF(2^n) only for "
+                             "now (slot_map.h): use --packing sliced");
   }
   try {
     CipherHarness<ClearBackend, SlicedRep> h(b, *inst, 1, false, true, 0, 9);

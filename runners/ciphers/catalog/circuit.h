@@ -27,9 +27,9 @@
 // the same circuit with F_p's operations: a power map is products and squares
 // (power_map.h: x^3 is a square and a product), an affine map a x + c one constant product
 // and one constant addition, a sliced linear layer constant products and additions, and
-// decryption adds the negated subkeys (program.h's subtract_keys). What needs slot
-// rotations or Frobenius maps at p (packed linear layers, --linear fused) is refused with
-// the reason: the hypercube of Z_m^*/<p> is the engine's, being generalized (issue 45).
+// decryption adds the negated subkeys (program.h's subtract_keys). Packed linear layers
+// and --linear fused are refused at p with the reason: their slot maps and Frobenius
+// circuits are planned over GF(2^n) only, for now (slot_map.h, slot_linear.h).
 #pragma once
 
 #include <algorithm>

@@ -50,18 +50,8 @@ inline long small_ring(long n, long slots) {
 // F_p (ell = phi(m) / ord_m(p)): the clear backend's ring for an F_p instance (p > 2).
 inline long small_prime_ring(uint64_t p, long slots) {
   for (long m = 3; m < 40000; ++m) {
-    if ((m % 2 == 0 && (m & (m - 1))) || (p < 40000 && m % long(p) == 0)) continue;
-    long phi = m, r = m;
-    for (long q = 2; q * q <= r; ++q)
-      if (r % q == 0) {
-        while (r % q == 0) r /= q;
-        phi -= phi / q;
-      }
-    if (r > 1) phi -= phi / r;
-    long d = 1;
-    const long pm = long(p % uint64_t(m));
-    for (long x = pm; x != 1; x = long((unsigned __int128)x * pm % m)) ++d;
-    if (phi / d >= slots) return m;
+    if ((m % 2 == 0 && (m & (m - 1))) || (p < 40000 && m % long(p) == 0)) continue;  // rings ZmStar refuses
+    if (zmstar_basics(m, long(p)).ell() >= slots) return m;
   }
   throw Error("no m < 40000 has " + std::to_string(slots) + " slots of F_" + std::to_string(p));
 }

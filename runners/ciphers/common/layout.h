@@ -42,8 +42,8 @@ BlockLayout choose_layout(const ZmStar& zm, const GF2n& F, long s, const std::ve
                           const std::vector<std::vector<SlotTerm>>& maps);
 
 // The plain slot order (block b in slots b s .. b s + s - 1, its elements in orders[0], or
-// in index order when orders is empty) on ell slots, for a ring whose hypercube is not
-// known (the clear backend over F_p): what choose_layout picks when no map constrains it.
+// in index order when orders is empty) on ell slots, for slots of F_p (choose_layout's
+// slot maps are planned over GF(2^n)): what choose_layout picks when no map constrains it.
 // Throws ParameterError when ell < s.
 BlockLayout slot_order_layout(long ell, long s, const std::vector<std::vector<long>>& orders);
 

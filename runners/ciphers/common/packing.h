@@ -55,7 +55,7 @@ class PackedRep {
 
   // orders: candidate element orders inside a block (layout.h); maps: the linear layers.
   // Over F_p (slot_characteristic(b) > 2) the blocks lie in the plain slot order and a
-  // linear layer is refused (its slot map needs the hypercube of Z_m^*/<p>).
+  // linear layer is refused (slot_map.h plans slot maps over GF(2^n) only, for now).
   PackedRep(const B& b, long s, const std::vector<std::vector<long>>& orders, const std::vector<BlockMap>& maps)
       : b_(b), s_(s), layout_(make_layout_for(b, s, orders, maps)) {
     for (auto& mp : maps) {
@@ -100,8 +100,8 @@ class PackedRep {
                                      const std::vector<BlockMap>& maps) {
     if (const uint64_t p = slot_characteristic(b); p != 2) {
       if (!maps.empty())
-        throw ParameterError(msg("packed over F_", p, ": a linear layer across the slots needs the hypercube of ",
-                                 "Z_m^*/<p> (the engine's, issue 45): use --packing sliced"));
+        throw ParameterError(msg("packed over F_", p, ": a linear layer across the slots is planned over GF(2^n) ",
+                                 "only for now (slot_map.h): use --packing sliced"));
       return slot_order_layout(b.slot_count(), s, orders);
     }
     return choose_layout(b.zmstar(), b.field(), s, orders, maps);
