@@ -1,7 +1,9 @@
 // bench_ops: times a backend's basic operations at one parameter set: the project's BGV
 // engine (--backend bgv, alias engine, the default) or HElib (--backend helib, when built with
 // -DCB_HELIB_DIR; same ring, bits, c, hwt, same operations and checks; the JSON adds
-// HElib's versions, NTL route, chain and key counts).
+// HElib's versions, NTL route, chain and key counts) or OpenFHE's BGV (--backend openfhe, when
+// built with -DCB_OPENFHE_DIR; power-of-two m only, plaintext modulus --p = 1 mod m, same
+// N, log2 Q and digits: backend/openfhe_bench.h says what it matches and what it cannot).
 //
 // Every timed result is decrypted and compared with the same operation on the clear
 // slots; a mismatch aborts with exit status 2 and no JSON. Times are medians over --reps
@@ -35,6 +37,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -46,6 +49,9 @@
 #include "backend/bgv_backend.h"
 #ifdef CB_HAVE_HELIB
 #include "backend/helib_backend.h"
+#endif
+#ifdef CB_HAVE_OPENFHE
+#include "backend/openfhe_bench.h"
 #endif
 #include "backend/permute.h"
 #include "engine/algebra/slot_ring.h"
@@ -381,7 +387,14 @@ int main(int argc, char** argv) {
   std::string backend = "bgv";
 #ifdef CB_HAVE_HELIB
   app.add_option("--backend", backend, "bgv (the project's engine, default; also: engine) or helib (HElib 2.3.0)")
-      ->check(CLI::IsMember({"bgv", "engine", "helib"}));
+      ->check(CLI::IsMember({"bgv", "engine", "helib"
+#ifdef CB_HAVE_OPENFHE
+                             , "openfhe"
+#endif
+      }));
+#elif defined(CB_HAVE_OPENFHE)
+  app.add_option("--backend", backend, "bgv (the project's engine, default; also: engine) or openfhe (OpenFHE 1.5.1's BGV)")
+      ->check(CLI::IsMember({"bgv", "engine", "openfhe"}));
 #else
   app.add_option("--backend", backend, "bgv (the project's engine, default; also: engine); helib needs a build with make helib")
       ->check(CLI::IsMember({"bgv", "engine"}));
@@ -396,10 +409,19 @@ int main(int argc, char** argv) {
   bool allow_insecure = false;
   app.add_flag("--allow-insecure", allow_insecure,
                "accept a key weight HElib's formula rates at 0 bits (the JSON says insecure_key)");
+  uint64_t p = 0;
+  app.add_option("--p", p, "plaintext modulus, --backend openfhe only (a prime = 1 mod m; default 65537); "
+                           "the engine and HElib paths here are at p = 2");
+  long threads = 0;
+  app.add_option("--threads", threads, "OpenMP threads (default: OMP_NUM_THREADS; --backend openfhe: 1 when it is unset)");
   CLI11_PARSE(app, argc, argv);
 
   try {
     const long m = single(m_values, "--m"), bits = single(bits_values, "--bits");
+    if (p != 0 && p != 2 && backend != "openfhe")
+      throw cb::ParameterError(cb::msg("--p ", p, ": the ", backend, " backend runs at p = 2 in this build; --p applies to --backend openfhe"));
+    if (threads < 0) throw cb::ParameterError(cb::msg("--threads ", threads, " must be positive (0: the default)"));
+    if (threads > 0) omp_set_num_threads(int(threads));
     check_writable(json_path);
     check_key_weight(hwt, allow_insecure);
     if (reps < 1) throw cb::ParameterError(cb::msg("--reps=", reps, " must be at least 1"));
@@ -420,6 +442,22 @@ int main(int argc, char** argv) {
       throw cb::ParameterError("--encryption secret: the HElib backend encrypts with the public key only");
     if (info_only && backend == "helib")
       throw cb::ParameterError("--info-only reports the engine's chain; HElib's chain is in the JSON of a --backend helib run");
+#ifdef CB_HAVE_OPENFHE
+    if (backend == "openfhe") {
+      if (info_only) throw cb::ParameterError("--info-only reports the engine's chain; OpenFHE's is in the JSON of a --backend openfhe run");
+      if (encryption == "secret") throw cb::ParameterError("--encryption secret: the OpenFHE bench encrypts with the public key only");
+      if (threads == 0 && !std::getenv("OMP_NUM_THREADS")) omp_set_num_threads(1);
+      const auto t_setup = Clock::now();
+      const cb::OpenfheBenchParams op{m, bits, c, hwt, p ? p : 65537, reps, seed, cost_ops};
+      auto j = nlohmann::json::parse(cb::openfhe_bench(op, log));
+      j["threads"] = omp_get_max_threads();
+      j["setup_s"] = std::chrono::duration<double>(Clock::now() - t_setup).count();
+      j["peak_rss_mb"] = peak_rss_mb();
+      write_json(json_path, j);
+      if (!quiet) std::cout << j.dump(2) << std::endl;
+      return 0;
+    }
+#endif
     if (info_only) {
       const cb::bgv::Context ctx(cb::bgv::ContextParams{m, bits, c, hwt});
       nlohmann::json j;
@@ -476,6 +514,11 @@ int main(int argc, char** argv) {
   } catch (const Mismatch& e) {
     std::cerr << e.what() << std::endl;
     return 2;
+#ifdef CB_HAVE_OPENFHE
+  } catch (const cb::OpenfheMismatch& e) {
+    std::cerr << e.what() << std::endl;
+    return 2;
+#endif
   } catch (const std::exception& e) {
     std::cerr << "bench_ops: " << e.what() << std::endl;
     return 1;
