@@ -20,7 +20,7 @@ ESTIMATOR_SRC    ?= https://github.com/malb/lattice-estimator
 # `make notebook`: JupyterLab, installed into .venv on first use (make run/test do not need it).
 JUPYTERLAB := jupyterlab==4.6.6
 
-.PHONY: all deps apt venv build run test test-cpp test-py tfhe test-tfhe test-slow clean distclean estimator notebook run-config helib test-helib
+.PHONY: all deps apt venv build run test test-cpp test-py tfhe test-tfhe test-slow clean distclean estimator notebook run-config helib test-helib openfhe test-openfhe
 
 all: build
 
@@ -118,8 +118,32 @@ helib: apt
 test-helib: helib
 	cd $(HELIB_BUILD) && ctest --output-on-failure -j $(HELIB_JOBS) -R 'HelibVsClear|HelibBackend\.|AesHelibTest|VisionHelibTest'
 
+# OpenFHE as the F_p peer (optional): bench_ops --backend openfhe (runners/backend/openfhe_bench.h)
+# against an OpenFHE install of the pinned release in OPENFHE_DIR (default .deps/openfhe,
+# git-ignored; README.md says what it must be), built into build-openfhe/ with
+# -DCB_OPENFHE_DIR (bench_ops only). Low priority, OPENFHE_JOBS jobs.
+OPENFHE_TAG    := v1.5.1
+OPENFHE_COMMIT := 1306d14f8c26bb6150d3e6ad54f28dfe1007689e
+OPENFHE_DIR    ?= .deps/openfhe
+OPENFHE_BUILD  := build-openfhe
+OPENFHE_JOBS   ?= 2
+OPENFHE_CONFIG  = $(OPENFHE_DIR)/lib/OpenFHE/OpenFHEConfig.cmake
+CCACHE_FLAG    := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+openfhe:
+	@test -f $(OPENFHE_CONFIG) || { echo "make openfhe: no OpenFHE at OPENFHE_DIR=$(OPENFHE_DIR) ($(OPENFHE_CONFIG) missing): install OpenFHE $(OPENFHE_TAG) (commit $(OPENFHE_COMMIT)) there (README.md, section 'OpenFHE as the F_p peer')" >&2; exit 1; }
+	@cmake -S runners -B $(OPENFHE_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CCACHE_FLAG) -DCB_OPENFHE_DIR=$(abspath $(OPENFHE_DIR)) > /dev/null
+	nice -n 15 cmake --build $(OPENFHE_BUILD) -j $(OPENFHE_JOBS) --target bench_ops
+
+# Skips, with the reason, when OpenFHE is not installed in OPENFHE_DIR.
+test-openfhe: venv
+	@if test -f $(OPENFHE_CONFIG); then \
+	  $(MAKE) --no-print-directory openfhe && \
+	  CB_OPENFHE_BUILD=$(abspath $(OPENFHE_BUILD)) $(VENV)/bin/pytest -ra runners/backend/openfhe_bench_cli_test.py; \
+	else echo "SKIP OpenFHE tests: no OpenFHE at OPENFHE_DIR=$(OPENFHE_DIR) ($(OPENFHE_CONFIG) missing)"; fi
+
 clean:
-	rm -rf $(BUILD) build-helib-*
+	rm -rf $(BUILD) build-helib-* $(OPENFHE_BUILD)
 
 distclean: clean
 	rm -rf $(VENV)
