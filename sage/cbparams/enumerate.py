@@ -7,9 +7,10 @@ state of `state` elements of GF(p^n) takes `state` slots (GF(p^n) is a subfield 
 slot GF(p^d) when n | d), so blocks = floor(ell / state), with `state` the smallest state
 size among the catalog's instances over GF(2^n) (cbparams.catalog: 16 for GF(2^8), AES and
 Vision; 8, 4, 2 for Vision over GF(2^16), GF(2^32), GF(2^64); 1 for MiMC over GF(2^63));
-the selection counts each instance's own blocks. The catalog has no instance over GF(p^n)
-for p > 2 yet: there `state` is a 128-bit state, ceil(128 / (n log2 p)) elements (8 of
-F_65537), and the rows carry a `p` column (the p = 2 columns stay as they were).
+the selection counts each instance's own blocks. At p > 2 `state` is the smallest among
+the catalog's instances over GF(p^n) at that p (1 for MiMC over F_65537), else a 128-bit
+state, ceil(128 / (n log2 p)) elements; those rows carry a `p` column (the p = 2 columns
+stay as they were).
 
 Every fact comes from the engine (cbparams.cyclotomic asks build/bin/zmstar_info): the
 cheap part (factors, phi, d) for every odd m in one batch, the quotient structure only for
@@ -27,8 +28,10 @@ At p = 65537 with n = 1 (slots F_p): the powers of two have d = 1 (65537 = 1 mod
 >>> rows = sweep(3, 300, [1], workers=1, p=65537)
 >>> [(r["m"], r["d"], r["slots"]) for r in rows if r["m"] & (r["m"] - 1) == 0]
 [(4, 1, 2), (8, 1, 4), (16, 1, 8), (32, 1, 16), (64, 1, 32), (128, 1, 64), (256, 1, 128)]
->>> {(r["p"], r["state"]) for r in rows}     # a 128-bit state: 8 elements of F_65537
-{(65537, 8)}
+>>> {(r["p"], r["state"]) for r in rows}     # MiMC over F_65537: one element a block
+{(65537, 1)}
+>>> state_size(1, 257), state_size(2, 65537)   # no instance there: a 128-bit state
+(16, 4)
 """
 from __future__ import annotations
 
@@ -51,9 +54,11 @@ from .errors import ParamError, RingError
 def state_size(n: int, p: int = 2) -> int:
     """Field elements per block for the `state` and `blocks` columns: the smallest state of
     the catalog's instances over GF(2^n), or a 128-bit state (128 / n) when none has n. At
-    p > 2 (no catalog instance over GF(p^n) yet) a 128-bit state: ceil(128 / (n log2 p))."""
+    p > 2 the smallest state of its instances over GF(p^n) at that p (catalog.instances(
+    prime=True)), or a 128-bit state, ceil(128 / (n log2 p)) elements."""
     if p != 2:
-        return max(1, math.ceil(128 / (n * math.log2(p))))
+        sizes = [i.s for i in catalog.instances(prime=True).values() if i.n == n and i.p == p]
+        return min(sizes) if sizes else max(1, math.ceil(128 / (n * math.log2(p))))
     sizes = [i.s for i in catalog.instances().values() if i.n == n]
     return min(sizes) if sizes else max(1, 128 // n)
 
