@@ -112,6 +112,11 @@ class CyclotomicTransform {
 
   uint64_t q() const { return q_; }
   uint64_t zeta() const { return zeta_; }  // the primitive m-th root of unity used
+  // How many leading coefficients of inverse()'s output may be nonzero: m for odd m, phi
+  // for m = 2^k (the reduced coefficients, zeros above). Callers that lift, round and
+  // transform back inverse()'s coefficients may stop there: forward() of coeff_count()
+  // of them is the element again.
+  long coeff_count() const { return nc_ ? m_ / 2 : m_; }
   long m() const { return m_; }
   long phi() const { return long(zmstar().size()); }
   bool fast() const { return fast_; }  // the IFMA kernels (q < 2^50, IFMA compiled)

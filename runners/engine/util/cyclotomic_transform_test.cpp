@@ -67,6 +67,7 @@ TEST_P(Transform, ExposesZmStarAndARootOfOrderM) {
   const long m = GetParam().m;
   const CyclotomicTransform t(m, prime_for(m), GetParam().algo);
   EXPECT_EQ(t.m(), m);
+  EXPECT_EQ(t.coeff_count(), m);  // odd m: the inverse's m coefficients
   EXPECT_EQ(t.algorithm(), GetParam().algo);
   long phi = 0;
   for (long j = 1; j < m; ++j) phi += std::gcd(j, m) == 1;

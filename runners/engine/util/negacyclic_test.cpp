@@ -60,6 +60,7 @@ TEST_P(Pow2Transform, TakesTheOddPowersOfAPrimitiveRoot) {
   EXPECT_EQ(pow_mod(t.zeta(), m / 2, t.q()), t.q() - 1);  // order exactly m
   EXPECT_EQ(t.zeta(), primitive_root_of_unity(uint64_t(m), t.q()));
   EXPECT_EQ(t.fast(), kIfmaCompiled && GetParam().bits <= 50);
+  EXPECT_EQ(t.coeff_count(), m / 2);
 }
 
 TEST_P(Pow2Transform, ForwardMatchesDirectEvaluation) {
