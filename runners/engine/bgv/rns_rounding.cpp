@@ -45,10 +45,10 @@ std::vector<Lift> crt_lift_many(const std::vector<const DCRTPoly*>& x,
   std::vector<Lift> L(nx);
   std::vector<std::pair<long, long>> items;  // (lift, k)
   for (long i = 0; i < nx; ++i) {
-    L[i].m = ctx.m();
+    L[i].m = ctx.ntt(0).coeff_count();  // m, or phi for m = 2^k (the rest are zeros)
     L[i].drop = drop[i];
     L[i].y.resize(drop[i].size());
-    for (auto& yk : L[i].y) yk.resize(L[i].m);
+    for (auto& yk : L[i].y) yk.resize(ctx.m());  // inverse() writes m words
     L[i].v.resize(L[i].m);
     for (long k = 0; k < long(drop[i].size()); ++k) items.emplace_back(i, k);
   }
@@ -66,7 +66,7 @@ std::vector<Lift> crt_lift_many(const std::vector<const DCRTPoly*>& x,
     ctx.ntt(dr[k]).inverse(x[i]->limb(index_in(*x[i], dr[k])), yk.data());
     util::mul_scalar_array(yk.data(), yk.data(), w, L[i].m, t);
   }
-  const long m = ctx.m(), chunk = 4096, chunks = (m + chunk - 1) / chunk;
+  const long m = ctx.ntt(0).coeff_count(), chunk = 4096, chunks = (m + chunk - 1) / chunk;
 #pragma omp parallel for schedule(static) if(ctx.parallel())
   for (long it = 0; it < nx * chunks; ++it) {
     const long i = it / chunks, c0 = (it % chunks) * chunk;
@@ -152,7 +152,7 @@ std::vector<DCRTPoly> lift_digits(const DCRTPoly& x, const std::vector<std::vect
         continue;
       }
       lift_mod(ctx, L[d], s, z);
-      ctx.ntt(s).forward(z.data(), ctx.m(), r[d].limb(j));
+      ctx.ntt(s).forward(z.data(), L[d].m, r[d].limb(j));
     }
   }
   return r;
@@ -186,12 +186,12 @@ std::vector<DCRTPoly> divide_round(const std::vector<const DCRTPoly*>& x, const 
       if (!k.empty()) {  // z = delta mod s = L + k T
         const util::ShoupMul wt(T_s, s);
         const int64_t* ki = k[i].data();
-        for (long c = 0; c < ctx.m(); ++c) {
+        for (long c = 0; c < L[i].m; ++c) {
           const uint64_t a = ki[c] >= 0 ? uint64_t(ki[c]) % s : s - uint64_t(-ki[c]) % s;
           z[c] = util::add_mod(z[c], util::mul_shoup(a == s ? 0 : a, wt.w, wt.wp, s), s);
         }
       }
-      ctx.ntt(s_index).forward(z.data(), ctx.m(), dv.data());
+      ctx.ntt(s_index).forward(z.data(), L[i].m, dv.data());
       const uint64_t* xs = x[i]->limb(index_in(*x[i], s_index));
       uint64_t* out = r[i].limb(j);
       for (long t = 0; t < phi; ++t) out[t] = util::mul_shoup(util::sub_mod(xs[t], dv[t], s), w.w, w.wp, s);
