@@ -14,7 +14,11 @@
 // even powers of zeta: negacyclic.h says why (half the coefficients, and roundings the
 // noise bounds count correctly). Either is congruent to the element modulo Phi_m, which
 // is all the callers (key switching, modulus switching, decryption) need. Its primes need
-// q = 1 (mod m) only.
+// q = 1 (mod m) only. Its count (NegacyclicTransform::cost, in Bluestein's unit) tracks the
+// time at Bluestein's rate (bench_ntt, 50-bit primes, loaded machine: 0.29 ns a count at
+// m = 16384 and 65536, 0.27 at 131072, against 0.29-0.30 for Bluestein's at m = 53261):
+// m = 65536 (phi = 32768) takes 0.090 ms forward, 0.085 inverse, where the odd m = 53261
+// (phi = 46080) takes 0.31 (prime-factor) or 0.69-0.73 (Bluestein).
 //
 // Two algorithms compute the same values, word for word:
 //  - Bluestein's (bluestein.h), for every odd m: one cyclic convolution of power-of-two
