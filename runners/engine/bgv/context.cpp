@@ -59,10 +59,16 @@ bool Context::parallel() const { return zm_->phi() >= 4096 && !omp_in_parallel()
 
 const SlotRing& Context::slots() const {
   if (params_.p != 2)
-    throw ParameterError(msg("slots at p > 2: not built yet (p=", params_.p, ", m=", params_.m,
-                             "); build plaintexts from their coefficients (Plaintext::from_coeffs)"));
+    throw ParameterError(msg("slots() is R_2's (GF(2^d) slots): at p=", params_.p, " (m=", params_.m,
+                             ") use prime_slots()"));
   std::call_once(slots_once_, [this] { slots_ = std::make_unique<SlotRing>(*zm_); });
   return *slots_;
+}
+
+const PrimeSlotRing& Context::prime_slots() const {
+  if (params_.p == 2) throw ParameterError(msg("prime_slots() at p=2 (m=", params_.m, "): use slots()"));
+  std::call_once(prime_slots_once_, [this] { prime_slots_ = std::make_unique<PrimeSlotRing>(*zm_); });
+  return *prime_slots_;
 }
 
 double Context::security() const {

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/algebra/prime_slot_ring.h"
 #include "engine/algebra/slot_ring.h"
 #include "engine/bgv/chain.h"
 #include "engine/algebra/zmstar.h"
@@ -54,10 +55,14 @@ class Context {
 
   const ContextParams& params() const { return params_; }
   const ZmStar& zmstar() const { return *zm_; }
-  // Built on first use (factoring Phi_m mod 2 takes time). p = 2 only: at p > 2 it throws
-  // ParameterError ("slots at p > 2: not built yet"); plaintexts are then built from their
-  // coefficients (Plaintext::from_coeffs).
+  // The slots of R_2 (slot_ring.h), built on first use (factoring Phi_m mod 2 takes time).
+  // p = 2 only: at p > 2 it throws ParameterError naming prime_slots().
   const SlotRing& slots() const;
+  // The slots of R_p at p > 2, GF(p^d) each (algebra/prime_slot_ring.h: encode gives the
+  // coefficients for Plaintext::from_coeffs, decode reads Decryptor::Result::coeffs), built
+  // on first use; ParameterError at p = 2 (slots()) and where PrimeSlotRing refuses p (NTL's
+  // single-precision bound, 2^60: IAIK's 60-bit p fits).
+  const PrimeSlotRing& prime_slots() const;
   long m() const { return params_.m; }
   long p() const { return params_.p; }  // plaintext modulus
   long phi() const { return zm_->phi(); }
@@ -106,6 +111,8 @@ class Context {
   std::unique_ptr<ZmStar> zm_;
   mutable std::unique_ptr<SlotRing> slots_;
   mutable std::once_flag slots_once_;
+  mutable std::unique_ptr<PrimeSlotRing> prime_slots_;
+  mutable std::once_flag prime_slots_once_;
   Chain chain_;
   std::vector<std::unique_ptr<util::CyclotomicTransform>> ntt_;
   std::vector<long> pos_;

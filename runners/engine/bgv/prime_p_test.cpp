@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <numeric>
 #include <ostream>
 #include <random>
 
@@ -118,7 +119,8 @@ struct Scheme {
     pk = keygen.public_key(sk);
     relin = keygen.relin_key(sk);
     noise = NoiseModel(ctx.m(), sk.coeffs, ctx.p());
-    for (long k : {2L, 3L, r.m - 1}) autos.emplace(k, keygen.automorphism_key(sk, k));
+    for (long k : {2L, 3L, r.m - 1})
+      if (std::gcd(k, r.m) == 1) autos.emplace(k, keygen.automorphism_key(sk, k));
   }
   // phi random residues mod p, as the integers in [0, p) and a plaintext of them.
   std::vector<uint64_t> random(std::mt19937_64& g) const {
@@ -426,7 +428,65 @@ TEST_P(PrimePTest, SumsOfDifferentFactorsAreAlignedCheaply) {
   EXPECT_TRUE(dominated(*s, xk, "aligned add_plain"));
 }
 
+// Rings where PrimeSlotRing is quick to build (at m = 257, p = 3, d = 256, it took
+// minutes), at every p of kCases.
+const Case kSlotCases[] = {
+    {"p = 3, m = 5 * 41: 20 slots of GF(3^8)", 205, 260, 2, 0, 3},
+    {"p = 17, m = 5 * 29: 28 slots of GF(17^4)", 145, 260, 2, 0, 17},
+    {"p = 257, m = 5 * 43: 42 slots of GF(257^4)", 215, 300, 2, 0, 257},
+    {"p = 65537, m = 11 * 13: 20 slots of GF(65537^6)", 143, 340, 3, 0, 65537},
+    // At the large p, rings with m | p - 1 (d = 1, slots of F_p, as the F_p ciphers use):
+    // PrimeSlotRing took minutes at m = 153 (d = 2) for the 33-bit p.
+    {"p = 8088322049, m = 23 | p - 1: 22 slots of F_p", 23, 460, 3, 0, 8088322049L},
+    {"p = 1096486890805657601, m = 25 | p - 1: 20 slots of F_p", 25, 700, 4, 0, 1096486890805657601L},
+};
+
+class PrimeSlotsTest : public PrimePTest {};
+
+TEST_P(PrimeSlotsTest, SlotsOfGFpdThroughTheScheme) {
+  // F_p^d slot vectors (Context::prime_slots) encoded, encrypted, multiplied, added,
+  // multiplied by a constant and sent through the Frobenius X -> X^p: slot by slot as in K.
+  const PrimeSlotRing& slots = s->ctx.prime_slots();
+  const uint64_t p = uint64_t(s->ctx.p());
+  auto random_slots = [&] {
+    std::vector<PrimeSlotRing::Element> v(slots.ell(), PrimeSlotRing::Element(slots.d()));
+    for (auto& x : v)
+      for (auto& c : x) c = g() % p;
+    return v;
+  };
+  auto plain = [&](const std::vector<PrimeSlotRing::Element>& v) {
+    const auto coeffs = slots.encode(v);
+    return Plaintext::from_coeffs(s->ctx, std::vector<long>(coeffs.begin(), coeffs.end()));
+  };
+  const long frob = long(p % uint64_t(s->ctx.m()));
+  std::map<long, KeySwitchKey> autos;
+  autos.emplace(frob, s->keygen.automorphism_key(s->sk, frob));
+  const Evaluator ev(s->ctx, s->noise, s->relin, autos);
+  const Encryptor enc(s->ctx, s->pk, s->noise);
+  const auto a = random_slots(), b = random_slots(), k = random_slots();
+  Ciphertext c = enc.encrypt(plain(a), s->rng);
+  ev.mul(c, enc.encrypt(plain(b), s->rng));  // a b
+  ev.add(c, enc.encrypt(plain(a), s->rng));  // a b + a
+  ev.mul_plain(c, plain(k));                 // (a b + a) k
+  Ciphertext f = c;
+  ev.automorph(f, frob);                     // ((a b + a) k)^p in every slot
+  const auto dc = slots.decode(s->decrypt(c)), df = slots.decode(s->decrypt(f));
+  for (long i = 0; i < slots.ell(); ++i) {
+    PrimeSlotRing::Element w = slots.mul(a[i], b[i]);
+    for (long j = 0; j < slots.d(); ++j) w[j] = (w[j] + a[i][j]) % p;
+    w = slots.mul(w, k[i]);
+    EXPECT_EQ(dc[i], w) << "slot " << i;
+    EXPECT_EQ(df[i], slots.power(w, p)) << "slot " << i << ": the Frobenius";
+  }
+  EXPECT_TRUE(dominated(*s, f, "slots: product, sum, constant, Frobenius"));
+}
+
 INSTANTIATE_TEST_SUITE_P(SmallRings, PrimePTest, ::testing::ValuesIn(kCases), [](const auto& info) {
+  std::ostringstream os;
+  os << info.param;
+  return os.str();
+});
+INSTANTIATE_TEST_SUITE_P(SmallRings, PrimeSlotsTest, ::testing::ValuesIn(kSlotCases), [](const auto& info) {
   std::ostringstream os;
   os << info.param;
   return os.str();
@@ -465,13 +525,15 @@ TEST(PrimePRefusals, NotAPrimeOutOfRangeDividingMTooLargeOrAChainPrime) {
   EXPECT_EQ(Context(at_p(257, 200, 2305843009213693951L)).p(), 2305843009213693951L);  // 2^61 - 1: the largest
 }
 
-TEST(PrimePRefusals, SlotsAndGF2XPlaintextsAtPAbove2) {
+TEST(PrimePRefusals, GF2SlotsAndGF2XPlaintextsAtPAbove2) {
   const Context ctx(at_p(257, 200, 17));
   try {
     ctx.slots();
     ADD_FAILURE() << "slots at p = 17 were built";
   } catch (const ParameterError& e) {
-    EXPECT_NE(std::string(e.what()).find("slots at p > 2: not built yet"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("slots() is R_2's (GF(2^d) slots): at p=17 (m=257) use prime_slots()"),
+              std::string::npos)
+        << e.what();
   }
   NTL::GF2X x;
   NTL::SetCoeff(x, 3);
@@ -480,6 +542,16 @@ TEST(PrimePRefusals, SlotsAndGF2XPlaintextsAtPAbove2) {
     ADD_FAILURE() << "a GF2X plaintext at p = 17 was accepted";
   } catch (const ParameterError& e) {
     EXPECT_NE(std::string(e.what()).find("Plaintext from GF(2)[X] at p=17"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PrimePRefusals, PrimeSlotsAtP2) {
+  const Context ctx(ContextParams{257, 200, 2, 0});
+  try {
+    ctx.prime_slots();
+    ADD_FAILURE() << "prime slots at p = 2 were built";
+  } catch (const ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("prime_slots() at p=2 (m=257): use slots()"), std::string::npos) << e.what();
   }
 }
 
