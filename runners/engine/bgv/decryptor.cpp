@@ -82,11 +82,12 @@ Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
       std::vector<int> drop;
       for (int p : T)
         if (p != best) drop.push_back(p);
-      // w = c0 + c1 s, whose representative m + 2e modulo Q is what decryption reads,
+      // w = c0 + c1 s, whose representative f m + p e modulo Q is what decryption reads,
       // rounded alone to the prime `best` (one polynomial's transforms where switching c0
-      // and c1 took two): (w - delta) / T with delta = w (mod T) even is, modulo 2, m times
-      // T^-1 = m, and smaller than the switched pair's c0 + c1 s (no delta_1 s term), so
-      // at_1 still bounds it. Decrypted as the ciphertext (w', 0).
+      // and c1 took two): (w - delta) / T with delta = w (mod T), delta = 0 (mod p) is,
+      // modulo p, f m times T^-1 (= m at p = 2), and smaller than the switched pair's
+      // c0 + c1 s (no delta_1 s term), so at_1 still bounds it. Decrypted as the
+      // ciphertext (w', 0) of factor f T^-1.
       DCRTPoly w(ctx_, T, DCRTPoly::Uninitialized{});
 #pragma omp parallel for schedule(static) if(ctx_.parallel())
       for (long i = 0; i < long(T.size()); ++i)
