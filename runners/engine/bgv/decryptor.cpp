@@ -181,21 +181,24 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
       for (long j = 0; j < l; ++j)
         if (j != i) hat[i] = util::mul_mod(hat[i], ctx_.q(T[j]) % p, p);
     }
-    const uint64_t finv = util::inv_mod(c.factor % p, p);
+    // Shoup products (any operand below 2^64): no division per coefficient.
+    std::vector<util::ShoupMul> w_hat;
+    for (long i = 0; i < l; ++i) w_hat.emplace_back(hat[i], p);
+    const util::ShoupMul w_Q(Qp, p), w_finv(util::inv_mod(c.factor % p, p), p);
     r.coeffs.assign(phi, 0);
     for (long k = 0; k < phi; ++k) {
       long double f = 0;
       uint64_t acc = 0;
       for (long i = 0; i < l; ++i) {
         f += (long double)y[i][k] / (long double)ctx_.q(T[i]);
-        acc = util::add_mod(acc, util::mul_mod(y[i][k] % p, hat[i], p), p);
+        acc = util::add_mod(acc, util::mul_shoup(y[i][k], w_hat[i].w, w_hat[i].wp, p), p);
       }
       const long double v = std::nearbyint(f);
       max_frac = std::max(max_frac, double(std::fabs(f - v)));
       const int64_t vi = int64_t(v);
-      const uint64_t vp = vi >= 0 ? uint64_t(vi) % p : (p - uint64_t(-vi) % p) % p;
-      acc = util::sub_mod(acc, util::mul_mod(vp, Qp, p), p);
-      r.coeffs[k] = util::mul_mod(acc, finv, p);
+      const uint64_t vQ = util::mul_shoup(uint64_t(vi >= 0 ? vi : -vi), w_Q.w, w_Q.wp, p);
+      acc = vi >= 0 ? util::sub_mod(acc, vQ, p) : util::add_mod(acc, vQ, p);
+      r.coeffs[k] = util::mul_shoup(acc, w_finv.w, w_finv.wp, p);
     }
   } else {
   r.mu.SetLength(phi);

@@ -113,17 +113,21 @@ std::vector<std::vector<int64_t>> multiples_of_T(const Context& ctx, const std::
       for (long b = 0; b < kT; ++b)
         if (b != a) hat[a] = mul_mod(hat[a], ctx.q(dr[b]) % p, p);
     }
-    const uint64_t minus_inv_T = p - util::inv_mod(T_p, p);  // -T^-1 mod p
+    // Shoup products (any operand below 2^64, no division): y_a [T/t_a]_p, |v| [T]_p.
+    std::vector<util::ShoupMul> w_hat;
+    for (long a = 0; a < kT; ++a) w_hat.emplace_back(hat[a], p);
+    const util::ShoupMul w_T(T_p, p), w_minus_inv_T(p - util::inv_mod(T_p, p), p);  // -T^-1 mod p
     out[i].resize(m);
     int64_t* ki = out[i].data();
 #pragma omp parallel for schedule(static) if(ctx.parallel())
     for (long c = 0; c < m; ++c) {
       uint64_t l = 0;  // L mod p
-      for (long a = 0; a < kT; ++a) l = util::add_mod(l, mul_mod(L[i].y[a][c] % p, hat[a], p), p);
+      for (long a = 0; a < kT; ++a)
+        l = util::add_mod(l, util::mul_shoup(L[i].y[a][c], w_hat[a].w, w_hat[a].wp, p), p);
       const int64_t v = L[i].v[c];
-      const uint64_t vp = v >= 0 ? uint64_t(v) % p : (p - uint64_t(-v) % p) % p;
-      l = util::sub_mod(l, mul_mod(vp, T_p, p), p);
-      const uint64_t kk = mul_mod(l, minus_inv_T, p);
+      const uint64_t vT = util::mul_shoup(v >= 0 ? uint64_t(v) : uint64_t(-v), w_T.w, w_T.wp, p);
+      l = v >= 0 ? util::sub_mod(l, vT, p) : util::add_mod(l, vT, p);
+      const uint64_t kk = util::mul_shoup(l, w_minus_inv_T.w, w_minus_inv_T.wp, p);
       ki[c] = kk > p / 2 ? int64_t(kk) - int64_t(p) : int64_t(kk);
     }
   }
@@ -186,9 +190,9 @@ std::vector<DCRTPoly> divide_round(const std::vector<const DCRTPoly*>& x, const 
       if (!k.empty()) {  // z = delta mod s = L + k T
         const util::ShoupMul wt(T_s, s);
         const int64_t* ki = k[i].data();
-        for (long c = 0; c < L[i].m; ++c) {
-          const uint64_t a = ki[c] >= 0 ? uint64_t(ki[c]) % s : s - uint64_t(-ki[c]) % s;
-          z[c] = util::add_mod(z[c], util::mul_shoup(a == s ? 0 : a, wt.w, wt.wp, s), s);
+        for (long c = 0; c < L[i].m; ++c) {  // |k| T mod s by one Shoup product, then its sign
+          const uint64_t kt = util::mul_shoup(uint64_t(ki[c] >= 0 ? ki[c] : -ki[c]), wt.w, wt.wp, s);
+          z[c] = ki[c] >= 0 ? util::add_mod(z[c], kt, s) : util::sub_mod(z[c], kt, s);
         }
       }
       ctx.ntt(s_index).forward(z.data(), L[i].m, dv.data());

@@ -19,8 +19,10 @@
 // L the centered lift (|L| <= T/2), delta = L + k T for the k in [-(p-1)/2, (p-1)/2] with
 // k = -L T^-1 (mod p), so |delta| <= T p/2; the quotient is (x - L)/T - k, k subtracted in
 // coefficients before the forward transform (L mod p from the CRT: sum_i y_i [T/t_i]_p -
-// v [T]_p). The added noise is (delta0 + delta1 s)/T: coefficients of size <= p/2 (GHS §3;
-// noise.h's R_t). Key switching's division by P keeps the plaintext exactly: the key
+// v [T]_p, Shoup products: no division per coefficient). The added noise is
+// (delta0 + delta1 s)/T: coefficients of size <= p/2 (GHS §3; noise.h's R_t). This k T
+// is needed whichever way the factor T^-1 is handled (evaluator.h): chain primes q = 1
+// (mod p) would make T^-1 = 1, not delta = 0 (mod p). Key switching's division by P keeps the plaintext exactly: the key
 // product is P c1 s' + p E (keys.h), and P c1 s' is divisible by P, so no factor appears.
 //
 // All of it works on the length-m coefficient vectors the inverse transform returns (a
