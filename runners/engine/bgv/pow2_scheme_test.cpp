@@ -17,6 +17,7 @@
 #include "engine/bgv/decryptor.h"
 #include "engine/bgv/encryptor.h"
 #include "engine/bgv/evaluator.h"
+#include "engine/bgv/memory.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
 
@@ -130,6 +131,10 @@ TEST_P(Pow2Scheme, RingIsNegacyclic) {
     EXPECT_NE(s->ctx.q(i), uint64_t(s->ctx.p()));
   }
   EXPECT_EQ(s->ctx.transform_algorithms().at("negacyclic"), s->ctx.num_primes());
+  // memory.h's model of the tables, from the chain alone, is what the context built.
+  const MemoryModel mm(s->ctx.chain(), s->ctx.m(), s->ctx.phi(), 0);
+  EXPECT_EQ(mm.transforms, s->ctx.transform_bytes());
+  EXPECT_EQ(mm.transforms, size_t(s->ctx.num_primes()) * util::NegacyclicTransform::table_bytes(s->ctx.m()));
 }
 
 TEST_P(Pow2Scheme, EncryptDecryptRoundTrip) {
