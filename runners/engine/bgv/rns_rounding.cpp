@@ -167,9 +167,22 @@ std::vector<DCRTPoly> divide_round(const std::vector<const DCRTPoly*>& x, const 
   const Context& ctx = x.front()->context();
   const long nx = long(x.size()), nk = long(keep.size());
   const uint64_t pt = uint64_t(ctx.p());
-  const std::vector<Lift> L = crt_lift_many(x, std::vector<std::vector<int>>(nx, drop), /*even_fix=*/pt == 2);
-  // p > 2: k[i] per coefficient of each lift (rns_rounding.h), delta = L + k T.
-  const std::vector<std::vector<int64_t>> k = pt == 2 ? std::vector<std::vector<int64_t>>() : multiples_of_T(ctx, L);
+  std::vector<Lift> L = crt_lift_many(x, std::vector<std::vector<int>>(nx, drop), /*even_fix=*/pt == 2);
+  // p > 2: k[i] per coefficient of each lift (rns_rounding.h), delta = L + k T. Where
+  // |v - k| stays below every kept prime (p/2 plus the few units of v, e.g. p = 65537 on
+  // the 50-bit primes) k goes into the quotient v itself, which crt_combine_array takes
+  // signed below q: delta's residues then cost nothing more than L's. Otherwise (p near
+  // or past a kept prime) k T is added to each residue apart.
+  std::vector<std::vector<int64_t>> k = pt == 2 ? std::vector<std::vector<int64_t>>() : multiples_of_T(ctx, L);
+  if (!k.empty()) {
+    uint64_t q_min = ~uint64_t(0);
+    for (int i : keep) q_min = std::min(q_min, ctx.q(i));
+    if (pt / 2 + uint64_t(drop.size()) + 2 < q_min) {
+      for (long i = 0; i < nx; ++i)
+        for (long c = 0; c < L[i].m; ++c) L[i].v[c] -= k[i][c];
+      k.clear();
+    }
+  }
   std::vector<DCRTPoly> r;
   r.reserve(nx);
   for (long i = 0; i < nx; ++i) r.emplace_back(ctx, keep, DCRTPoly::Uninitialized{});
