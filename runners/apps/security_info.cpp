@@ -42,7 +42,9 @@ nlohmann::json answer(const std::string& line) {
     double log2_q = 0;
     long hwt = 0;
     if (used != first.size() || !(is >> log2_q >> hwt)) throw std::invalid_argument("bad numbers");
-    const cb::ZmStarBasics b = cb::zmstar_basics(m);
+    // The formula needs phi only, whatever the plaintext modulus: ask the ring's basics at
+    // a p it takes (2 for odd m, 3 for m = 2^k), which refuses every other m by name.
+    const cb::ZmStarBasics b = cb::zmstar_basics(m, m % 2 == 0 ? 3 : 2);
     const double sigma = cb::bgv::helib_sigma(m);
     const double lai = log2_q - std::log2(sigma);
     if (lai <= 0)

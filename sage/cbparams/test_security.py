@@ -36,11 +36,12 @@ def test_helib_figures(m, phi, log2_q, lai, sec):
 
 @needs_engine
 def test_sigma():
-    """sigma = 3.2 sqrt(m) for the odd m the engine runs (the power-of-two rule of HElib's
-    formula is tested in the engine, security_test.cpp); even m is refused by name."""
+    """sigma = 3.2 sqrt(m) for odd m, 3.2 for the power-of-two rings the engine runs at odd p
+    (HElib's rule); an even m that is not a power of two is refused by name."""
     assert S.helib_sigma(4095) == pytest.approx(3.2 * 4095 ** 0.5)
-    with pytest.raises(SecurityError, match="m=4096 is even"):
-        S.helib_sigma(4096)
+    assert S.helib_sigma(4096) == pytest.approx(3.2)
+    with pytest.raises(SecurityError, match="m=4098 is even but not a power of two"):
+        S.helib_sigma(4098)
 
 
 @needs_engine
