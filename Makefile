@@ -120,7 +120,7 @@ test-helib: helib
 
 # OpenFHE as the F_p peer (optional): bench_ops --backend openfhe (runners/backend/openfhe_bench.h)
 # against an OpenFHE install of the pinned release in OPENFHE_DIR (default .deps/openfhe,
-# git-ignored; README.md says what it must be), built into build-openfhe/ with
+# git-ignored; docs/openfhe.md says what it must be), built into build-openfhe/ with
 # -DCB_OPENFHE_DIR (bench_ops only). Low priority, OPENFHE_JOBS jobs.
 OPENFHE_TAG    := v1.5.1
 OPENFHE_COMMIT := 1306d14f8c26bb6150d3e6ad54f28dfe1007689e
@@ -131,7 +131,7 @@ OPENFHE_CONFIG  = $(OPENFHE_DIR)/lib/OpenFHE/OpenFHEConfig.cmake
 CCACHE_FLAG    := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 openfhe:
-	@test -f $(OPENFHE_CONFIG) || { echo "make openfhe: no OpenFHE at OPENFHE_DIR=$(OPENFHE_DIR) ($(OPENFHE_CONFIG) missing): install OpenFHE $(OPENFHE_TAG) (commit $(OPENFHE_COMMIT)) there (README.md, section 'OpenFHE as the F_p peer')" >&2; exit 1; }
+	@test -f $(OPENFHE_CONFIG) || { echo "make openfhe: no OpenFHE at OPENFHE_DIR=$(OPENFHE_DIR) ($(OPENFHE_CONFIG) missing): install OpenFHE $(OPENFHE_TAG) (commit $(OPENFHE_COMMIT)) there (docs/openfhe.md)" >&2; exit 1; }
 	@cmake -S runners -B $(OPENFHE_BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CCACHE_FLAG) -DCB_OPENFHE_DIR=$(abspath $(OPENFHE_DIR)) > /dev/null
 	nice -n 15 cmake --build $(OPENFHE_BUILD) -j $(OPENFHE_JOBS) --target bench_ops
 
