@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "engine/bgv/plaintext_factor.h"
 #include "engine/bgv/rns_rounding.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
@@ -23,34 +24,11 @@ uint64_t residue(long x, uint64_t q) {
 }  // namespace
 
 uint64_t Evaluator::switch_factor(const std::vector<int>& have, const std::vector<int>& target) const {
-  const uint64_t p = uint64_t(ctx_.p());
-  if (p == 2) return 1;  // every prime is odd
-  uint64_t up = 1, down = 1;
-  for (int i : target)
-    if (!std::binary_search(have.begin(), have.end(), i)) up = util::mul_mod(up, ctx_.q(i) % p, p);
-  for (int i : have)
-    if (!std::binary_search(target.begin(), target.end(), i)) down = util::mul_mod(down, ctx_.q(i) % p, p);
-  return down == 1 ? up : util::mul_mod(up, util::inv_mod(down, p), p);
+  return bgv::switch_factor(ctx_.chain(), uint64_t(ctx_.p()), have, target);
 }
 
 std::pair<long, long> Evaluator::align_factors(uint64_t fa, double log2_a, uint64_t fb, double log2_b) const {
-  // x fa = y fb (mod p), i.e. y = x r with r = fa / fb: the remainders r_i and cofactors
-  // t_i of Euclid on (p, r) satisfy r_i = t_i r (mod p), |r_i| falling from r to 1 while
-  // |t_i| rises from 1 to at most p/2; the pair of least |t_i| 2^log2_a + r_i 2^log2_b wins.
-  const uint64_t p = uint64_t(ctx_.p());
-  const uint64_t r = util::mul_mod(fa, util::inv_mod(fb, p), p);
-  __int128 r0 = p, r1 = r, t0 = 0, t1 = 1;
-  long bx = 1, by = long(r);
-  double best = INFINITY;
-  while (r1 != 0) {
-    const double ax = std::fabs(double(t1)), ay = double(r1);
-    const double cost = log2_add(std::log2(ax) + log2_a, std::log2(ay) + log2_b);
-    if (cost < best) best = cost, bx = long(t1), by = long(r1);
-    const __int128 qq = r0 / r1;
-    const __int128 r2 = r0 - qq * r1, t2 = t0 - qq * t1;
-    r0 = r1, r1 = r2, t0 = t1, t1 = t2;
-  }
-  return {bx, by};
+  return bgv::align_factors(uint64_t(ctx_.p()), fa, log2_a, fb, log2_b);
 }
 
 void Evaluator::scale_by(Ciphertext& a, long x) const {

@@ -34,9 +34,9 @@
 // ciphertext and a few products mod p per switch, beside the switch's transforms of m
 // words per prime; its only price in noise is the alignment of sums whose factors differ
 // (at most about log2 sqrt(p) + 1 bits, nothing when they agree, as at p = 2). The chain
-// planner (levels.h) plans sums without that alignment: at p > 2 a plan that adds
-// ciphertexts of different factors under-counts by up to that much (the planner's factor
-// tracking is the planner's own work, not built here).
+// planner's backend (backend/plan_backend.h) tracks the same factors beside its bounds and
+// aligns its sums with the same x and y (plaintext_factor.h, shared by both), so a plan at
+// p counts the alignments the run makes.
 #pragma once
 
 #include <atomic>
@@ -122,9 +122,10 @@ class Evaluator {
   void tensor_relinearize(Ciphertext& a, const DCRTPoly& b0, const DCRTPoly& b1, const RootBound& bn,
                           uint64_t fb) const;
   // The factor by which switching from `have` to `target` multiplies the plaintext: the
-  // added primes' product over the dropped ones', mod p (1 at p = 2).
+  // added primes' product over the dropped ones', mod p (1 at p = 2; plaintext_factor.h).
   uint64_t switch_factor(const std::vector<int>& have, const std::vector<int>& target) const;
-  // Small integers (x, y) with x fa = y fb (mod p) minimizing |x| 2^log2_a + |y| 2^log2_b.
+  // Small integers (x, y) with x fa = y fb (mod p) minimizing |x| 2^log2_a + |y| 2^log2_b
+  // (plaintext_factor.h).
   std::pair<long, long> align_factors(uint64_t fa, double log2_a, uint64_t fb, double log2_b) const;
   // a *= x (an integer): parts, bound (times |x|) and factor (times x mod p).
   void scale_by(Ciphertext& a, long x) const;

@@ -179,22 +179,29 @@ std::vector<uint64_t> Plaintext::reduce(const Context& ctx, const std::vector<lo
   return a;
 }
 
+std::pair<std::vector<long>, std::shared_ptr<const RootBound>> Plaintext::centered_lift(long m, uint64_t p,
+                                                                                        const std::vector<uint64_t>& r) {
+  long deg = long(r.size()) - 1;
+  while (deg >= 0 && r[deg] == 0) --deg;
+  if (deg < 0) return {{}, std::make_shared<const RootBound>()};
+  std::vector<long> lift(deg + 1);
+  for (long i = 0; i <= deg; ++i) lift[i] = r[i] > p / 2 ? long(r[i]) - long(p) : long(r[i]);  // (-p/2, p/2]
+  auto roots = std::make_shared<const RootBound>(RootBound::from_values(util::canonical_embedding(m)->magnitudes(lift)));
+  return {std::move(lift), std::move(roots)};
+}
+
 Plaintext Plaintext::from_coeffs(const Context& ctx, const std::vector<long>& coeffs) {
   const std::vector<uint64_t> r = reduce(ctx, coeffs);
-  const uint64_t p = uint64_t(ctx.p());
   Plaintext pt;
   pt.ctx_ = &ctx;
   pt.cache_ = std::make_shared<Cache>();
-  long deg = long(r.size()) - 1;
-  while (deg >= 0 && r[deg] == 0) --deg;
-  if (deg < 0) return pt;
-  pt.coeffs_.resize(deg + 1);
-  for (long i = 0; i <= deg; ++i) pt.coeffs_[i] = r[i] > p / 2 ? long(r[i]) - long(p) : long(r[i]);  // (-p/2, p/2]
-  if (p == 2)
-    for (long i = 0; i <= deg; ++i)
-      if (r[i]) NTL::SetCoeff(pt.poly_, i);
-  pt.roots_ = std::make_shared<const RootBound>(
-      RootBound::from_values(util::canonical_embedding(ctx.m())->magnitudes(pt.coeffs_)));
+  auto [lift, roots] = centered_lift(ctx.m(), uint64_t(ctx.p()), r);
+  if (lift.empty()) return pt;
+  if (ctx.p() == 2)
+    for (size_t i = 0; i < lift.size(); ++i)
+      if (r[i]) NTL::SetCoeff(pt.poly_, long(i));
+  pt.coeffs_ = std::move(lift);
+  pt.roots_ = std::move(roots);
   return pt;
 }
 

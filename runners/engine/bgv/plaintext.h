@@ -56,6 +56,13 @@ class Plaintext {
   // The residues mod p of an integer polynomial modulo Phi_m (length phi), the reduction
   // from_coeffs makes: the clear arithmetic tests compare decryptions with.
   static std::vector<uint64_t> reduce(const Context& ctx, const std::vector<long>& coeffs);
+  // The lift from_coeffs holds for residues r mod p of degree < phi (reduce's output, or
+  // PrimeSlotRing::encode's): the centered representatives in (-p/2, p/2], trailing zeros
+  // dropped (empty for 0), and their embedding's magnitudes |mu(zeta_t)| at the m-th roots.
+  // For callers without a Context (the chain planner at p > 2, which must see the run's
+  // own embeddings).
+  static std::pair<std::vector<long>, std::shared_ptr<const RootBound>> centered_lift(long m, uint64_t p,
+                                                                                     const std::vector<uint64_t>& r);
 
   const Context& context() const { return *ctx_; }
   const NTL::GF2X& poly() const { return poly_; }  // mu mod 2 (p = 2; empty at p > 2)
