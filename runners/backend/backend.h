@@ -58,13 +58,14 @@ namespace cb {
 // What a backend reports about its parameters (JSON "params" of the runners).
 struct BackendInfo {
   std::string name;      // "bgv", "clear", "helib"
+  uint64_t p = 2;        // plaintext modulus: the slots' characteristic (GF(2^d) slots at 2, GF(p^d) above)
   long m = 0, phi = 0, d = 0, slots = 0;
   long bits = 0;         // requested ciphertext-modulus bits
   long c = 0;            // key-switching digits
   long hwt = 0;          // secret-key Hamming weight (0 = dense)
   double log2_q = 0;     // log2 of ciphertext primes * special primes (what HElib counts)
   double log2_q_ct = 0;  // log2 of the ciphertext primes alone
-  double log2_p = 0;     // log2 of the special primes
+  double log2_p = 0;     // log2 of the special primes P (not of the plaintext modulus p)
   double security = 0;   // HElib's formula (0 for the clear backend)
 };
 

@@ -21,27 +21,47 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+ContextParams context_params(const BgvParams& p, long plaintext_modulus) {
+  ContextParams cp{p.m, p.bits, p.c, p.hwt};
+  cp.p = plaintext_modulus;
+  return cp;
+}
 }  // namespace
 
 struct BgvBackend::Impl {
+  // GF(2^n) slots at p = 2.
   Impl(const BgvParams& p, long n, uint64_t f_low)
       : params(p),
         ctx(ContextParams{p.m, p.bits, p.c, p.hwt}),
         rng(p.seed),
         keygen(ctx, rng, size_t(std::max<long>(p.keep_uniform_mib, 0)) << 20),
-        field(n, f_low) {
+        field(std::in_place, n, f_low) {
     if (ctx.zmstar().d() % n != 0)
       throw ParameterError(msg("m=", p.m, " has slots GF(2^", ctx.zmstar().d(), "): GF(2^", n,
                                ") needs ", n, " | d"));
     sub = std::make_unique<Subfield>(ctx.slots(), n, f_low);
+    make_keys();
+  }
+  // F_p slots at the odd prime p = F.p().
+  Impl(const BgvParams& p, const PrimeField& F)
+      : params(p),
+        ctx(context_params(p, long(F.p()))),
+        rng(p.seed),
+        keygen(ctx, rng, size_t(std::max<long>(p.keep_uniform_mib, 0)) << 20),
+        Fp(F) {
+    ctx.prime_slots();  // built now (setup), not at the first encoding
+    make_keys();
+  }
+  void make_keys() {
     const auto t0 = std::chrono::steady_clock::now();
-    sk = keygen.secret_key(p.hwt);
+    sk = keygen.secret_key(params.hwt);
     pk = keygen.public_key(sk);
     relin = keygen.relin_key(sk);
     keygen_s += seconds_since(t0);
-    noise = NoiseModel(ctx.m(), sk.coeffs);
-    enc = p.secret_key_encryption ? std::make_unique<Encryptor>(ctx, sk, noise)
-                                  : std::make_unique<Encryptor>(ctx, pk, noise);
+    noise = NoiseModel(ctx.m(), sk.coeffs, ctx.p());
+    enc = params.secret_key_encryption ? std::make_unique<Encryptor>(ctx, sk, noise)
+                                       : std::make_unique<Encryptor>(ctx, pk, noise);
     dec = std::make_unique<Decryptor>(ctx, sk, noise.rounding().log2_max());
     ev = std::make_unique<Evaluator>(ctx, noise, relin, autos);
   }
@@ -51,8 +71,9 @@ struct BgvBackend::Impl {
   Sampler rng;
   std::mutex rng_mu;
   KeyGenerator keygen;
-  GF2n field;
-  std::unique_ptr<Subfield> sub;
+  std::optional<GF2n> field;       // p = 2
+  std::optional<PrimeField> Fp;    // p > 2
+  std::unique_ptr<Subfield> sub;   // p = 2
   SecretKey sk;
   PublicKey pk;
   KeySwitchKey relin;
@@ -66,11 +87,21 @@ struct BgvBackend::Impl {
 
 BgvBackend::BgvBackend(const BgvParams& params, long n, uint64_t f_low)
     : impl_(std::make_unique<Impl>(params, n, f_low)) {}
+BgvBackend::BgvBackend(const BgvParams& params, const PrimeField& F) : impl_(std::make_unique<Impl>(params, F)) {}
 BgvBackend::~BgvBackend() = default;
 
+uint64_t BgvBackend::characteristic() const { return uint64_t(impl_->ctx.p()); }
 const ZmStar& BgvBackend::zmstar() const { return impl_->ctx.zmstar(); }
 bool BgvBackend::secret_key_encryption() const { return impl_->enc->secret_key(); }
-const GF2n& BgvBackend::field() const { return impl_->field; }
+const GF2n& BgvBackend::field() const {
+  if (!impl_->field)
+    throw ParameterError(msg("field(): the slots hold F_", impl_->ctx.p(), ", not GF(2^n) (use prime_field())"));
+  return *impl_->field;
+}
+const PrimeField& BgvBackend::prime_field() const {
+  if (!impl_->Fp) throw ParameterError("prime_field(): the slots hold GF(2^n) at p=2 (use field())");
+  return *impl_->Fp;
+}
 long BgvBackend::slot_count() const { return impl_->ctx.zmstar().ell(); }
 double BgvBackend::keygen_seconds() const { return impl_->keygen_s; }
 const bgv::Context& BgvBackend::context() const { return impl_->ctx; }
@@ -91,6 +122,7 @@ BackendInfo BgvBackend::info() const {
   const Context& c = impl_->ctx;
   BackendInfo i;
   i.name = "bgv";
+  i.p = uint64_t(c.p());
   i.m = c.m();
   i.phi = c.phi();
   i.d = c.zmstar().d();
@@ -108,6 +140,18 @@ BackendInfo BgvBackend::info() const {
 BgvBackend::Ptxt BgvBackend::encode(const std::vector<uint64_t>& v) const {
   if (long(v.size()) != slot_count())
     throw ParameterError(msg("encode: ", v.size(), " values for ", slot_count(), " slots"));
+  if (impl_->Fp) {  // x in F_p: the constant (x, 0, ..., 0) of GF(p^d) in its slot
+    const PrimeSlotRing& ring = impl_->ctx.prime_slots();
+    std::vector<PrimeSlotRing::Element> k(v.size(), PrimeSlotRing::Element(size_t(ring.d()), 0));
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!impl_->Fp->contains(v[i]))
+        throw ParameterError(msg("encode: slot ", i, " holds ", v[i], ", not an element of F_", impl_->Fp->p(),
+                                 " (0..", impl_->Fp->p() - 1, ")"));
+      k[i][0] = v[i];
+    }
+    const std::vector<uint64_t> a = ring.encode(k);
+    return Plaintext::from_coeffs(impl_->ctx, std::vector<long>(a.begin(), a.end()));
+  }
   std::vector<NTL::GF2X> k(v.size());
   for (size_t i = 0; i < v.size(); ++i) k[i] = impl_->sub->embed(v[i]);
   return Plaintext(impl_->ctx, impl_->ctx.slots().encode(k));
@@ -145,6 +189,19 @@ std::vector<BgvBackend::Ctxt> BgvBackend::encrypt_many(const std::vector<std::ve
 
 std::vector<uint64_t> BgvBackend::decrypt(const Ctxt& c) const {
   const auto r = impl_->dec->decrypt(c);
+  if (impl_->Fp) {
+    const auto k = impl_->ctx.prime_slots().decode(r.coeffs);
+    std::vector<uint64_t> v(k.size());
+    for (size_t i = 0; i < k.size(); ++i) {
+      for (size_t j = 1; j < k[i].size(); ++j)
+        if (k[i][j] != 0)
+          throw Error(msg("decrypt: slot ", i, " holds an element of GF(", impl_->Fp->p(), "^", k[i].size(),
+                          ") outside F_", impl_->Fp->p(), " (its Y^", j, " coefficient is ", k[i][j],
+                          "): not an F_p result"));
+      v[i] = k[i][0];
+    }
+    return v;
+  }
   const auto k = impl_->ctx.slots().decode(r.mu);
   std::vector<uint64_t> v(k.size());
   for (size_t i = 0; i < k.size(); ++i) v[i] = impl_->sub->project(k[i]);

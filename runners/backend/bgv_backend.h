@@ -7,6 +7,15 @@
 // it at setup, before timing): one key costs c * 2 * (L - S + K) * phi words (no small primes, chain.h), so only the
 // ones a circuit uses are made. The secret key never leaves this object except through
 // decryption results.
+//
+// Two slot kinds. GF(2^n) (the first constructor): the context at p = 2, a value embedded
+// into the slot field GF(2^d) (subfield.h) and projected back. F_p (the second, an odd
+// prime p): the context at p (ContextParams::p), on any ring Context takes at p (odd m, or
+// m = 2^k; for p = 1 mod m all m/2 slots are F_p); an element x of F_p is the constant
+// (x, 0, ..., 0) of each slot's GF(p^d) (prime_slot_ring.h), encoded by
+// PrimeSlotRing::encode into Plaintext::from_coeffs and read back from
+// Decryptor::Result::coeffs (the factor divided out) by decode. A decrypted slot outside
+// F_p is no F_p result: decrypt throws Error naming it rather than project it.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +23,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "ciphers/reference/prime_field.h"
 #include "engine/bgv/ciphertext.h"
 #include "engine/bgv/op_profile.h"
 #include "engine/bgv/plaintext.h"
@@ -21,7 +31,7 @@
 namespace cb {
 
 struct BgvParams {
-  long m = 0;          // cyclotomic index, odd
+  long m = 0;          // cyclotomic index: odd, or m = 2^k with F_p slots
   long bits = 0;       // ciphertext-modulus bits (the chain's capacity)
   long c = 3;          // key-switching digits
   long hwt = 120;      // secret-key Hamming weight; 0 = dense ternary
@@ -55,20 +65,29 @@ class BgvBackend {
 
   // n, f_low: the cipher's field GF(2^n) = GF(2)[x]/f (see subfield.h).
   BgvBackend(const BgvParams& params, long n, uint64_t f_low);
+  // F_p in the slots: the context at p = F.p() (ParameterError as Context refuses m or p:
+  // p dividing m, an even m not a power of two, p not below the chain's modulus).
+  BgvBackend(const BgvParams& params, const PrimeField& F);
   ~BgvBackend();
 
-  const ZmStar& zmstar() const;
-  const GF2n& field() const;
+  // The characteristic: 2 (GF(2^n) slots) or the odd prime p (F_p slots).
+  uint64_t characteristic() const;
+  const ZmStar& zmstar() const;                // Z_m^*/<p>
+  const GF2n& field() const;                   // ParameterError at p > 2
+  const PrimeField& prime_field() const;       // ParameterError at p = 2
   long slot_count() const;
   BackendInfo info() const;
   double keygen_seconds() const;  // wall time spent generating keys so far
   bool secret_key_encryption() const;
 
+  // ParameterError unless v.size() == ell (and, at p > 2, every v[i] < p).
   Ptxt encode(const std::vector<uint64_t>& v) const;
   Ctxt encrypt(const std::vector<uint64_t>& v) const;
   // encrypt(v) of each v, in order: the randomness drawn in turn (the words of as many
   // encrypt() calls), the encodings and transforms side by side (backend/lanes.h).
   std::vector<Ctxt> encrypt_many(const std::vector<std::vector<uint64_t>>& vs) const;
+  // CapacityError when the noise reaches the modulus; at p > 2, Error when a slot decrypts
+  // to an element of GF(p^d) outside F_p (never a silent projection).
   std::vector<uint64_t> decrypt(const Ctxt& c) const;
   void add(Ctxt& a, const Ctxt& b) const;
   void add_plain(Ctxt& a, const Ptxt& p) const;
