@@ -1,14 +1,18 @@
 #include "backend/plan_backend.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "backend/lanes.h"
+#include "engine/algebra/prime_slot_ring.h"
 #include "engine/algebra/slot_ring.h"
 #include "engine/algebra/subfield.h"
 #include "engine/bgv/plaintext.h"
+#include "engine/bgv/plaintext_factor.h"
 #include "engine/bgv/sampler.h"
 #include "engine/bgv/security.h"
 #include "engine/errors.h"
@@ -18,9 +22,10 @@ namespace cb {
 using namespace cb::bgv;
 
 struct PlanRing::Impl {
-  ZmStar zm;
-  std::shared_ptr<const SlotRing> slots;
-  std::shared_ptr<const Subfield> sub;
+  ZmStar zm;                                        // Z_m^*/<p>
+  std::shared_ptr<const SlotRing> slots;            // p = 2
+  std::shared_ptr<const Subfield> sub;              // p = 2
+  std::unique_ptr<const PrimeSlotRing> prime_slots;  // p > 2 (holds a reference to zm)
   // |mu(zeta_t)| of each slot vector encoded so far: the planner encrypts the same inputs
   // and subkeys anew for every chain it tries, and the encoding (the slots' CRT, then the
   // lift) depends on none of chain, key or digits. Up to kRootsMemo vectors are kept.
@@ -30,7 +35,11 @@ struct PlanRing::Impl {
   std::mutex perms_mu;
   std::map<long, std::vector<int>> perms;  // root_permutation(m, k) by k
 
-  Impl(long m, long n, uint64_t f_low) : zm(m) {
+  Impl(long m, long n, uint64_t f_low, uint64_t p) : zm(m, long(p)) {
+    if (p != 2) {
+      prime_slots = std::make_unique<const PrimeSlotRing>(zm);
+      return;
+    }
     slots = std::make_shared<const SlotRing>(zm);
     sub = std::make_shared<const Subfield>(*slots, n, f_low);
   }
@@ -41,29 +50,30 @@ PlanRing::~PlanRing() = default;
 
 namespace {
 
-// The rings alive by (m, n, f_low), and those kept while tokens of PlanRing::keep live.
+// The rings alive by (m, n, f_low, p), and those kept while tokens of PlanRing::keep live.
 struct RingSlot {
   std::weak_ptr<PlanRing> alive;
   std::shared_ptr<PlanRing> kept;
   long tokens = 0;
 };
+using RingKey = std::tuple<long, long, uint64_t, uint64_t>;
 std::mutex rings_mu;
-std::map<std::tuple<long, long, uint64_t>, RingSlot> rings;
+std::map<RingKey, RingSlot> rings;
 
 }  // namespace
 
-std::shared_ptr<PlanRing> PlanRing::of(long m, long n, uint64_t f_low) {
+std::shared_ptr<PlanRing> PlanRing::of(long m, long n, uint64_t f_low, uint64_t p) {
   std::lock_guard<std::mutex> lock(rings_mu);
-  auto& slot = rings[{m, n, f_low}];
+  auto& slot = rings[{m, n, f_low, p}];
   if (auto r = slot.alive.lock()) return r;
-  std::shared_ptr<PlanRing> r(new PlanRing(std::make_unique<Impl>(m, n, f_low)));
+  std::shared_ptr<PlanRing> r(new PlanRing(std::make_unique<Impl>(m, n, f_low, p)));
   slot.alive = r;
   if (slot.tokens > 0) slot.kept = r;
   return r;
 }
 
-std::shared_ptr<void> PlanRing::keep(long m, long n, uint64_t f_low) {
-  const std::tuple<long, long, uint64_t> key{m, n, f_low};
+std::shared_ptr<void> PlanRing::keep(long m, long n, uint64_t f_low, uint64_t p) {
+  const RingKey key{m, n, f_low, p};
   std::lock_guard<std::mutex> lock(rings_mu);
   auto& slot = rings[key];
   if (slot.tokens++ == 0) slot.kept = slot.alive.lock();
@@ -86,31 +96,47 @@ struct PlanBackend::Impl {
 
   long n;
   uint64_t f_low;
+  std::optional<PrimeField> Fp;  // F_p in the slots (p > 2)
+  uint64_t p() const { return Fp ? Fp->p() : 2; }
 
   PlanRing::Impl& shared() const { return ring->impl(); }
 
-  Impl(const PlanParams& p, long n_, uint64_t f_low_)
-      : params(p), ring(PlanRing::of(p.m, n_, f_low_)), zm(ring->impl().zm), n(n_), f_low(f_low_) {
-    if (p.hwt < 0 || p.hwt > zm.phi())
-      throw ParameterError(msg("hwt=", p.hwt, " must be 0 (dense) or in [1, phi=", zm.phi(), "]"));
+  Impl(const PlanParams& pp, long n_, uint64_t f_low_, std::optional<PrimeField> F = std::nullopt)
+      : params(pp),
+        ring(PlanRing::of(pp.m, n_, f_low_, F ? F->p() : 2)),
+        zm(ring->impl().zm),
+        n(n_),
+        f_low(f_low_),
+        Fp(F) {
+    if (pp.hwt < 0 || pp.hwt > zm.phi())
+      throw ParameterError(msg("hwt=", pp.hwt, " must be 0 (dense) or in [1, phi=", zm.phi(), "]"));
     // The secret key as BgvBackend draws it: the first draw of Sampler(seed).
-    Sampler rng(p.seed);
-    const std::vector<long> s = p.hwt > 0 ? rng.hamming(zm.phi(), p.hwt) : rng.ternary(zm.phi());
-    noise = NoiseModel(p.m, s);
+    Sampler rng(pp.seed);
+    const std::vector<long> s = pp.hwt > 0 ? rng.hamming(zm.phi(), pp.hwt) : rng.ternary(zm.phi());
+    noise = NoiseModel(pp.m, s, long(p()));
   }
   // What a lane shares with `like` (PlanBackend::lane); its own chain, bounds and counts.
   explicit Impl(const Impl& like)
-      : params(like.params), ring(like.ring), zm(like.zm), noise(like.noise), n(like.n), f_low(like.f_low) {}
+      : params(like.params), ring(like.ring), zm(like.zm), noise(like.noise), n(like.n), f_low(like.f_low),
+        Fp(like.Fp) {}
 };
+
+ClearBackend PlanBackend::make_clear(const Impl& impl) {
+  if (impl.Fp) return ClearBackend(impl.params.m, *impl.Fp);
+  return ClearBackend(impl.params.m, impl.n, impl.f_low);
+}
 
 PlanBackend::PlanBackend(const PlanParams& p, long n, uint64_t f_low)
     : impl_(std::make_unique<Impl>(p, n, f_low)), clear_(p.m, n, f_low) {
   set_bits(p.bits);
 }
+PlanBackend::PlanBackend(const PlanParams& p, const PrimeField& F)
+    : impl_(std::make_unique<Impl>(p, 1, 0, F)), clear_(p.m, F) {
+  set_bits(p.bits);
+}
 PlanBackend::~PlanBackend() = default;
 
-PlanBackend::PlanBackend(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)), clear_(impl_->params.m, impl_->n, impl_->f_low) {
+PlanBackend::PlanBackend(std::unique_ptr<Impl> impl) : impl_(std::move(impl)), clear_(make_clear(*impl_)) {
   set_bits(impl_->params.bits);
 }
 
@@ -120,7 +146,17 @@ std::shared_ptr<PlanBackend> PlanBackend::lane() const {
 
 void PlanBackend::set_bits(long bits) {
   impl_->levels.reset();
-  impl_->chain = std::make_unique<Chain>(ChainParams{impl_->params.m, bits, impl_->params.c});
+  auto chain = std::make_unique<Chain>(ChainParams{impl_->params.m, bits, impl_->params.c});
+  if (const uint64_t p = impl_->p(); p != 2) {  // the chains bgv::Context refuses at p, refused alike
+    if (std::log2(double(p)) >= chain->log2_Q())
+      throw ParameterError(msg("p=", p, " is too large for the chain: log2 p = ", std::log2(double(p)),
+                               " is not below log2 Q = ", chain->log2_Q(), " (bits=", bits, ")"));
+    for (uint64_t q : chain->primes())
+      if (q == p)
+        throw ParameterError(msg("p=", p, " is one of the chain's primes: modulus switching needs every q_i "
+                                 "invertible mod p"));
+  }
+  impl_->chain = std::move(chain);
   impl_->levels = std::make_unique<Levels>(*impl_->chain, impl_->noise);
   impl_->levels->set_profile(&impl_->targets);
   impl_->params.bits = bits;
@@ -169,6 +205,7 @@ BackendInfo PlanBackend::info() const {
   const Chain& c = *impl_->chain;
   BackendInfo i;
   i.name = "plan";
+  i.p = impl_->p();
   i.m = impl_->zm.m();
   i.phi = impl_->zm.phi();
   i.d = impl_->zm.d();
@@ -193,9 +230,15 @@ PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
       return p;
     }
   }
-  std::vector<NTL::GF2X> k(v.size());
-  for (size_t i = 0; i < v.size(); ++i) k[i] = r.sub->embed(v[i]);
-  p.roots = Plaintext::embedding_ptr(*r.slots, impl_->zm.m(), r.slots->encode(k));
+  if (r.prime_slots) {  // as BgvBackend encodes at p: (x, 0, ..., 0) in each slot, from_coeffs's lift
+    std::vector<PrimeSlotRing::Element> k(v.size(), PrimeSlotRing::Element(size_t(r.prime_slots->d()), 0));
+    for (size_t i = 0; i < v.size(); ++i) k[i][0] = v[i];
+    p.roots = Plaintext::centered_lift(impl_->zm.m(), impl_->p(), r.prime_slots->encode(k)).second;
+  } else {
+    std::vector<NTL::GF2X> k(v.size());
+    for (size_t i = 0; i < v.size(); ++i) k[i] = r.sub->embed(v[i]);
+    p.roots = Plaintext::embedding_ptr(*r.slots, impl_->zm.m(), r.slots->encode(k));
+  }
   std::lock_guard<std::mutex> lock(r.encodings_mu);
   if (r.encodings.size() < PlanRing::Impl::kRootsMemo) r.encodings.emplace(v, p.roots);
   return p;
@@ -223,7 +266,15 @@ void PlanBackend::switch_to(Ctxt& a, const PrimeSet& target) const {
   count("mod_switch", target.size(), long(drop.size()));
   if (!drop.empty()) ++random_terms_;  // a rounding
   a.noise = impl_->levels->switched(a.primes, a.noise, target);
+  a.factor = util::mul_mod(a.factor, switch_factor(*impl_->chain, impl_->p(), a.primes, target), impl_->p());
   a.primes = target;
+}
+
+void PlanBackend::scale_by(Ctxt& a, long x) const {
+  if (x == 1) return;
+  a.noise.scale(std::log2(std::fabs(double(x))));
+  const uint64_t p = impl_->p(), r = uint64_t(x >= 0 ? x : -x) % p;
+  a.factor = util::mul_mod(a.factor, x >= 0 || r == 0 ? r : p - r, p);
 }
 
 const std::vector<int>& PlanBackend::perm(long k) const {
@@ -237,14 +288,28 @@ const std::vector<int>& PlanBackend::perm(long k) const {
 // Each operation below mirrors bgv::Evaluator's member of the same name.
 void PlanBackend::add(Ctxt& a, const Ctxt& b) const {
   clear_.add(a.clear, b.clear);
+  // p > 2: x a + y b where the factors differ (plaintext_factor.h), as the evaluator does.
+  auto align = [&](Ctxt& x, Ctxt& y) {
+    if (x.factor == y.factor) return;
+    const auto [fx, fy] = align_factors(impl_->p(), x.factor, x.noise.log2_max(), y.factor, y.noise.log2_max());
+    scale_by(x, fx);
+    scale_by(y, fy);
+  };
   if (a.primes == b.primes) {
-    a.noise += b.noise;
+    if (a.factor != b.factor) {
+      Ctxt bb = b;
+      align(a, bb);
+      a.noise += bb.noise;
+    } else {
+      a.noise += b.noise;
+    }
   } else {
     count("add_decide", std::max(a.primes.size(), b.primes.size()));
     const PrimeSet target = impl_->levels->sum_set(a.primes, a.noise, b.primes, b.noise);
     Ctxt bb = b;
     switch_to(a, target);
     switch_to(bb, target);
+    align(a, bb);
     a.noise += bb.noise;
   }
   count("add", a.primes.size());
@@ -254,8 +319,17 @@ void PlanBackend::add(Ctxt& a, const Ctxt& b) const {
 void PlanBackend::add_plain(Ctxt& a, const Ptxt& p) const {
   clear_.add_plain(a.clear, p.clear);
   if (p.roots->is_zero()) return;  // the engine adds nothing
-  use_constant(p, a.primes.size());
-  a.noise += *p.roots;
+  if (a.factor != 1) {  // p > 2: y mu added to x a, x f = y (mod p), as the evaluator does
+    const auto [x, y] = align_factors(impl_->p(), a.factor, a.noise.log2_max(), 1, p.roots->log2_max());
+    scale_by(a, x);
+    use_constant(p, a.primes.size());
+    RootBound ym = *p.roots;
+    ym.scale(std::log2(std::fabs(double(y))));
+    a.noise += ym;
+  } else {
+    use_constant(p, a.primes.size());
+    a.noise += *p.roots;
+  }
   count("add_plain", a.primes.size());
   note(a);
 }
@@ -276,6 +350,7 @@ void PlanBackend::mul(Ctxt& a, const Ctxt& b) const {
   const PrimeSet target = impl_->levels->product_set(a.primes, a.noise, bb.primes, bb.noise);
   switch_to(a, target);
   switch_to(bb, target);
+  a.factor = util::mul_mod(a.factor, bb.factor, impl_->p());  // f_a f_b
   relinearize(a, bb.noise);
 }
 
@@ -292,6 +367,7 @@ void PlanBackend::relinearize(Ctxt& a, const RootBound& b) const {
   count("relin", tr.size());
   random_terms_ += 2 + !std::includes(tr.begin(), tr.end(), a.primes.begin(), a.primes.end());
   a.noise = impl_->levels->product(a.noise, b, a.primes, tr);
+  a.factor = util::mul_mod(a.factor, switch_factor(*impl_->chain, impl_->p(), a.primes, tr), impl_->p());
   a.primes = tr;
   note(a);
 }
@@ -299,6 +375,7 @@ void PlanBackend::relinearize(Ctxt& a, const RootBound& b) const {
 void PlanBackend::square(Ctxt& a) const {
   clear_.square(a.clear);
   switch_to(a, impl_->levels->product_set(a.primes, a.noise, a.primes, a.noise));
+  a.factor = util::mul_mod(a.factor, a.factor, impl_->p());  // f^2
   const RootBound na = a.noise;
   relinearize(a, na);
 }

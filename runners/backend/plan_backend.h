@@ -12,6 +12,17 @@
 //
 // set_bits() swaps the chain under the same encoded constants, so the planner
 // (chain_planner.h) can try many chains for the price of the slot arithmetic.
+//
+// At an odd prime p (the second constructor, F_p in the slots): the ring's slots are
+// PrimeSlotRing's, a value x of F_p the constant (x, 0, ..., 0) of GF(p^d), encoded as
+// BgvBackend encodes it and lifted by Plaintext::centered_lift (what from_coeffs holds);
+// the bounds are the NoiseModel at p; the chains are those Context accepts at p (a chain
+// whose Q is not above p, or that has p among its primes, is refused like a too short one).
+// Each Ctxt also carries the plaintext factor f the engine's ciphertext would have
+// (ciphertext.h: T^-1 per dropped product T, A per added, f_a f_b per product), and sums
+// of different factors, or of a constant to a ciphertext of f != 1, are aligned as the
+// evaluator aligns them (x a + y b, plaintext_factor.h), their bounds scaled by |x| and |y|:
+// so a seeded plan at p predicts the run's capacity per round exactly, as at p = 2.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +36,7 @@
 
 #include "backend/backend.h"
 #include "backend/clear_backend.h"
+#include "ciphers/reference/prime_field.h"
 #include "engine/bgv/levels.h"
 
 namespace cb {
@@ -34,16 +46,18 @@ namespace cb {
 // |mu(zeta_t)| and each automorphism's permutation of the roots. Building them is most of
 // a backend's construction (the slot ring's subproduct tree, the lifts' transforms: a
 // third of an AES plan at m=53261), and --security-target plans at up to four key weights
-// and again at the chosen digits. PlanRing::of gives the one alive at (m, n, f_low), or a
-// new one; each backend holds its ring, and it is freed with its last holder (the
-// encodings are up to thousands of phi-double vectors: not kept into the run).
+// and again at the chosen digits. PlanRing::of gives the one alive at (m, n, f_low, p), or
+// a new one; each backend holds its ring, and it is freed with its last holder (the
+// encodings are up to thousands of phi-double vectors: not kept into the run). p: the
+// plaintext modulus (2: GF(2^n) = GF(2)[x]/f in the slots; an odd prime: F_p, n = 1 and
+// f_low = 0).
 class PlanRing {
  public:
-  static std::shared_ptr<PlanRing> of(long m, long n, uint64_t f_low);
-  // While the returned token lives, a ring at (m, n, f_low), once made, outlives its
+  static std::shared_ptr<PlanRing> of(long m, long n, uint64_t f_low, uint64_t p = 2);
+  // While the returned token lives, a ring at (m, n, f_low, p), once made, outlives its
   // backends: --security-target's plans, one after another, share it. A token makes
   // nothing itself, so a run whose plans are all cached builds no ring.
-  static std::shared_ptr<void> keep(long m, long n, uint64_t f_low);
+  static std::shared_ptr<void> keep(long m, long n, uint64_t f_low, uint64_t p = 2);
   ~PlanRing();
   struct Impl;
   Impl& impl() const { return *impl_; }
@@ -71,6 +85,7 @@ class PlanBackend {
     ClearBackend::Ctxt clear;
     bgv::PrimeSet primes;
     bgv::RootBound noise;
+    uint64_t factor = 1;  // the engine's plaintext factor f (bgv::Ciphertext::factor; 1 at p = 2)
   };
   struct Ptxt {
     ClearBackend::Ptxt clear;
@@ -87,6 +102,9 @@ class PlanBackend {
   };
 
   PlanBackend(const PlanParams& p, long n, uint64_t f_low);
+  // F_p in the slots (BgvBackend's second constructor): ParameterError as ZmStar(m, p)
+  // refuses the ring.
+  PlanBackend(const PlanParams& p, const PrimeField& F);
   ~PlanBackend();
   // A backend like this one (ring, slot field, key, digits, chain) for a circuit of its own,
   // sharing what no chain changes: the slot ring, the key's bounds and the encodings
@@ -136,8 +154,10 @@ class PlanBackend {
   std::vector<OpCount> op_counts() const;
   void reset_op_counts();
 
+  uint64_t characteristic() const { return clear_.characteristic(); }  // 2 or p
   const ZmStar& zmstar() const { return clear_.zmstar(); }
-  const GF2n& field() const { return clear_.field(); }
+  const GF2n& field() const { return clear_.field(); }                  // ParameterError at p > 2
+  const PrimeField& prime_field() const { return clear_.prime_field(); }  // ParameterError at p = 2
   long slot_count() const { return clear_.slot_count(); }
 
   Ptxt encode(const std::vector<uint64_t>& v) const;
@@ -155,6 +175,8 @@ class PlanBackend {
 
  private:
   void switch_to(Ctxt& a, const bgv::PrimeSet& target) const;
+  // p > 2: a *= x (an integer), as the evaluator's scale_by: bound times |x|, factor times x.
+  void scale_by(Ctxt& a, long x) const;
   // After a product at a.primes (a.noise the first operand's bound, b the second's): the
   // switch to Levels::relin_set and the relinearization, as the evaluator does.
   void relinearize(Ctxt& a, const bgv::RootBound& b) const;
@@ -167,6 +189,7 @@ class PlanBackend {
   const std::vector<int>& perm(long k) const;
   struct Impl;
   explicit PlanBackend(std::unique_ptr<Impl> impl);
+  static ClearBackend make_clear(const Impl& impl);  // the slot arithmetic at impl's ring and field
   std::unique_ptr<Impl> impl_;
   ClearBackend clear_;
   mutable std::atomic<double> min_capacity_{INFINITY};

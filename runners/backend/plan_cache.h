@@ -5,7 +5,7 @@
 //   * the circuit: the cipher instance, packing, linear-layer form, rounds, direction,
 //     blocks, and the key and plaintext when given (the simulation checks its clear
 //     result against the reference);
-//   * the ring and key switching: m, digits c;
+//   * the ring and key switching: m, the plaintext modulus p, digits c;
 //   * the secret key: its weight and the seed it is drawn from (the planner bounds the
 //     noise with the run's own key, so a seeded run accepts its plan exactly);
 //   * the engine that planned it: this executable, named by its size and modification time

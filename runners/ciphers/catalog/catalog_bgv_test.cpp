@@ -3,10 +3,13 @@
 // decryption packed, where offered) at the chain the planner finds, every block decrypted and compared with the reference, and the
 // planner's backend (PlanBackend, same seed) predicting the capacity after every round
 // and counting, at the same prime counts, every step the engine times in the rounds.
-// Prime-field instances are skipped with the reason (the engine's p > 2 is issue 45).
+// Prime-field instances (F_p) run at plaintext modulus p on m = 2^k with p = 1 mod m (every
+// slot F_p; 128 slots: m = 256 for both of MiMC's primes, phi = 128 holding the key weight
+// 120), the planner tracking the ciphertexts' plaintext factors as the engine does.
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <tuple>
@@ -23,6 +26,23 @@ namespace cb {
 namespace {
 
 using testing::InstanceCase;
+
+// The ring an instance is tested on: the smallest odd m whose slots hold GF(2^n) with 3
+// blocks' room; at p > 2 the smallest m with 128 slots of F_p (m = 256 for MiMC's primes:
+// phi = 128, room for the key weight 120).
+long test_ring(const InstanceSpec& sp) {
+  return sp.p == 2 ? testing::small_ring(sp.n, sp.s * 3) : testing::small_prime_ring(sp.p, std::max(128L, sp.s * 3));
+}
+
+// The planner's and the engine's backend for the instance's slot field (F_p or GF(2^n)).
+PlanBackend plan_backend(const PlanParams& pp, const InstanceSpec& sp) {
+  if (sp.p != 2) return PlanBackend(pp, PrimeField(sp.p));
+  return PlanBackend(pp, sp.n, sp.f_low);
+}
+BgvBackend bgv_backend(const BgvParams& p, const InstanceSpec& sp) {
+  if (sp.p != 2) return BgvBackend(p, PrimeField(sp.p));
+  return BgvBackend(p, sp.n, sp.f_low);
+}
 
 // Capacity of the inputs and after each round; checks every block.
 template <class B, template <class> class Rep = PackedRep>
@@ -52,7 +72,7 @@ struct PlannedRun {
 };
 
 PlannedRun plan_and_run(const CipherInstance& inst, const InstanceSpec& spec, long m, long R, bool decrypt) {
-  PlanBackend pb(PlanParams{m, 1000, 3, 120, 7}, spec.n, spec.f_low);
+  PlanBackend pb = plan_backend(PlanParams{m, 1000, 3, 120, 7}, spec);
   PlannedRun r;
   r.plan = plan_chain(
       pb,
@@ -63,7 +83,7 @@ PlannedRun plan_and_run(const CipherInstance& inst, const InstanceSpec& spec, lo
       300);
   BgvParams p;
   p.m = m, p.bits = r.plan.bits, p.seed = 7;
-  BgvBackend b(p, spec.n, spec.f_low);
+  BgvBackend b = bgv_backend(p, spec);
   r.caps = run_on(b, inst, R, decrypt);
   // The planner's last run is at the planned chain (checked): it counted each step the
   // engine timed, at the same primes (what sage/cbparams/cost_model.py prices).
@@ -79,9 +99,8 @@ class CatalogBgv : public ::testing::TestWithParam<InstanceCase> {};
 TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
   omp_set_num_threads(1);
   const auto& c = GetParam();
-  if (c.spec.p != 2) GTEST_SKIP() << testing::bgv_skip_reason(c.spec);
   const auto inst = c.entry->make(c.spec);
-  const long m = testing::small_ring(c.spec.n, c.spec.s * 3);
+  const long m = test_ring(c.spec);
   const bool dec = decrypt_refusal(*inst).empty();
   for (bool decrypt : {false, true}) {
     if (decrypt && !dec) continue;
@@ -97,8 +116,8 @@ TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
       EXPECT_GE(caps[r], 0) << "round " << r;
       EXPECT_LT(caps[r], caps[r - 1]) << "round " << r;
     }
-    std::printf("%s m=%ld %s: %ld bits for %ld rounds\n", c.spec.id.c_str(), m, decrypt ? "decrypt" : "encrypt",
-                plan.bits, R);
+    std::printf("%s m=%ld p=%llu %s: %ld bits for %ld rounds\n", c.spec.id.c_str(), m,
+                static_cast<unsigned long long>(c.spec.p), decrypt ? "decrypt" : "encrypt", plan.bits, R);
   }
 }
 
@@ -107,9 +126,8 @@ TEST_P(CatalogBgv, PlannedChainDecryptsToReference) {
 // step counts, its last run on the caller's backend.
 TEST_P(CatalogBgv, LanesFindThePlanOfOneChainAtATime) {
   const auto& c = GetParam();
-  if (c.spec.p != 2) GTEST_SKIP() << testing::bgv_skip_reason(c.spec);
   const auto inst = c.entry->make(c.spec);
-  const long m = testing::small_ring(c.spec.n, c.spec.s * 3);
+  const long m = test_ring(c.spec);
   const long R = std::min(2L, c.spec.rounds);
   const PlanParams pp{m, 1000, 3, 120, 7};
   auto run = [&](PlanBackend& b) {
@@ -117,10 +135,10 @@ TEST_P(CatalogBgv, LanesFindThePlanOfOneChainAtATime) {
     return PlanRun{caps.front(), std::vector<double>(caps.begin() + 1, caps.end())};
   };
   omp_set_num_threads(1);
-  PlanBackend alone(pp, c.spec.n, c.spec.f_low);
+  PlanBackend alone = plan_backend(pp, c.spec);
   const ChainPlan one = plan_chain(alone, run, 40);
   omp_set_num_threads(4);
-  PlanBackend side(pp, c.spec.n, c.spec.f_low);
+  PlanBackend side = plan_backend(pp, c.spec);
   long made = 0;
   const ChainPlan many = plan_chain(side, run, 40, 40000, [&]() {
     ++made;
@@ -146,7 +164,7 @@ TEST_P(CatalogBgv, LanesFindThePlanOfOneChainAtATime) {
 TEST_P(CatalogBgv, BitSlicedPlannedChainDecryptsToReference) {
   omp_set_num_threads(1);
   const auto& c = GetParam();
-  if (c.spec.p != 2) GTEST_SKIP() << testing::bgv_skip_reason(c.spec);
+  if (c.spec.p != 2) GTEST_SKIP() << c.spec.id << " is over F_" << c.spec.p << ": bit slicing is GF(2^n)'s";
   const auto inst = c.entry->make(c.spec);
   if (!bits_refusal(*inst).empty()) GTEST_SKIP() << bits_refusal(*inst);
   const long m = 257;
