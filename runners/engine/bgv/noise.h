@@ -44,6 +44,10 @@
 //   lift's L / T in [-1/2, 1/2] plus an integer k in [-(p-1)/2, (p-1)/2], taken as m
 //   coefficients uniform in [-p/2, p/2], variance p^2/12 each (at p = 2: [-1, 1], 1/3):
 //       R_t = tail(m (1 + |s_t|^2) / 6 * (p/2)^2)
+//   (|delta/T| <= p/2 always; the uniformity is GHS's heuristic for rounding terms, and
+//   at T < p, a small prime dropped at a 33- or 60-bit p, k takes only T of its p values;
+//   prime_p_test measures the noise against R there, on random sequences through the
+//   ladder's small primes.)
 //   (for m = 2^k only phi = m/2 of those coefficients, and of the digits' below, are
 //   nonzero: the inverse transform returns the reduced coefficients, util/negacyclic.h, and
 //   a zero coefficient lifts and rounds to 0; counting m leaves a factor sqrt(2) of room)
