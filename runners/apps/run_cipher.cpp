@@ -6,7 +6,7 @@
 //              [--key HEX] [--plaintext HEX] [--blocks K] [--seed S] [--decrypt]
 //              [--backend {bgv|clear}] [--plan] --json OUT
 //   run_cipher --list-ciphers --json OUT      the catalog (apps/catalog_json.h)
-//   run_cipher --cipher NAME --p P | --instance ID ... --backend clear   a prime-field instance
+//   run_cipher --cipher NAME --p P | --instance ID ...   a prime-field instance (bgv or clear)
 //
 // The cipher is an entry of the catalog (ciphers/catalog/catalog.h); --field-bits and
 // --state-size pick one of its instances (default: its first), and the generic circuit
@@ -42,11 +42,14 @@
 // (ciphers/reference, itself checked against the test vectors). When any block differs,
 // "correct" is false, the timings move under "invalid_timings" and the exit status is 2.
 // A prime-field instance (F_p, p > 2: --p P with --cipher, or --instance ID such as
-// mimcp17) runs on --backend clear only for now (the engine and HElib at p > 2 are issue
-// 45's other parts); bgv and helib refuse it before any work, naming the instance and the
-// constraint. Its --key and --plaintext are decimal elements mod p, comma-separated, and
-// its record has plaintext, input, ciphertext, expected (decimal) and p in place of the
-// *_hex fields.
+// mimcp17) runs on the engine at plaintext modulus p (BgvBackend's F_p slots: the ring m
+// must be one Context takes at p, odd or m = 2^k; for p = 1 mod m every one of the m/2
+// slots is F_p), planned as at p = 2 (the planner's bounds at p, the plaintext factor
+// tracked: --plan, --security-target), and on --backend clear; helib refuses it before any
+// work (HElib at p is issue 45's other part), naming the instance and the constraint. Its
+// --key and --plaintext are decimal elements mod p, comma-separated, and its record has
+// plaintext, input, ciphertext, expected (decimal) and p in place of the *_hex fields;
+// params.p is the plaintext modulus (2 for GF(2^n) instances) in every record.
 // Errors (bad arguments, a ring that cannot hold the cipher, a chain too short for the
 // rounds, running out of capacity) print one message on stderr, write no JSON and exit 1.
 // Neither the cipher key nor any FHE secret is written; the JSON has a fingerprint of
@@ -58,7 +61,7 @@
 // Table 1.
 //
 // JSON: cipher, instance ("GF(2^8)^16"), instance_id (the catalog's id, e.g. vision8), packing, linear, direction, rounds (rounds_spec: the
-// cipher's own count), backend, encryption (secret, public; none on the clear backend), threads, params{m, phi, d, slots, bits, c, hwt, log2_q,
+// cipher's own count), backend, encryption (secret, public; none on the clear backend), threads, params{p, m, phi, d, slots, bits, c, hwt, log2_q,
 // log2_q_ct, log2_p, security}, blocks, blocks_per_run_max, layout, automorphism_keys,
 // subkeys{encrypted ("up front" or "per round"), ciphertexts, why},
 // timings{setup_s (backend and circuit setup, key generation and round-key encryption
@@ -158,10 +161,10 @@ Instance make_instance(const Options& o) {
     in.entry = &find_cipher(o.cipher);
     in.spec = &find_instance(*in.entry, o.n, o.s, o.p);
   }
-  // The engine and HElib run GF(2^n) slots only for now: refused before any work.
-  if (in.spec->p != 2 && o.backend != "clear")
+  // HElib runs GF(2^n) slots only for now: refused before any work.
+  if (in.spec->p != 2 && o.backend != "clear" && o.backend != "bgv")
     throw ParameterError(msg(in.spec->id, " is over F_", in.spec->p, ": the ", o.backend,
-                             " backend runs GF(2^n) instances only for now (--backend clear runs it)"));
+                             " backend runs GF(2^n) instances only for now (--backend bgv or clear runs it)"));
   in.ref = in.entry->make(*in.spec);
   in.n = in.spec->n, in.s = in.spec->s, in.f_low = in.spec->f_low, in.rounds = in.spec->rounds;
   const bool bits = packing_name(*in.entry, o.packing) == kBitSliced;
@@ -289,8 +292,14 @@ json plan_json(const ChainPlan& p, double seconds) {
 std::string plan_key(const Options& o, const Instance& in, long blocks) {
   return msg("plan 2|", PlanCache::engine_identity(), "|instance=", in.spec->id, "|packing=", o.packing,
              "|linear=", o.linear, "|rounds=", in.rounds, "|direction=", o.decrypt ? "decrypt" : "encrypt",
-             "|blocks=", blocks, "|key=", o.key_hex, "|plaintext=", o.pt_hex, "|m=", o.m, "|c=", o.c,
+             "|blocks=", blocks, "|key=", o.key_hex, "|plaintext=", o.pt_hex, "|m=", o.m, "|p=", in.spec->p, "|c=", o.c,
              "|hwt=", o.hwt, "|seed=", o.seed);
+}
+
+// The planner's backend for the run's ring and slot field (F_p at a prime-field instance).
+PlanBackend plan_backend(const PlanParams& pp, const Instance& in) {
+  if (in.spec->p != 2) return PlanBackend(pp, in.ref->element_field().prime());
+  return PlanBackend(pp, in.slot_n, in.slot_f_low);
 }
 
 // The plans this process made or read, by plan_key: --security-target asks again for the
@@ -317,7 +326,7 @@ ChainPlan plan_circuit(const Options& o, const Instance& in) {
   }
   PlanParams pp;
   pp.m = o.m, pp.bits = 1000, pp.c = o.c, pp.hwt = o.hwt, pp.seed = o.seed;
-  PlanBackend b(pp, in.slot_n, in.slot_f_low);
+  PlanBackend b = plan_backend(pp, in);
   auto h = make_harness<PlanBackend, Rep>(b, o, in);
   // --blocks naming every block the ciphertexts hold is the same circuit as none.
   if (o.blocks != 0 && look_up(h.blocks == h.circ.max_blocks() ? 0 : h.blocks)) {
@@ -395,7 +404,7 @@ ChainPlan plan_for(const Options& o, const Instance& in) {
 // fewer is planned (BENCHMARKS.md, "Planning"). The plan's chains_tried counts the chains
 // of every search here, not the re-plan's alone.
 ChainPlan choose_for_target(Options& o, const Instance& in) {
-  const long phi = ZmStar(o.m).phi();
+  const long phi = ZmStar(o.m, long(in.spec->p)).phi();
   const std::vector<long> weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
   struct Cand {
     long hwt, c, bits;
@@ -410,7 +419,7 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
   // Each weight's planner, and the re-plan at other digits, build their backends on one
   // ring's slot CRT, encodings and permutations, made once, when a plan is first computed
   // (PlanRing::keep: none when every plan is cached).
-  const auto keep_ring = PlanRing::keep(o.m, in.slot_n, in.slot_f_low);
+  const auto keep_ring = PlanRing::keep(o.m, in.slot_n, in.slot_f_low, in.spec->p);
   // The fewest digits from --c up at which a chain of `bits` reaches the target with key
   // weight w by HElib's formula (0: none up to 16), and the security at each c tried.
   auto digits_for = [&](long bits, long w, std::string* line) -> long {
@@ -737,7 +746,7 @@ int run(const Options& o_in) {
       in.ref->from_bytes(p, in.s, "--plaintext");
     }
   }
-  if (in.spec->p == 2) check_ring(o, in, ZmStar(o.m));  // F_p: the clear backend checks m against p
+  if (in.spec->p == 2) check_ring(o, in, ZmStar(o.m));  // F_p: the backends check m against p (ZmStar(m, p))
   // The output must be writable before any work starts.
   {
     const bool existed = std::ifstream(o.json_path).good();
@@ -783,7 +792,7 @@ int run(const Options& o_in) {
     }
     // The key-switching keys alone, as stored (engine/bgv/memory.h).
     const bgv::Chain ch(bgv::ChainParams{o.m, o.bits, o.c});
-    const bgv::MemoryModel mm(ch, o.m, ZmStar(o.m).phi(), size_t(BgvParams{}.keep_uniform_mib) << 20);
+    const bgv::MemoryModel mm(ch, o.m, ZmStar(o.m, long(in.spec->p)).phi(), size_t(BgvParams{}.keep_uniform_mib) << 20);
     const double key_bytes = double(plan->keys) * double(mm.key);
     const double avail = memory_allowed(o);
     if (avail > 0 && key_bytes > avail && !o.force)
@@ -819,7 +828,10 @@ int run(const Options& o_in) {
     BgvParams p;
     p.m = o.m, p.bits = o.bits, p.c = o.c, p.hwt = o.hwt, p.seed = o.seed;
     p.secret_key_encryption = o.encryption == "secret";
-    BgvBackend b(p, in.slot_n, in.slot_f_low);
+    std::optional<BgvBackend> made;
+    if (in.spec->p != 2) made.emplace(p, in.ref->element_field().prime());
+    else made.emplace(p, in.slot_n, in.slot_f_low);
+    BgvBackend& b = *made;
     ok = run_with(b, o, in, wall, wall.seconds(), out);
     if (plan) out["plan"] = plan_json(*plan, plan_s);
     out["memory"] = memory_json(b, p);
@@ -846,11 +858,11 @@ int run(const Options& o_in) {
 
 int main(int argc, char** argv) {
   cb::Options o;
-  CLI::App app{"Evaluate a cipher of the catalog homomorphically (BGV, GF(2^n) slots) with per-round timings"};
+  CLI::App app{"Evaluate a cipher of the catalog homomorphically (BGV, GF(2^n) or F_p slots) with per-round timings"};
   app.add_option("--cipher", o.cipher, "a cipher of the catalog (--list-ciphers)");
   app.add_flag("--list-ciphers", o.list_ciphers, "write the cipher catalog to --json and stop");
   app.add_option("--instance", o.instance, "an instance id of the catalog (mimc63, mimcp17, ...) instead of --cipher");
-  app.add_option("--p", o.p, "the prime of a prime-field instance (F_p, --backend clear for now; default: GF(2^n))");
+  app.add_option("--p", o.p, "the prime of a prime-field instance (F_p slots: the plaintext modulus; default: GF(2^n))");
   app.add_option("--field-bits", o.n, "the instance's field degree n (default: the cipher's first instance)");
   app.add_option("--state-size", o.s, "the instance's state size in field elements (default: any)");
   app.add_option("--rounds", o.rounds, "rounds (default: the cipher's; fewer = reduced-round, e.g. 13 for GF(2^64)^2)");
@@ -868,7 +880,7 @@ int main(int argc, char** argv) {
                  "paper's Table 1 columns; fused: each affine map with the linear layer next to it as one map, one "
                  "layer of constant products (a shorter chain, more key switches)")
       ->check(CLI::IsMember({"fused", "separate"}));
-  app.add_option("--m", o.m, "cyclotomic index m (odd)");
+  app.add_option("--m", o.m, "cyclotomic index m (odd; a power of two for F_p instances too)");
   app.add_option("--bits", o.bits, "ciphertext-modulus bits (BGV; default: the planned chain)")->check(CLI::PositiveNumber);
   app.add_option("--c", o.c, "key-switching digits (BGV, default 3)");
   auto* hwt_opt = app.add_option("--hwt", o.hwt, "secret-key Hamming weight (BGV, default 120; 0 = dense)");

@@ -577,7 +577,7 @@ def test_catalog_entries_run_and_report_their_steps(tmp_path, cipher, field_bits
     assert d["params"]["bits"] == d["plan"]["bits"]
 
 
-# ---- Prime-field instances (F_p): the clear backend only, for now ----
+# ---- Prime-field instances (F_p): the clear backend and the engine at p ----
 
 def mimc_prime_vector(p, index):
     return json.loads((CIPHERS / "mimc" / f"vectors_fp_{p}.json").read_text())["vectors"][index]
@@ -606,18 +606,71 @@ def test_mimc_prime_on_the_clear_backend(tmp_path, p, iid, m, packing):
     assert proc.returncode == 0 and d2["ciphertext"] == d["ciphertext"]
 
 
+def helib_built():
+    return "helib" in subprocess.run([str(BIN), "--help"], capture_output=True, text=True, timeout=60).stdout
+
+
+@pytest.mark.parametrize("iid,m,rounds", [("mimcp17", 256, None), ("mimcp33", 256, 3)])
+def test_mimc_prime_on_bgv_planned_and_checked(tmp_path, iid, m, rounds):
+    """MiMC over F_p on the engine at plaintext modulus p: --plan, then the run at the plan
+    (Sage's vector as block 0, every one of the m/2 slots a block), every block checked, the
+    capacity after each round the plan's, p in the record and in params."""
+    p = 65537 if iid == "mimcp17" else 8088322049
+    v = mimc_prime_vector(p, 3)
+    args = ["--instance", iid, "--m", m, "--key", v["key_text"], "--plaintext", v["plaintext_text"]]
+    if rounds:
+        args += ["--rounds", rounds]
+    (tmp_path / "plan").mkdir()
+    proc, plan = run(tmp_path / "plan", *args, "--plan")
+    assert proc.returncode == 0, proc.stderr
+    assert plan["params"]["p"] == p and plan["backend"] == "bgv" and plan["plan"]["min_capacity_bits"] >= 0
+    proc, d = run(tmp_path, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert d["correct"] is True and d["wrong_blocks"] == 0 and d["backend"] == "bgv"
+    assert d["p"] == p and d["params"]["p"] == p and d["params"] == plan["params"]
+    assert d["blocks"] == d["params"]["slots"] == m // 2 and d["params"]["d"] == 1
+    assert d["plaintext"] == v["plaintext_text"] and d["ciphertext"] == d["expected"]
+    if not rounds:
+        assert d["ciphertext"] == v["ciphertext_text"] and d["rounds"] == 11
+    assert [r["capacity_bits"] for r in d["per_round"]] == pytest.approx(plan["plan"]["round_capacity_bits"], abs=1e-6)
+    assert all(r["counts"]["mul"] == 2 and r["counts"]["automorph"] == 0 for r in d["per_round"])
+    assert d["plan"]["bits"] == d["params"]["bits"]
+
+
+def test_prime_plan_cache_key_names_p(tmp_path):
+    """The plan cache's key carries p: a prime-field plan's file says p=65537, a GF(2^n)
+    plan's p=2, and each is read back."""
+    cache = tmp_path / "plans"
+    for args in (["--instance", "mimcp17", "--m", 256, "--rounds", 2], ["--cipher", "mimc", "--field-bits", 31,
+                                                                         "--m", 311, "--rounds", 2]):
+        for i in range(2):
+            (tmp_path / str(i)).mkdir(exist_ok=True)
+            proc, d = run(tmp_path / str(i), *args, "--plan", "--plan-cache", cache)
+            assert proc.returncode == 0, proc.stderr
+        assert d["plan"]["cache"]["hits"] == 1
+    keys = sorted(json.loads(f.read_text())["key"] for f in cache.glob("*.json"))
+    assert len(keys) == 2 and any("|p=65537|" in k for k in keys) and any("|p=2|" in k for k in keys)
+
+
+@pytest.mark.skipif(not BIN.exists() or not helib_built(), reason="run_cipher built without HElib")
+def test_prime_field_refused_on_helib(tmp_path):
+    """HElib at p is not built: refused before any work (no JSON), in one line."""
+    proc, d = run(tmp_path, "--instance", "mimcp17", "--m", 65536, "--backend", "helib", "--bits", 400)
+    assert proc.returncode == 1 and d is None
+    assert proc.stderr == ("run_cipher: mimcp17 is over F_65537: the helib backend runs GF(2^n) instances only for "
+                           "now (--backend bgv or clear runs it)\n")
+
+
 @pytest.mark.parametrize("args,message", [
-    (["--instance", "mimcp17", "--m", 65536],
-     "run_cipher: mimcp17 is over F_65537: the bgv backend runs GF(2^n) instances only for now (--backend clear runs it)\n"),
-    (["--cipher", "mimc", "--p", 8088322049, "--m", 4369, "--plan"],
-     "run_cipher: mimcp33 is over F_8088322049: the bgv backend runs GF(2^n) instances only for now "
-     "(--backend clear runs it)\n"),
+    (["--instance", "mimcp17", "--m", 65537], "p=65537 divides m=65537: the plaintext modulus must be coprime to m"),
+    (["--instance", "mimcp17", "--m", 12], "m=12 is even but not a power of two: the ring at p=65537 needs odd m or m = 2^k"),
+    (["--instance", "mimcp17", "--m", 256, "--packing", "bit-sliced"], "--packing bit-sliced: mimc has packed or sliced"),
 ])
-def test_prime_field_refused_on_bgv(tmp_path, args, message):
-    """Refused before any work (no planning, no JSON), in one line naming the instance and the constraint."""
+def test_prime_field_refused_rings_on_bgv(tmp_path, args, message):
+    """The engine's backend refuses the rings the clear backend refuses at p, in one line, no JSON."""
     proc, d = run(tmp_path, *args)
     assert proc.returncode == 1 and d is None
-    assert proc.stderr == message
+    assert message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
 
 
 @pytest.mark.parametrize("args,message", [
