@@ -187,9 +187,13 @@ PrimeSlotRing::PrimeSlotRing(const ZmStar& zm) : zm_(zm) {
   const NTL::ZZ order = (NTL::power(NTL::ZZ(p), d) - 1) / m;
   const std::vector<long> qs = prime_divisors(m);
   NTL::zz_pE zeta;
+  // Digits in base b = p at d = 1 (c runs over F_p), b = min(p, 256) at d > 1: there the
+  // constants cannot work when m does not divide p - 1, and b = p would try all p of them
+  // before Y (8 * 10^9 at IAIK's 33-bit p).
+  const long base = d == 1 ? p : std::min(p, 256L);
   for (long c = 2;; ++c) {
     NTL::zz_pX cy;
-    for (long i = 0, rest = c; rest > 0 && i < d; ++i, rest /= p) NTL::SetCoeff(cy, i, NTL::zz_p(rest % p));
+    for (long i = 0, rest = c; rest > 0 && i < d; ++i, rest /= base) NTL::SetCoeff(cy, i, NTL::zz_p(rest % base));
     if (d == 1 && c >= p) throw Error(msg("PrimeSlotRing: no primitive ", m, "-th root of unity found mod p=", p));
     NTL::zz_pE base;
     NTL::conv(base, cy);

@@ -22,8 +22,9 @@
 // Choices, deterministic so the same (m, p) always gives the same ring (the test checks
 // that two builds agree): G = Y for d = 1, otherwise the first monic irreducible
 // Y^d + sum_{i<d} c_i Y^i for c = 1, 2, ... with c_i the digits of c in base min(p, 256)
-// (NTL's BuildIrred draws at random, so it is not used); zeta = c(Y)^((p^d - 1)/m) mod G for the first c = 2, 3, ... (the base-p digits
-// of c are the coefficients of Y^0, Y^1, ...) whose power has order exactly m.
+// (NTL's BuildIrred draws at random, so it is not used); zeta = c(Y)^((p^d - 1)/m) mod G for the first c = 2, 3, ... (the digits of c
+// in base p at d = 1, in base min(p, 256) at d > 1, are the coefficients of Y^0, Y^1, ...)
+// whose power has order exactly m.
 //
 // Elements of K are vectors of d coefficients in [0, p) (index i: coefficient of Y^i);
 // polynomials in X are vectors of coefficients in [0, p) (index i: coefficient of X^i).

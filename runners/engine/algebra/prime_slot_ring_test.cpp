@@ -165,6 +165,8 @@ INSTANTIATE_TEST_SUITE_P(
                       RingCase{256, 257, "m = 2^8 at p = 257 = 1 mod m: 128 slots of F_p"},
                       RingCase{1024, 65537, "m = 2^10 at p = 65537: 512 slots of F_p"},
                       RingCase{64, 8088322049, "IAIK's 33-bit prime"},
+                      RingCase{153, 8088322049, "IAIK's 33-bit prime at d = 2: zeta is no constant"},
+                      RingCase{153, 1096486890805657601, "IAIK's 60-bit prime at d = 16"},
                       RingCase{64, 1096486890805657601, "IAIK's 60-bit prime"}),
     [](const ::testing::TestParamInfo<RingCase>& i) {
       return "m" + std::to_string(i.param.m) + "_p" + std::to_string(i.param.p);
