@@ -593,7 +593,7 @@ def test_mimc_prime_on_the_clear_backend(tmp_path, p, iid, m, packing):
                   "--key", v["key_text"], "--plaintext", v["plaintext_text"])
     assert proc.returncode == 0, proc.stderr
     assert d["correct"] is True and d["wrong_blocks"] == 0
-    assert d["instance_id"] == iid and d["instance"] == f"F_{p}^1" and d["p"] == p
+    assert d["instance_id"] == iid and d["instance"] == f"F_{p}^1" and d["p"] == p and d["params"]["p"] == p
     assert d["ciphertext"] == v["ciphertext_text"] == d["expected"] and d["plaintext"] == v["plaintext_text"]
     assert "ciphertext_hex" not in d and "plaintext_hex" not in d
     assert d["rounds"] == d["rounds_spec"] == (11 if p == 65537 else 21)

@@ -34,6 +34,7 @@ const PrimeField& ClearBackend::prime_field() const {
 BackendInfo ClearBackend::info() const {
   BackendInfo i;
   i.name = "clear";
+  i.p = characteristic();
   i.m = zm_.m();
   i.phi = zm_.phi();
   i.d = zm_.d();
