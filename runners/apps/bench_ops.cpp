@@ -4,6 +4,10 @@
 // HElib's versions, NTL route, chain and key counts) or OpenFHE's BGV (--backend openfhe, when
 // built with -DCB_OPENFHE_DIR; power-of-two m only, plaintext modulus --p = 1 mod m, same
 // N, log2 Q and digits: backend/openfhe_bench.h says what it matches and what it cannot).
+// --p P runs the engine at the prime plaintext modulus P (default 2; odd m or m = 2^k):
+// slot values are then elements of F_P (in each slot's GF(P^d)), the Frobenius map is
+// X -> X^P (none to time when d = 1, as on m = 2^k with P = 1 mod m), and every check is
+// F_P arithmetic (ciphers/catalog/cipher_field.h).
 //
 // Every timed result is decrypted and compared with the same operation on the clear
 // slots; a mismatch aborts with exit status 2 and no JSON. Times are medians over --reps
@@ -56,6 +60,7 @@
 #include "backend/permute.h"
 #include "engine/algebra/slot_ring.h"
 #include "ciphers/catalog/catalog.h"
+#include "ciphers/catalog/cipher_field.h"
 #include "engine/algebra/subfield.h"
 #include "engine/bgv/context.h"
 #include "engine/bgv/security.h"
@@ -166,6 +171,15 @@ struct Args {
   bool cost_ops = false;  // --cost-ops
 };
 
+// The field the slot values live in: GF(2^n) at p = 2, F_p at an odd p (the engine only).
+template <class B>
+cb::CipherField slot_field(const B& be) {
+  if constexpr (std::is_same_v<B, cb::BgvBackend>) {
+    if (be.characteristic() != 2) return cb::CipherField(be.prime_field());
+  }
+  return cb::CipherField(be.field());
+}
+
 // Times the operations on backend `be` (keys generated here), checks each result, writes JSON.
 template <class B>
 int bench(B& be, const Args& args, Clock::time_point t_setup) {
@@ -175,13 +189,16 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   const bool quiet = args.quiet;
   const auto& log = args.log;
   const cb::ZmStar& zm = be.zmstar();
-  const cb::GF2n& f = be.field();
+  const cb::CipherField f = slot_field(be);
+  const uint64_t p = f.p();
+  // The Frobenius map X -> X^p; k = 1 when d = 1 (nothing to time).
+  const long frob_k = zm.power(long(p % uint64_t(m)), 1);
   const long ell = be.slot_count();
   const auto rot_dim0 = cb::SlotPermutation::rotate_dim(zm, 0, 1);
   const auto rot_1 = cb::SlotPermutation::rotate(zm, 1);
   const cb::PermutationPlan<B> plan_dim0(be, rot_dim0), plan_1(be, rot_1);
   std::vector<long> keys;
-  for (long j = 1; j < (args.cost_ops ? std::min<long>(zm.d(), 9) : zm.d()); ++j) keys.push_back(zm.power(2, j));
+  for (long j = 1; j < (args.cost_ops ? std::min<long>(zm.d(), 9) : zm.d()); ++j) keys.push_back(zm.power(frob_k, j));
   if (!args.cost_ops) {
     for (long k : plan_dim0.automorphisms()) keys.push_back(k);
     for (long k : plan_1.automorphisms()) keys.push_back(k);
@@ -189,14 +206,14 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   be.require_automorphisms(keys);
   const double keygen_s = be.keygen_seconds();
   const auto info = be.info();
-  log(cb::msg("m=", m, " phi=", info.phi, " d=", info.d, " slots=", ell, " log2 Q=", info.log2_q,
+  log(cb::msg("m=", m, " p=", p, " phi=", info.phi, " d=", info.d, " slots=", ell, " log2 Q=", info.log2_q,
               " (ciphertext ", info.log2_q_ct, ", special ", info.log2_p, ") security=", info.security,
               " keygen ", keygen_s, " s, threads ", omp_get_max_threads()));
 
   std::mt19937_64 g(seed ? seed : 42);
   auto random_slots = [&] {
     std::vector<uint64_t> v(ell);
-    for (auto& x : v) x = n == 64 ? g() : g() & ((1ULL << n) - 1);
+    for (auto& x : v) x = f.is_prime() ? g() % p : n == 64 ? g() : g() & ((1ULL << n) - 1);
     return v;
   };
   const auto a = random_slots(), b = random_slots(), k = random_slots();
@@ -218,18 +235,18 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
     for (long i = 0; i < long(v.size()); ++i) r[i] = fn(i);
     return r;
   };
-  const auto want_add = apply(a, [&](long i) { return a[i] ^ b[i]; });
+  const auto want_add = apply(a, [&](long i) { return f.add(a[i], b[i]); });
   const auto want_mul = apply(a, [&](long i) { return f.mul(a[i], b[i]); });
   const auto want_mulc = apply(a, [&](long i) { return f.mul(a[i], k[i]); });
-  const auto want_frob = apply(a, [&](long i) { return f.sqr(a[i]); });
+  const auto want_frob = apply(a, [&](long i) { return f.pow(a[i], p); });
   const auto want_dim0 = rot_dim0.apply_clear(a);
   const auto want_rot = rot_1.apply_clear(a);
   std::vector<long> hoisted_ks;  // X -> X^(2^j), j = 1..min(d - 1, 8): keys made above
   std::vector<std::vector<uint64_t>> want_hoisted;
   std::vector<uint64_t> frob = a;
   for (long j = 1; j < std::min<long>(zm.d(), 9); ++j) {
-    hoisted_ks.push_back(zm.power(2, j));
-    frob = apply(frob, [&](long i) { return f.sqr(frob[i]); });
+    hoisted_ks.push_back(zm.power(frob_k, j));
+    frob = apply(frob, [&](long i) { return f.pow(frob[i], p); });
     want_hoisted.push_back(frob);
   }
   std::map<std::string, long> op_primes;
@@ -255,9 +272,11 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
     x = ca;
     timed("mul_const", [&] { be.mul_plain(x, ptxt_k); });
     check("multiply by constant", be.decrypt(x), want_mulc);
-    x = ca;
-    timed("frobenius", [&] { be.automorph(x, 2); });
-    check("Frobenius", be.decrypt(x), want_frob);
+    if (frob_k != 1) {
+      x = ca;
+      timed("frobenius", [&] { be.automorph(x, frob_k); });
+      check("Frobenius", be.decrypt(x), want_frob);
+    }
     if (!args.cost_ops) {
       x = ca;
       timed("rotate_dim0", [&] { plan_dim0.apply(be, x); });
@@ -267,9 +286,10 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
       check("rotation by 1", be.decrypt(x), want_rot);
     }
     if constexpr (cb::has_automorph_many<B>::value) {
-      // Hoisted Frobenius maps X -> X^(2^j), j = 1..hoisted, on one input (digits shared).
+      // Hoisted Frobenius maps X -> X^(p^j), j = 1..hoisted, on one input (digits shared);
+      // none when d = 1.
       std::vector<typename B::Ctxt> many;
-      timed("automorph_many", [&] { many = be.automorph_many(ca, hoisted_ks); });
+      if (!hoisted_ks.empty()) timed("automorph_many", [&] { many = be.automorph_many(ca, hoisted_ks); });
       for (size_t i = 0; i < many.size(); ++i) check("hoisted Frobenius", be.decrypt(many[i]), want_hoisted[i]);
     }
     if constexpr (std::is_same_v<B, cb::BgvBackend>) {
@@ -284,7 +304,7 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
       primes_after("add", [&](auto& y) { be.add(y, cb_); });
       primes_after("mul_relin", [&](auto& y) { be.mul(y, cb_); });
       primes_after("mul_const", [&](auto& y) { be.mul_plain(y, ptxt_k); });
-      primes_after("frobenius", [&](auto& y) { be.automorph(y, 2); });
+      if (frob_k != 1) primes_after("frobenius", [&](auto& y) { be.automorph(y, frob_k); });
       if (ca.level() > 1) {
         x = ca;
         timed("mod_switch", [&] { be.mod_switch_to(x, ca.level() - 1); });
@@ -308,6 +328,7 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
 
   nlohmann::json j;
   j["m"] = m;
+  j["p"] = p;
   j["phi"] = info.phi;
   j["d"] = info.d;
   j["slots"] = ell;
@@ -410,16 +431,16 @@ int main(int argc, char** argv) {
   app.add_flag("--allow-insecure", allow_insecure,
                "accept a key weight HElib's formula rates at 0 bits (the JSON says insecure_key)");
   uint64_t p = 0;
-  app.add_option("--p", p, "plaintext modulus, --backend openfhe only (a prime = 1 mod m; default 65537); "
-                           "the engine and HElib paths here are at p = 2");
+  app.add_option("--p", p, "plaintext modulus, a prime: the engine's (default 2; odd m or m = 2^k) or OpenFHE's "
+                           "(a prime = 1 mod m; default 65537); HElib's path here is at p = 2");
   long threads = 0;
   app.add_option("--threads", threads, "OpenMP threads (default: OMP_NUM_THREADS; --backend openfhe: 1 when it is unset)");
   CLI11_PARSE(app, argc, argv);
 
   try {
     const long m = single(m_values, "--m"), bits = single(bits_values, "--bits");
-    if (p != 0 && p != 2 && backend != "openfhe")
-      throw cb::ParameterError(cb::msg("--p ", p, ": the ", backend, " backend runs at p = 2 in this build; --p applies to --backend openfhe"));
+    if (p != 0 && p != 2 && backend == "helib")
+      throw cb::ParameterError(cb::msg("--p ", p, ": the helib backend here runs at p = 2; --p applies to the engine and --backend openfhe"));
     if (threads < 0) throw cb::ParameterError(cb::msg("--threads ", threads, " must be positive (0: the default)"));
     if (threads > 0) omp_set_num_threads(int(threads));
     check_writable(json_path);
@@ -432,7 +453,7 @@ int main(int argc, char** argv) {
       for (const auto& in : e->instances)
         if (in.p == 2 && !kFieldPoly.count(in.n))  // GF(2^n) instances: F_p ones have no field polynomial
           kFieldPoly[in.n] = in.f_low, degrees += cb::msg(degrees.empty() ? "" : ", ", in.n);
-    if (!kFieldPoly.count(n))
+    if ((p == 0 || p == 2) && !kFieldPoly.count(n))
       throw cb::ParameterError(cb::msg("--field-bits=", n, " must be a field degree of the catalog's ciphers (", degrees, ")"));
     auto log = [&](const std::string& s) {
       if (!quiet) std::cerr << "[bench_ops] " << s << std::endl;
@@ -459,9 +480,12 @@ int main(int argc, char** argv) {
     }
 #endif
     if (info_only) {
-      const cb::bgv::Context ctx(cb::bgv::ContextParams{m, bits, c, hwt});
+      cb::bgv::ContextParams cp{m, bits, c, hwt};
+      cp.p = long(p ? p : 2);
+      const cb::bgv::Context ctx(cp);
       nlohmann::json j;
       j["m"] = m;
+      j["p"] = cp.p;
       j["phi"] = ctx.phi();
       j["d"] = ctx.zmstar().d();
       j["slots"] = ctx.zmstar().ell();
@@ -483,6 +507,7 @@ int main(int argc, char** argv) {
       for (long i = 0; i < zm.dims(); ++i)
         j["dims"].push_back({{"gen", zm.gen(i)}, {"ord", zm.ord(i)}, {"good", zm.good(i)}, {"twist", zm.twist(i)}});
       try {
+        if (cp.p != 2) throw cb::ParameterError("the slot field is reported at p = 2 only (sagecheck's cross-check)");
         const cb::SlotRing ring(zm);
         j["slot_field"] = {{"G", gf2x_hex(ring.G())}, {"zeta", gf2x_hex(ring.zeta())}};
         if (zm.d() % n == 0) {
@@ -508,8 +533,12 @@ int main(int argc, char** argv) {
       return bench(be, args, t_setup);
     }
 #endif
-    cb::BgvBackend be(cb::BgvParams{m, bits, c, hwt, seed, keep_uniform_mib, encryption == "secret"}, n,
-                      kFieldPoly.at(n));
+    const cb::BgvParams bp{m, bits, c, hwt, seed, keep_uniform_mib, encryption == "secret"};
+    if (p != 0 && p != 2) {
+      cb::BgvBackend be(bp, cb::PrimeField(p));
+      return bench(be, args, t_setup);
+    }
+    cb::BgvBackend be(bp, n, kFieldPoly.at(n));
     return bench(be, args, t_setup);
   } catch (const Mismatch& e) {
     std::cerr << e.what() << std::endl;

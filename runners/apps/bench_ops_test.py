@@ -50,6 +50,8 @@ REFUSED = [
      "bench_ops: --field-bits=12 must be a field degree of the catalog's ciphers (8, 16, 32, 64"),
     (["--m", 257, "--bits", 200, "--field-bits", 64], "{tmp}/ops.json",
      "bench_ops: m=257 has slots GF(2^16): GF(2^64) needs 64 | d"),
+    (["--m", 241, "--bits", 200, "--p", 15], "{tmp}/ops.json", "bench_ops: p=15: a prime field F_p needs an odd prime p < 2^61 (p is not prime)"),
+    (["--m", 255, "--bits", 200, "--p", 17], "{tmp}/ops.json", "bench_ops: p=17 divides m=255"),
 ]
 
 
@@ -91,3 +93,17 @@ def test_records_which_transform_each_prime_uses(tmp_path):
         assert sum(ops["transforms"].values()) == sum(ops["primes"].values())
         if m == 257:
             assert set(ops["transforms"]) == {"bluestein"}
+
+
+@pytest.mark.parametrize("m, p, hwt, d, slots", [(256, 65537, 120, 1, 128), (241, 17, 0, 80, 3)])
+def test_the_engine_at_a_prime_p(tmp_path, m, p, hwt, d, slots):
+    """--p runs the engine at a prime plaintext modulus: F_p slot values, every operation
+    checked against F_p arithmetic; no Frobenius map to time when d = 1 (m = 2^k, p = 1 mod m)."""
+    out = tmp_path / "ops.json"
+    proc = run("--m", m, "--bits", 150, "--c", 2, "--hwt", hwt, "--p", p, "--reps", 1, json_path=out)
+    assert proc.returncode == 0, proc.stderr
+    j = json.loads(out.read_text())
+    assert (j["p"], j["d"], j["slots"], j["correct"]) == (p, d, slots, True)
+    for op in ("encrypt", "decrypt", "add", "mul_relin", "mul_const", "rotate_dim0", "rotate", "mod_switch"):
+        assert j[op + "_ms"] > 0
+    assert ("frobenius_ms" in j) == (d > 1)

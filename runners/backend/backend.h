@@ -13,6 +13,9 @@
 //   const ZmStar& zmstar() const;     slot hypercube and the action of X -> X^k
 //   const GF2n& field() const;        the cipher's field GF(2^n)
 //   long slot_count() const;          ell
+//   uint64_t characteristic() const;  (optional) 2, or the odd prime p of F_p slots (the
+//                                     clear and BGV backends at p: field() then throws and
+//                                     prime_field() is F_p; slot_characteristic(b) below)
 //
 //   Ptxt encode(const std::vector<uint64_t>& v) const;   v.size() == ell, in GF(2^n)
 //   Ctxt encrypt(const std::vector<uint64_t>& v) const;
@@ -46,6 +49,8 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "engine/algebra/subfield.h"
@@ -54,6 +59,20 @@
 #include <string>
 
 namespace cb {
+
+// The characteristic of B's slots: b.characteristic() where B has it (the clear and BGV
+// backends at an odd prime p: F_p slots), else 2 (GF(2^n) slots, every backend before prime fields).
+template <class B, class = void>
+struct HasCharacteristic : std::false_type {};
+template <class B>
+struct HasCharacteristic<B, std::void_t<decltype(std::declval<const B&>().characteristic())>> : std::true_type {};
+template <class B>
+uint64_t slot_characteristic(const B& b) {
+  if constexpr (HasCharacteristic<B>::value)
+    return b.characteristic();
+  else
+    return 2;
+}
 
 // What a backend reports about its parameters (JSON "params" of the runners).
 struct BackendInfo {

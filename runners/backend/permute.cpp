@@ -8,7 +8,7 @@
 namespace cb {
 
 SlotPermutation::SlotPermutation(const ZmStar& zm, std::vector<long> src_of)
-    : m_(zm.m()), d_(zm.d()), src_of_(std::move(src_of)), k_of_(src_of_.size(), 0) {
+    : m_(zm.m()), d_(zm.d()), p_(zm.p()), src_of_(std::move(src_of)), k_of_(src_of_.size(), 0) {
   const long ell = zm.ell();
   if (long(src_of_.size()) != ell)
     throw ParameterError(msg("the permutation lists ", src_of_.size(), " slots: the ring m=", zm.m(), " has ell=", ell));
@@ -35,12 +35,12 @@ SlotPermutation::SlotPermutation(const ZmStar& zm, std::vector<long> src_of)
 
 std::vector<SlotPermutation::Group> SlotPermutation::cover(long n) const {
   if (n < 1 || d_ % n != 0)
-    throw ParameterError(msg("n=", n, " does not divide d=", d_, " (m=", m_, "): slot values must lie in GF(2^n) inside GF(2^d)"));
+    throw ParameterError(msg("n=", n, " does not divide d=", d_, " (m=", m_, "): slot values must lie in GF(", p_, "^n) inside GF(", p_, "^d)"));
   if (n == d_) return groups_;
   const long q = d_ / n;
   const auto mulmod = [this](long a, long b) { return long((unsigned long long)a * (unsigned long long)b % (unsigned long long)m_); };
-  long two_n = 1;  // 2^n mod m
-  for (long i = 0; i < n; ++i) two_n = 2 * two_n % m_;
+  long two_n = 1;  // p^n mod m (2^n at p = 2): the twists that fix GF(p^n)
+  for (long i = 0; i < n; ++i) two_n = mulmod(two_n, p_ % m_);
   // Candidates: dst -> its q k's; k -> the dsts it can serve.
   const long ell = long(src_of_.size());
   std::vector<std::vector<long>> cands(ell);

@@ -18,7 +18,8 @@
 // 2^(-j n), which is invisible. Each pair then has d/n candidate k's, and cover(n) chooses
 // few of them greedily: first k = 1 for every pair that admits it (no automorphism),
 // then repeatedly the k that serves the most pairs not yet served. PermutationPlan uses
-// cover(backend.field().n()); cover(d) is the exact grouping. Example: m = 4369, d = 16,
+// cover(backend.field().n()); cover(d) is the exact grouping. At an odd prime p the same
+// holds with p for 2 (twists x -> x^(p^j)): F_p values (n = 1) are fixed by every twist. Example: m = 4369, d = 16,
 // its first dimension is bad with twist 8, yet for AES bytes (n = 8) a rotation along it
 // needs one automorphism and no mask.
 //
@@ -52,16 +53,17 @@
 #include <utility>
 #include <vector>
 
+#include "backend/backend.h"
 #include "engine/algebra/zmstar.h"
 #include "engine/errors.h"
 
 namespace cb {
 
-// x -> x^(2^j) in every slot: the automorphism X -> X^(2^j mod m). j may be negative or
+// x -> x^(p^j) in every slot: the automorphism X -> X^(p^j mod m) (x^(2^j) at p = 2). j may be negative or
 // >= d; j = 0 mod d does nothing.
 template <class B>
 void frobenius(const B& backend, typename B::Ctxt& c, long j) {
-  const long k = backend.zmstar().power(2, j);
+  const long k = backend.zmstar().power(backend.zmstar().p(), j);
   if (k != 1) backend.automorph(c, k);
 }
 
@@ -101,7 +103,7 @@ class SlotPermutation {
   std::vector<uint64_t> apply_clear(const std::vector<uint64_t>& v) const;
 
  private:
-  long m_, d_;
+  long m_, d_, p_;  // the ring's m, slot degree d and plaintext modulus p (Frobenius x -> x^p)
   std::vector<long> src_of_;
   std::vector<long> k_of_;  // exact k per dst, 0 for don't-care
   long listed_ = 0;
@@ -140,7 +142,8 @@ class PermutationPlan {
       throw ParameterError(msg("the permutation was built for m=", perm.m(), " but the backend has m=",
                                backend.zmstar().m()));
     const long ell = perm.ell();
-    const auto groups = perm.cover(backend.field().n());
+    // The degree of the slot values' field over the slots' prime field: n for GF(2^n), 1 for F_p.
+    const auto groups = perm.cover(slot_characteristic(backend) == 2 ? backend.field().n() : 1);
     if (groups.empty()) {
       // Nothing matters: zero everything, or leave the ciphertext as it is.
       if (dont_care == DontCare::kZero) terms_.push_back({1, backend.encode(std::vector<uint64_t>(ell, 0))});

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/backend.h"
 #include "backend/lanes.h"
 
 namespace cb {
@@ -57,20 +58,6 @@ struct HasEncryptMany : std::false_type {};
 template <class B>
 struct HasEncryptMany<B, std::void_t<decltype(std::declval<const B&>().encrypt_many(
                              std::declval<const std::vector<std::vector<uint64_t>>&>()))>> : std::true_type {};
-
-// The characteristic of B's slots: b.characteristic() where B has it (the clear backend at
-// an odd prime p: F_p slots), else 2 (GF(2^n) slots, every backend before prime fields).
-template <class B, class = void>
-struct HasCharacteristic : std::false_type {};
-template <class B>
-struct HasCharacteristic<B, std::void_t<decltype(std::declval<const B&>().characteristic())>> : std::true_type {};
-template <class B>
-uint64_t slot_characteristic(const B& b) {
-  if constexpr (HasCharacteristic<B>::value)
-    return b.characteristic();
-  else
-    return 2;
-}
 
 // b.encrypt(v) of each v, in order (through encrypt_many where B has it).
 template <class B>
