@@ -27,12 +27,6 @@ inline std::vector<InstanceCase> all_instances() {
   return out;
 }
 
-// Why a BGV test skips an F_p instance (p > 2): the engine's plaintexts are mod 2 for now.
-inline std::string bgv_skip_reason(const InstanceSpec& sp) {
-  return sp.id + " is over F_" + std::to_string(sp.p) +
-         ": the BGV engine runs GF(2^n) instances only for now (p > 2 is issue 45's engine part)";
-}
-
 // The smallest odd m whose slots hold GF(2^n) (n | d = ord_m(2)) with at least `slots`
 // slots (GF(2^63): m = 379, d = 378, one slot; GF(2^31): m = 311, d = 155, two slots).
 inline long small_ring(long n, long slots) {
