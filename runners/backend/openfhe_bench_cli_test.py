@@ -82,8 +82,18 @@ def test_refusals_name_the_value(tmp_path, args, message):
     assert not out.exists()
 
 
-def test_p_is_refused_on_the_engine(tmp_path):
-    out = tmp_path / "ops.json"
-    proc = subprocess.run([str(BENCH_OPS), "--m", "257", "--bits", "200", "--p", "65537", "--json", str(out)],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and "--p 65537: the bgv backend runs at p = 2 in this build" in proc.stderr
+def test_the_engine_runs_beside_it_at_the_same_ring_and_p(tmp_path):
+    """The side by side of BENCHMARKS.md: the same binary, the same N, p and 180 bits, each
+    backend's every operation checked."""
+    runs = {}
+    for backend in ("openfhe", "bgv"):
+        out = tmp_path / f"{backend}.json"
+        proc = subprocess.run([str(BENCH_OPS), "--backend", backend, "--m", "4096", "--bits", "180", "--c", "2",
+                               "--p", "65537", "--hwt", "0", "--reps", "1", "--quiet", "--json", str(out)],
+                              capture_output=True, text=True, timeout=300, env=dict(os.environ, OMP_NUM_THREADS="1"))
+        assert proc.returncode == 0, proc.stderr
+        runs[backend] = json.loads(out.read_text())
+    for d in runs.values():
+        assert d["correct"] is True and (d["m"], d["phi"], d["p"], d["slots"]) == (4096, 2048, 65537, 2048)
+        assert 179 < d["log2_q_ct"] <= 180.5
+        assert all(d[op + "_ms"] > 0 for op in OPS)
