@@ -69,7 +69,7 @@ void check_entry(const CipherEntry& e) {
     };
     bad(!in.id.empty(), "id is missing");
     if (in.p != 2) {  // F_p: n = 1, no polynomial
-      bad(in.p > 2 && in.p < PrimeField::kMaxP && is_prime_u64(in.p),
+      bad(in.p > 2 && in.p < PrimeField::kMaxP && util::is_prime(in.p),
           msg("p=", in.p, ": the characteristic is 2 (GF(2^n)) or an odd prime below 2^61"));
       bad(in.n == 1, msg("n=", in.n, " with p=", in.p, ": prime-field instances are F_p, n = 1"));
       bad(in.f_low == 0, msg("f_low=0x", std::hex, in.f_low, std::dec, " with p=", in.p, ": F_p has no field polynomial"));
@@ -107,7 +107,7 @@ const InstanceSpec& find_instance(const CipherEntry& e, long n, long s, uint64_t
   if (p != 2) {
     if (n != 0 && n != 1)
       throw ParameterError(msg("--field-bits ", n, " with --p ", p, ": prime-field instances are F_p (degree 1)"));
-    if (p < 3 || p >= PrimeField::kMaxP || !is_prime_u64(p))
+    if (p < 3 || p >= PrimeField::kMaxP || !util::is_prime(p))
       throw ParameterError(msg("--p ", p, ": the characteristic is 2 (GF(2^n)) or an odd prime below 2^61"));
     if (e.excludes)
       if (const std::string why = e.excludes(p); !why.empty()) throw ParameterError(why);

@@ -29,7 +29,7 @@ const Params& find(uint64_t p) {
 }  // namespace
 
 std::string MimcPrime::excluded(uint64_t p) {
-  if (p <= 3 || p >= PrimeField::kMaxP || !is_prime_u64(p))
+  if (p <= 3 || p >= PrimeField::kMaxP || !util::is_prime(p))
     return msg("MiMC over F_p: p=", p, " is not a prime 3 < p < 2^61");
   if ((p - 1) % 3 == 0)
     return msg("MiMC over F_", p, ": 3 divides p - 1 = ", p - 1, ", so x^3 is not a permutation of F_", p,

@@ -17,33 +17,9 @@
 #include <vector>
 
 #include "engine/errors.h"
+#include "engine/util/primes.h"
 
 namespace cb {
-
-// Whether n is prime: deterministic Miller-Rabin (bases 2..37 decide every n < 3.3e24).
-inline bool is_prime_u64(uint64_t n) {
-  using u128 = unsigned __int128;
-  if (n < 2) return false;
-  for (uint64_t q : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37})
-    if (n % q == 0) return n == q;
-  uint64_t d = n - 1;
-  long r = 0;
-  while (!(d & 1)) d >>= 1, ++r;
-  auto mulmod = [n](uint64_t a, uint64_t b) { return uint64_t(u128(a) * b % n); };
-  for (uint64_t a : {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37}) {
-    uint64_t x = 1, base = a % n, e = d;
-    for (; e; e >>= 1, base = mulmod(base, base))
-      if (e & 1) x = mulmod(x, base);
-    if (x == 1 || x == n - 1) continue;
-    bool composite = true;
-    for (long i = 1; i < r && composite; ++i) {
-      x = mulmod(x, x);
-      if (x == n - 1) composite = false;
-    }
-    if (composite) return false;
-  }
-  return true;
-}
 
 class PrimeField {
  public:
@@ -51,7 +27,7 @@ class PrimeField {
 
   // ParameterError unless p is an odd prime below 2^61 (p = 2 is GF(2^n)'s: subfield.h).
   explicit PrimeField(uint64_t p) : p_(p) {
-    if (p <= 2 || p >= kMaxP || !is_prime_u64(p))
+    if (p <= 2 || p >= kMaxP || !util::is_prime(p))
       throw ParameterError(msg("p=", p, ": a prime field F_p needs an odd prime p < 2^61",
                                p == 2 ? " (p = 2: the fields GF(2^n))" : p >= kMaxP ? "" : " (p is not prime)"));
   }

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "engine/errors.h"
+#include "engine/util/primes.h"
 
 namespace cb {
 
@@ -29,36 +30,7 @@ long powmod(long x, long e, long m) {
   return r;
 }
 
-// Deterministic Miller-Rabin for n < 2^64: the first twelve primes as bases suffice
-// (Sorenson and Webster 2015: exact below 3.3 * 10^24).
-bool is_prime(long n) {
-  if (n < 2) return false;
-  using u128 = unsigned __int128;
-  using u64 = unsigned long long;
-  const u64 N = u64(n);
-  for (u64 a : {2ull, 3ull, 5ull, 7ull, 11ull, 13ull, 17ull, 19ull, 23ull, 29ull, 31ull, 37ull})
-    if (N % a == 0) return N == a;
-  u64 dd = N - 1;
-  int s = 0;
-  while ((dd & 1) == 0) dd >>= 1, ++s;
-  auto mul = [N](u64 a, u64 b) { return u64(u128(a) * b % N); };
-  for (u64 a : {2ull, 3ull, 5ull, 7ull, 11ull, 13ull, 17ull, 19ull, 23ull, 29ull, 31ull, 37ull}) {
-    u64 x = 1, base = a, e = dd;
-    while (e > 0) {
-      if (e & 1) x = mul(x, base);
-      base = mul(base, base);
-      e >>= 1;
-    }
-    if (x == 1 || x == N - 1) continue;
-    bool witness = true;
-    for (int r = 1; r < s && witness; ++r) {
-      x = mul(x, x);
-      if (x == N - 1) witness = false;
-    }
-    if (witness) return false;
-  }
-  return true;
-}
+bool is_prime(long n) { return n >= 2 && util::is_prime(uint64_t(n)); }  // the engine's one test (util/primes.h)
 
 std::vector<std::pair<long, long>> factorize(long n) {
   std::vector<std::pair<long, long>> f;
