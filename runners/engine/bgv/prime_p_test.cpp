@@ -14,6 +14,7 @@
 #include <ostream>
 #include <random>
 
+#include "engine/bgv/test_noise.h"
 #include "engine/bgv/decryptor.h"
 #include "engine/bgv/encryptor.h"
 #include "engine/bgv/evaluator.h"
@@ -146,17 +147,9 @@ struct Scheme {
   NoiseModel noise;
 };
 
-// Every root: measured <= bound (a relative 1e-6 for the floating-point embedding).
+// Every root: measured <= bound (test_noise.h).
 ::testing::AssertionResult dominated(const Scheme& s, const Ciphertext& c, const std::string& what) {
-  const RootBound measured = Decryptor(s.ctx, s.sk).noise_embedding(c);
-  if (measured.is_zero()) return ::testing::AssertionSuccess();
-  for (long t = 0; t < measured.size(); ++t) {
-    const double m = measured.log2_at(t), b = c.noise.log2_at(t);
-    if (m > b + 1e-6)
-      return ::testing::AssertionFailure() << what << ": at root " << t << " the noise is 2^" << m
-                                           << " above its bound 2^" << b;
-  }
-  return ::testing::AssertionSuccess();
+  return testing::noise_dominated(s.ctx, s.sk, c, what);
 }
 
 class PrimePTest : public ::testing::TestWithParam<Case> {
