@@ -171,12 +171,10 @@ struct Args {
   bool cost_ops = false;  // --cost-ops
 };
 
-// The field the slot values live in: GF(2^n) at p = 2, F_p at an odd p (the engine only).
+// The field the slot values live in: GF(2^n) at p = 2, F_p at an odd p.
 template <class B>
 cb::CipherField slot_field(const B& be) {
-  if constexpr (std::is_same_v<B, cb::BgvBackend>) {
-    if (be.characteristic() != 2) return cb::CipherField(be.prime_field());
-  }
+  if (cb::slot_characteristic(be) != 2) return cb::CipherField(be.prime_field());
   return cb::CipherField(be.field());
 }
 
@@ -431,16 +429,14 @@ int main(int argc, char** argv) {
   app.add_flag("--allow-insecure", allow_insecure,
                "accept a key weight HElib's formula rates at 0 bits (the JSON says insecure_key)");
   uint64_t p = 0;
-  app.add_option("--p", p, "plaintext modulus, a prime: the engine's (default 2; odd m or m = 2^k) or OpenFHE's "
-                           "(a prime = 1 mod m; default 65537); HElib's path here is at p = 2");
+  app.add_option("--p", p, "plaintext modulus, a prime: the engine's and HElib's (default 2; odd m or m = 2^k) or "
+                           "OpenFHE's (a prime = 1 mod m; default 65537)");
   long threads = 0;
   app.add_option("--threads", threads, "OpenMP threads (default: OMP_NUM_THREADS; --backend openfhe: 1 when it is unset)");
   CLI11_PARSE(app, argc, argv);
 
   try {
     const long m = single(m_values, "--m"), bits = single(bits_values, "--bits");
-    if (p != 0 && p != 2 && backend == "helib")
-      throw cb::ParameterError(cb::msg("--p ", p, ": the helib backend here runs at p = 2; --p applies to the engine and --backend openfhe"));
     if (threads < 0) throw cb::ParameterError(cb::msg("--threads ", threads, " must be positive (0: the default)"));
     if (threads > 0) omp_set_num_threads(int(threads));
     check_writable(json_path);
@@ -529,6 +525,10 @@ int main(int argc, char** argv) {
     const Args args{m, bits, c, hwt, reps, n, keep_uniform_mib, seed, json_path, quiet, log, allow_insecure, cost_ops};
 #ifdef CB_HAVE_HELIB
     if (backend == "helib") {
+      if (p != 0 && p != 2) {
+        cb::HelibBackend be(cb::HelibParams{m, bits, c, hwt, seed}, cb::PrimeField(p));
+        return bench(be, args, t_setup);
+      }
       cb::HelibBackend be(cb::HelibParams{m, bits, c, hwt, seed}, n, kFieldPoly.at(n));
       return bench(be, args, t_setup);
     }

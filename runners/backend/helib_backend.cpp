@@ -10,12 +10,14 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <optional>
 #include <climits>
 #include <cmath>
 #include <mutex>
 #include <cstdlib>
 #include <set>
 
+#include "engine/algebra/prime_slot_ring.h"
 #include "engine/algebra/slot_ring.h"
 #include "engine/algebra/subfield.h"
 #include "engine/errors.h"
@@ -45,11 +47,11 @@ std::string loaded_library(const void* addr) {
 }
 
 // Checks the parameters HElib would otherwise reject with its own assertions.
-ZmStar checked_zmstar(const HelibParams& p) {
+ZmStar checked_zmstar(const HelibParams& p, long pt = 2) {
   if (p.bits < 1) throw ParameterError(msg("bits=", p.bits, " must be positive (HElib's ciphertext-modulus bits)"));
   if (p.c < 1) throw ParameterError(msg("c=", p.c, " must be at least 1 (key-switching digits)"));
   if (p.hwt < 0) throw ParameterError(msg("hwt=", p.hwt, " must be 0 (dense) or positive"));
-  return ZmStar(p.m);  // ParameterError unless m is odd and in range
+  return ZmStar(p.m, pt);  // ParameterError unless m is odd (or 2^k at odd p) and in range
 }
 
 }  // namespace
@@ -84,18 +86,29 @@ struct HelibBackend::Ptxt::Data {
 
 struct HelibBackend::Impl {
   Impl(const HelibParams& p, long n, uint64_t f_low)
-      : params(p), zm(checked_zmstar(p)), field(n, f_low), ring(zm), sub(ring, n, f_low) {
+      : params(p), zm(checked_zmstar(p)), field(GF2n(n, f_low)) {
+    ring = std::make_unique<SlotRing>(zm);
+    sub = std::make_unique<Subfield>(*ring, n, f_low);
+    build();
+  }
+  Impl(const HelibParams& p, const PrimeField& F)
+      : params(p), zm(checked_zmstar(p, long(F.p()))), Fp(F), pt(long(F.p())) {
+    pring = std::make_unique<PrimeSlotRing>(zm);
+    build();
+  }
+  void build() {
+    const HelibParams& p = params;
     if (p.seed) NTL::SetSeed(NTL::ZZ(p.seed));
     ctx.reset(helib::ContextBuilder<helib::BGV>()
                   .m(p.m)
-                  .p(2)
+                  .p(pt)
                   .r(1)
                   .bits(p.bits)
                   .c(p.c)
                   .skHwt(p.hwt)
                   .buildPtr());
     if (ctx->getZMStar().getOrdP() != zm.d() || ctx->getZMStar().getNSlots() != zm.ell())
-      throw Error(msg("HElib's Z_m^*/<2> for m=", p.m, " has d=", ctx->getZMStar().getOrdP(), ", ",
+      throw Error(msg("HElib's Z_m^*/<", pt, "> for m=", p.m, " has d=", ctx->getZMStar().getOrdP(), ", ",
                       ctx->getZMStar().getNSlots(), " slots; the engine has d=", zm.d(), ", ", zm.ell()));
     const auto t0 = std::chrono::steady_clock::now();
     sk = std::make_unique<helib::SecKey>(*ctx);
@@ -107,14 +120,27 @@ struct HelibBackend::Impl {
   NTL::ZZX to_poly(const std::vector<uint64_t>& v) const {
     if (long(v.size()) != zm.ell())
       throw ParameterError(msg("HelibBackend: ", v.size(), " values for ", zm.ell(), " slots (m=", zm.m(), ")"));
+    if (pring) {  // F_p: the constant (x, 0, ..., 0) of each slot, lifted to (-p/2, p/2]
+      std::vector<PrimeSlotRing::Element> e(v.size(), PrimeSlotRing::Element(size_t(zm.d()), 0));
+      for (size_t i = 0; i < v.size(); ++i) {
+        if (v[i] >= uint64_t(pt))
+          throw ParameterError(msg("HelibBackend: slot ", i, " value ", v[i], " is not in F_", pt));
+        e[i][0] = v[i];
+      }
+      const auto a = pring->encode(e);
+      NTL::ZZX z;
+      for (size_t i = 0; i < a.size(); ++i)
+        if (a[i]) NTL::SetCoeff(z, long(i), a[i] > uint64_t(pt) / 2 ? NTL::ZZ(long(a[i]) - pt) : NTL::ZZ(long(a[i])));
+      return z;
+    }
     std::vector<NTL::GF2X> slots(v.size());
     for (size_t i = 0; i < v.size(); ++i) {
-      if (field.n() < 64 && (v[i] >> field.n()))
+      if (field->n() < 64 && (v[i] >> field->n()))
         throw ParameterError(msg("HelibBackend: slot ", i, " value 0x", std::hex, v[i], std::dec,
-                                 " is not in GF(2^", field.n(), ")"));
-      slots[i] = sub.embed(v[i]);
+                                 " is not in GF(2^", field->n(), ")"));
+      slots[i] = sub->embed(v[i]);
     }
-    const NTL::GF2X a = ring.encode(slots);
+    const NTL::GF2X a = ring->encode(slots);
     NTL::ZZX z;
     for (long i = 0; i <= NTL::deg(a); ++i)
       if (NTL::IsOne(NTL::coeff(a, i))) NTL::SetCoeff(z, i, 1);
@@ -128,9 +154,12 @@ struct HelibBackend::Impl {
 
   HelibParams params;
   ZmStar zm;
-  GF2n field;
-  SlotRing ring;
-  Subfield sub;
+  std::optional<GF2n> field;             // p = 2
+  std::unique_ptr<SlotRing> ring;        // p = 2
+  std::unique_ptr<Subfield> sub;         // p = 2
+  std::optional<PrimeField> Fp;          // odd p
+  std::unique_ptr<PrimeSlotRing> pring;  // odd p
+  long pt = 2;                           // the plaintext modulus
   std::unique_ptr<helib::Context> ctx;
   std::unique_ptr<helib::SecKey> sk;
   std::set<long> has_key;  // k with a key-switching matrix s(X^k) -> s (1: none needed)
@@ -142,10 +171,20 @@ struct HelibBackend::Impl {
 
 HelibBackend::HelibBackend(const HelibParams& params, long n, uint64_t f_low)
     : impl_(std::make_unique<Impl>(params, n, f_low)) {}
+HelibBackend::HelibBackend(const HelibParams& params, const PrimeField& F)
+    : impl_(std::make_unique<Impl>(params, F)) {}
 HelibBackend::~HelibBackend() = default;
 
 const ZmStar& HelibBackend::zmstar() const { return impl_->zm; }
-const GF2n& HelibBackend::field() const { return impl_->field; }
+uint64_t HelibBackend::characteristic() const { return uint64_t(impl_->pt); }
+const GF2n& HelibBackend::field() const {
+  if (!impl_->field) throw ParameterError(msg("field(): the slots hold F_", impl_->pt, ", not GF(2^n) (use prime_field())"));
+  return *impl_->field;
+}
+const PrimeField& HelibBackend::prime_field() const {
+  if (!impl_->Fp) throw ParameterError("prime_field(): the slots hold GF(2^n) (p = 2; use field())");
+  return *impl_->Fp;
+}
 long HelibBackend::slot_count() const { return impl_->zm.ell(); }
 double HelibBackend::keygen_seconds() const { return impl_->keygen_s; }
 
@@ -153,6 +192,7 @@ BackendInfo HelibBackend::info() const {
   const helib::Context& c = *impl_->ctx;
   BackendInfo i;
   i.name = "helib";
+  i.p = impl_->pt;
   i.m = impl_->zm.m();
   i.phi = impl_->zm.phi();
   i.d = impl_->zm.d();
@@ -185,7 +225,7 @@ HelibBackend::Ctxt HelibBackend::encrypt(const std::vector<uint64_t>& v) const {
   // object, so key-switching matrices added later by require_automorphisms are found.
   const helib::PubKey& pk = *impl_->sk;
   auto c = std::make_unique<helib::Ctxt>(pk);
-  pk.helib::PubKey::Encrypt(*c, z, /*ptxtSpace=*/2);
+  pk.helib::PubKey::Encrypt(*c, z, /*ptxtSpace=*/impl_->pt);
   return Ctxt(std::move(c));
 }
 
@@ -196,12 +236,28 @@ std::vector<uint64_t> HelibBackend::decrypt(const Ctxt& c) const {
                             " bits): decryption would be wrong"));
   NTL::ZZX z;
   impl_->sk->Decrypt(z, c.get());
+  if (impl_->pring) {  // coefficients mod p (HElib removed its intFactor), then the slots
+    const long p = impl_->pt;
+    std::vector<uint64_t> a(size_t(impl_->zm.phi()), 0);
+    for (long i = 0; i <= NTL::deg(z) && i < long(a.size()); ++i) {
+      long r = NTL::rem(NTL::coeff(z, i), p);
+      a[size_t(i)] = uint64_t(r < 0 ? r + p : r);
+    }
+    const auto slots = impl_->pring->decode(a);
+    std::vector<uint64_t> out(slots.size());
+    for (size_t i = 0; i < slots.size(); ++i) {
+      for (size_t j = 1; j < slots[i].size(); ++j)
+        if (slots[i][j]) throw Error(msg("HelibBackend: slot ", i, " decrypted outside F_", p, " (a wrong result)"));
+      out[i] = slots[i][0];
+    }
+    return out;
+  }
   NTL::GF2X a;
   for (long i = 0; i <= NTL::deg(z); ++i)
     if (NTL::IsOdd(NTL::coeff(z, i))) NTL::SetCoeff(a, i);
-  const auto slots = impl_->ring.decode(a);
+  const auto slots = impl_->ring->decode(a);
   std::vector<uint64_t> out(slots.size());
-  for (size_t i = 0; i < slots.size(); ++i) out[i] = impl_->sub.project(slots[i]);
+  for (size_t i = 0; i < slots.size(); ++i) out[i] = impl_->sub->project(slots[i]);
   return out;
 }
 
@@ -306,7 +362,8 @@ std::string HelibBackend::report_json() const {
   j["helib_keys"] = {{"key_switching_matrices", impl_->sk->keySWlist().size()},
                      {"automorphism_keys", long(impl_->has_key.size()) - 1},
                      {"relinearization", "s^2 -> s"}};
-  j["helib_slot_mapping"] = "engine SlotRing CRT on the plaintext polynomial (HElib's EncryptedArray not used)";
+  j["helib_slot_mapping"] = impl_->pring ? "engine PrimeSlotRing CRT on the plaintext polynomial in R_p (HElib's EncryptedArray not used)"
+                                         : "engine SlotRing CRT on the plaintext polynomial (HElib's EncryptedArray not used)";
   j["hoisting"] = false;
   return j.dump();
 }

@@ -1,4 +1,5 @@
-// helib_backend.h: HElib 2.3.0 (BGV, p = 2, r = 1) behind the circuit interface of backend.h.
+// helib_backend.h: HElib 2.3.0 (BGV, r = 1, p = 2 or an odd prime p) behind the circuit
+// interface of backend.h.
 //
 // Built only when CMake is given -DCB_HELIB_DIR=<HElib install prefix> (`make helib`);
 // then CB_HAVE_HELIB is defined for the executables.
@@ -16,6 +17,12 @@
 // automorph(k) moves them as zmstar().automorphism_action(k) says (checked by
 // helib_backend_test against ClearBackend). HElib's own hypercube (its generators and
 // orders) is reported in report_json() for comparison, not used.
+//
+// At an odd prime p (the second constructor) the same holds with the engine's
+// PrimeSlotRing: F_p slot values go through its CRT to the plaintext polynomial in R_p,
+// lifted to (-p/2, p/2], which HElib encrypts with plaintext space p (its context built
+// with .p(p)); decrypt() reduces HElib's decryption (its intFactor removed by HElib) mod p
+// and decodes, refusing a slot outside F_p.
 //
 // Keys: the constructor generates the secret key (HElib's context carries its Hamming
 // weight), the public key, and the relinearization key s^2 -> s only (maxDegKswitch = 2,
@@ -41,6 +48,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "ciphers/reference/prime_field.h"
 
 namespace helib {
 class Ctxt;
@@ -84,10 +92,15 @@ class HelibBackend {
   // n, f_low: the cipher's field GF(2^n) = GF(2)[x]/f (see subfield.h). Throws
   // ParameterError when m, n or f is invalid (checked before HElib builds anything).
   HelibBackend(const HelibParams& params, long n, uint64_t f_low);
+  // F_p slots at the odd prime F.p() (ParameterError as ZmStar(m, p) refuses m).
+  HelibBackend(const HelibParams& params, const PrimeField& F);
   ~HelibBackend();
 
   const ZmStar& zmstar() const;
-  const GF2n& field() const;
+  // The characteristic: 2 (GF(2^n) slots) or the odd prime p (F_p slots).
+  uint64_t characteristic() const;
+  const GF2n& field() const;              // ParameterError at p > 2
+  const PrimeField& prime_field() const;  // ParameterError at p = 2
   long slot_count() const;
   BackendInfo info() const;
   double keygen_seconds() const;  // wall time spent generating keys so far

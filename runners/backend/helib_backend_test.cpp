@@ -93,6 +93,54 @@ TEST_P(HelibVsClear, EveryOperationMovesSlotsAsTheClearBackend) {
 
 INSTANTIATE_TEST_SUITE_P(Rings, HelibVsClear, ::testing::Values(257L, 771L, 4369L));
 
+// At an odd prime p: F_p slots on HElib (its context at .p(p)) against ClearBackend at p,
+// every operation and automorphisms, on a power-of-two ring (p = 1 mod m: d = 1) and an odd
+// one with GF(17^80) slots.
+class HelibVsClearAtP : public ::testing::TestWithParam<std::pair<long, uint64_t>> {};
+
+TEST_P(HelibVsClearAtP, EveryOperationMovesSlotsAsTheClearBackend) {
+  const auto [m, p] = GetParam();
+  HelibBackend he(HelibParams{m, 300, 2, 0, 1}, PrimeField(p));
+  ClearBackend cl(m, PrimeField(p));
+  ASSERT_EQ(he.slot_count(), cl.slot_count());
+  EXPECT_EQ(he.characteristic(), p);
+  EXPECT_THROW(he.field(), ParameterError);
+  std::mt19937_64 g(m + p);
+  const long ell = he.slot_count();
+  auto random = [&] {
+    std::vector<uint64_t> v(static_cast<size_t>(ell));
+    for (auto& x : v) x = g() % p;
+    return v;
+  };
+  const auto a = random(), b = random(), k = random();
+  auto ha = he.encrypt(a), hb = he.encrypt(b);
+  EXPECT_EQ(he.decrypt(ha), a);
+  auto ca = cl.encrypt(a), cb_ = cl.encrypt(b);
+  auto hx = ha;
+  auto cx = ca;
+  he.mul(hx, hb), cl.mul(cx, cb_);
+  he.add_plain(hx, he.encode(k)), cl.add_plain(cx, cl.encode(k));
+  he.mul_plain(hx, he.encode(b)), cl.mul_plain(cx, cl.encode(b));
+  he.square(hx), cl.square(cx);
+  he.add(hx, ha), cl.add(cx, ca);
+  EXPECT_EQ(he.decrypt(hx), cl.decrypt(cx));
+  std::vector<long> ks{long(p % uint64_t(m))};
+  for (long i = 0; i < he.zmstar().dims(); ++i) ks.push_back(he.zmstar().gen(i)), ks.push_back(he.zmstar().inverse(he.zmstar().gen(i)));
+  he.require_automorphisms(ks);
+  cl.require_automorphisms(ks);
+  for (long kk : ks) {
+    auto h = hx;
+    auto c = cx;
+    he.automorph(h, kk);
+    cl.automorph(c, kk);
+    EXPECT_EQ(he.decrypt(h), cl.decrypt(c)) << "m=" << m << " p=" << p << " k=" << kk;
+  }
+  EXPECT_EQ(he.info().p, p);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rings, HelibVsClearAtP,
+                         ::testing::Values(std::make_pair(256L, uint64_t(65537)), std::make_pair(241L, uint64_t(17))));
+
 TEST(HelibBackend, MissingKeysAndBadArgumentsAreRefused) {
   HelibBackend he(HelibParams{257, 120, 2, 120, 1}, 8, kAesPoly);
   auto c = he.encrypt(std::vector<uint64_t>(he.slot_count(), 3));
