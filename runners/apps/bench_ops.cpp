@@ -58,6 +58,7 @@
 #include "backend/openfhe_bench.h"
 #endif
 #include "backend/permute.h"
+#include "engine/util/bench_timing.h"
 #include "engine/algebra/slot_ring.h"
 #include "ciphers/catalog/catalog.h"
 #include "ciphers/catalog/cipher_field.h"
@@ -70,24 +71,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 double peak_rss_mb() {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_maxrss / 1024.0;
-}
-
-// CPU time of the whole process (all threads) in ms: with one thread, the operation's cost
-// even when other jobs share the cores (wall time then includes waiting for a core).
-double process_cpu_ms() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 struct Mismatch : std::runtime_error {
@@ -217,14 +204,10 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   const auto a = random_slots(), b = random_slots(), k = random_slots();
   const auto ptxt_k = be.encode(k);
 
-  std::map<std::string, std::vector<double>> ms, cpu_ms;
-  auto timed = [&](const std::string& name, const std::function<void()>& fn) {
-    const double c0 = process_cpu_ms();
-    const auto t0 = Clock::now();
-    fn();
-    ms[name].push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    cpu_ms[name].push_back(process_cpu_ms() - c0);
-  };
+  cb::util::OpTimes times;  // engine/util/bench_timing.h
+  auto& ms = times.wall;
+  auto& cpu_ms = times.cpu;
+  auto timed = [&](const std::string& name, const std::function<void()>& fn) { times.time(name, fn); };
   auto check = [&](const std::string& what, const std::vector<uint64_t>& got, const std::vector<uint64_t>& want) {
     if (got != want) throw Mismatch("bench_ops: " + what + " decrypted to a wrong result");
   };
@@ -348,8 +331,8 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   j["keygen_s"] = keygen_s;
   j["keygen_keys"] = keys.size();
   j["setup_s"] = std::chrono::duration<double>(Clock::now() - t_setup).count();
-  for (const auto& [name, v] : ms) j[name + "_ms"] = median(v);
-  for (const auto& [name, v] : cpu_ms) j["cpu_ms"][name] = median(v);
+  for (const auto& [name, v] : ms) j[name + "_ms"] = cb::util::median(v);
+  for (const auto& [name, v] : cpu_ms) j["cpu_ms"][name] = cb::util::median(v);
   if (!op_primes.empty()) j["op_primes"] = op_primes;
   if constexpr (std::is_same_v<B, cb::BgvBackend>) {
     j["op_profile"] = nlohmann::json::array();

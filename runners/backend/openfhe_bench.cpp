@@ -14,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "engine/util/bench_timing.h"
 #include "engine/bgv/security.h"
 #include "engine/errors.h"
 
@@ -26,18 +27,6 @@ using Ctxt = Ciphertext<DCRTPoly>;
 using Slots = std::vector<uint64_t>;
 
 constexpr long kMaxPrimeBits = 60;  // OpenFHE's largest RNS prime with 64-bit native integers
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-double process_cpu_ms() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 bool power_of_two(long m) { return m > 0 && (m & (m - 1)) == 0; }
 
@@ -176,14 +165,10 @@ std::string openfhe_bench(const OpenfheBenchParams& a, const std::function<void(
   const Plaintext mask_main = encode(apply([&](long i) { return uint64_t(i % half != half - 1); }));
   const Plaintext mask_last = encode(apply([&](long i) { return uint64_t(i % half == half - 1); }));
 
-  std::map<std::string, std::vector<double>> ms, cpu_ms;
-  auto timed = [&](const std::string& name, const std::function<void()>& fn) {
-    const double c0 = process_cpu_ms();
-    const auto t0 = Clock::now();
-    fn();
-    ms[name].push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    cpu_ms[name].push_back(process_cpu_ms() - c0);
-  };
+  cb::util::OpTimes times;  // engine/util/bench_timing.h
+  auto& ms = times.wall;
+  auto& cpu_ms = times.cpu;
+  auto timed = [&](const std::string& name, const std::function<void()>& fn) { times.time(name, fn); };
   // A time counts only once its result decrypted right: it is dropped otherwise (and the
   // run ends with OpenfheMismatch, so no JSON is written).
   auto check = [&](const std::string& name, const Slots& got, const Slots& want) {
@@ -267,8 +252,8 @@ std::string openfhe_bench(const OpenfheBenchParams& a, const std::function<void(
   j["keygen_s"] = keygen_s;
   j["keygen_keys"] = auto_indices.size();
   j["setup_s"] = std::chrono::duration<double>(Clock::now() - t_keys).count();
-  for (const auto& [name, v] : ms) j[name + "_ms"] = median(v);
-  for (const auto& [name, v] : cpu_ms) j["cpu_ms"][name] = median(v);
+  for (const auto& [name, v] : ms) j[name + "_ms"] = cb::util::median(v);
+  for (const auto& [name, v] : cpu_ms) j["cpu_ms"][name] = cb::util::median(v);
   j["checked"] = checked;
   j["op_primes"] = op_primes;
   j["cost_ops"] = a.cost_ops;
