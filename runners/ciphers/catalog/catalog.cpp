@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ciphers/catalog/keystream_spec.h"
 #include "ciphers/catalog/program.h"
 #include "engine/errors.h"
 
@@ -17,6 +18,7 @@ namespace {
 
 // Why an entry's instances do not run on elements (packed, sliced), or on bits; "" if they do.
 std::string refusal(const CipherEntry& e, bool bits) {
+  if (e.keystream()) return bits ? "a keystream generator runs one block per slot, one ciphertext per state element" : "";
   for (const auto& sp : e.instances) {
     const auto inst = e.make(sp);
     const std::string why = bits ? bits_refusal(*inst) : elements_refusal(*inst);
@@ -57,7 +59,9 @@ void check_entry(const CipherEntry& e) {
   need(!e.description.empty(), "description");
   need(!e.citation.empty(), "citation");
   need(!e.instances.empty(), "instances");
-  need(e.make != nullptr, "make (the function building an instance)");
+  need(e.make != nullptr || e.make_keystream != nullptr, "make (the function building an instance)");
+  if (e.make && e.make_keystream)
+    throw ParameterError(msg(who, ": both make and make_keystream: an entry is a block cipher or a keystream generator"));
   need(!e.sliced_name.empty(), "sliced_name");
   if (e.sliced_name == kBitSliced || e.sliced_name == "packed")
     throw ParameterError(msg(who, ": sliced_name ", e.sliced_name, " is another packing's name"));
@@ -86,6 +90,8 @@ void check_entry(const CipherEntry& e) {
           in.p == 2 ? msg("n=", in.n, ", s=", in.s, " is declared twice (instances are told apart by n and s)")
                     : msg("p=", in.p, ", s=", in.s, " is declared twice (instances are told apart by p, n and s)"));
   }
+  if (e.keystream())
+    for (const auto& in : e.instances) check_program(*e.make_keystream(in));
   if (packings(e).empty())
     throw ParameterError(msg(who, ": no packing runs it (on elements: ", refusal(e, false), "; on bits: ",
                              refusal(e, true), ")"));
@@ -137,6 +143,7 @@ std::pair<const CipherEntry*, const InstanceSpec*> find_instance_id(const std::s
 
 std::vector<std::string> packings(const CipherEntry& e) {
   std::vector<std::string> out;
+  if (e.keystream()) return {e.sliced_name};  // one block per slot (keystream_circuit.h)
   if (refusal(e, false).empty()) out = {"packed", e.sliced_name};
   if (refusal(e, true).empty()) out.push_back(kBitSliced);
   return out;

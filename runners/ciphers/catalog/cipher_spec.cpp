@@ -5,14 +5,14 @@
 
 namespace cb {
 
-CipherField CipherInstance::make_field(const InstanceSpec& s) {
+CipherField FieldInstance::make_field(const InstanceSpec& s) {
   if (s.p == 2) return GF2n(s.n, s.f_low);
   if (s.n != 1)
     throw ParameterError(msg(s.id, ": p=", s.p, " with n=", s.n, ": prime-field instances are F_p (n = 1) for now"));
   return PrimeField(s.p);
 }
 
-Elements CipherInstance::from_bytes(const std::vector<uint8_t>& bytes, long count, const std::string& what) const {
+Elements FieldInstance::from_bytes(const std::vector<uint8_t>& bytes, long count, const std::string& what) const {
   const long eb = element_bytes();
   if (long(bytes.size()) != count * eb)
     throw ParameterError(msg(what, " has ", bytes.size(), " bytes: ", count, " elements of ",
@@ -33,7 +33,7 @@ Elements CipherInstance::from_bytes(const std::vector<uint8_t>& bytes, long coun
   return v;
 }
 
-std::vector<uint8_t> CipherInstance::to_bytes(const Elements& v) const {
+std::vector<uint8_t> FieldInstance::to_bytes(const Elements& v) const {
   const long eb = element_bytes();
   std::vector<uint8_t> out;
   out.reserve(v.size() * eb);
@@ -42,7 +42,7 @@ std::vector<uint8_t> CipherInstance::to_bytes(const Elements& v) const {
   return out;
 }
 
-Elements CipherInstance::parse(const std::string& text, long count, const std::string& what) const {
+Elements FieldInstance::parse(const std::string& text, long count, const std::string& what) const {
   if (!F_.is_prime()) return from_bytes(from_hex(text, what), count, what);
   Elements v;
   size_t start = 0;
@@ -68,7 +68,7 @@ Elements CipherInstance::parse(const std::string& text, long count, const std::s
   return v;
 }
 
-std::string CipherInstance::format(const Elements& v) const {
+std::string FieldInstance::format(const Elements& v) const {
   if (!F_.is_prime()) return to_hex(to_bytes(v));
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);

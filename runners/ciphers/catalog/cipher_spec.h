@@ -105,17 +105,43 @@ struct InstanceSpec {
   uint64_t p = 2;        // the characteristic: 2 for GF(2^n), an odd prime p < 2^61 for F_p
 };
 
-// An instance with its constants: what the circuit and the reference run.
-class CipherInstance {
+// An instance's field and codecs: what block ciphers and keystream generators share.
+class FieldInstance {
  public:
   // ParameterError when the field is not one (f not irreducible, p not an odd prime).
-  explicit CipherInstance(const InstanceSpec& spec) : spec_(spec), F_(make_field(spec)) {}
-  virtual ~CipherInstance() = default;
+  explicit FieldInstance(const InstanceSpec& spec) : spec_(spec), F_(make_field(spec)) {}
+  virtual ~FieldInstance() = default;
   const InstanceSpec& spec() const { return spec_; }
   // The elements' field, either kind (add, mul, ... in the clear).
   const CipherField& element_field() const { return F_; }
   // GF(2^n) itself (Error for an F_p instance: see element_field()).
   const GF2n& field() const { return F_.binary(); }
+
+  // The byte codec: element i as ceil(n/8) bytes, big-endian, concatenated in index order
+  // (AES's byte string; Vision's n/8 bytes per element; 8 bytes per GF(2^63) element,
+  // whose top bit must be zero). F_p: ceil(log2(p)/8) bytes per element, below p.
+  // ParameterError names the length or the element.
+  long element_bytes() const { return ((F_.is_prime() ? F_.prime().bits() : spec_.n) + 7) / 8; }
+  Elements from_bytes(const std::vector<uint8_t>& bytes, long count, const std::string& what) const;
+  std::vector<uint8_t> to_bytes(const Elements& v) const;
+
+  // The text codec of keys, plaintexts and outputs: hex of the byte codec for GF(2^n);
+  // for F_p the elements in decimal, comma-separated ("1,2,3"). parse() throws
+  // ParameterError naming `what` and the value: a wrong element count, a non-number, an
+  // element >= p. An entry with its own text form (Rasta: bits as bytes) overrides both.
+  virtual Elements parse(const std::string& text, long count, const std::string& what) const;
+  virtual std::string format(const Elements& v) const;
+
+ private:
+  static CipherField make_field(const InstanceSpec& s);
+  InstanceSpec spec_;
+  CipherField F_;
+};
+
+// A block cipher's instance with its constants: what the circuit and the reference run.
+class CipherInstance : public FieldInstance {
+ public:
+  using FieldInstance::FieldInstance;
 
   // Round r of an R-round encryption (1 <= r <= R), as steps. Round 1 starts with the
   // whitening key addition where the cipher has one.
@@ -131,27 +157,9 @@ class CipherInstance {
   // Element orders inside a block that the packed layout may try (layout.h; empty: the
   // identity). AES offers FIPS order and its transpose.
   virtual std::vector<std::vector<long>> packed_orders() const { return {}; }
-
-  // The byte codec: element i as ceil(n/8) bytes, big-endian, concatenated in index order
-  // (AES's byte string; Vision's n/8 bytes per element; 8 bytes per GF(2^63) element,
-  // whose top bit must be zero). F_p: ceil(log2(p)/8) bytes per element, below p.
-  // ParameterError names the length or the element.
-  long element_bytes() const { return ((F_.is_prime() ? F_.prime().bits() : spec_.n) + 7) / 8; }
-  Elements from_bytes(const std::vector<uint8_t>& bytes, long count, const std::string& what) const;
-  std::vector<uint8_t> to_bytes(const Elements& v) const;
-
-  // The text codec of keys, plaintexts and outputs: hex of the byte codec for GF(2^n);
-  // for F_p the elements in decimal, comma-separated ("1,2,3"). parse() throws
-  // ParameterError naming `what` and the value: a wrong element count, a non-number, an
-  // element >= p.
-  Elements parse(const std::string& text, long count, const std::string& what) const;
-  std::string format(const Elements& v) const;
-
- private:
-  static CipherField make_field(const InstanceSpec& s);
-  InstanceSpec spec_;
-  CipherField F_;
 };
+
+class KeystreamInstance;  // keystream_spec.h
 
 // A cipher of the catalog.
 struct CipherEntry {
@@ -162,10 +170,17 @@ struct CipherEntry {
   std::string sliced_name = "sliced";  // the one-ciphertext-per-element packing's name
   bool name_instances = true;          // "Vision GF(2^8)^16" (true) or "AES-128" (false)
   std::vector<InstanceSpec> instances;  // the first is the default
+  // Builds a block cipher's instance (null for a keystream generator).
   std::unique_ptr<CipherInstance> (*make)(const InstanceSpec&) = nullptr;
+  // Builds a keystream generator's instance (keystream_spec.h; null for a block cipher):
+  // its instances' s is the keystream elements per block, its key_elements the key's.
+  std::unique_ptr<KeystreamInstance> (*make_keystream)(const InstanceSpec&) = nullptr;
   // Why the cipher's definition excludes the prime field F_p ("" when it does not; null:
   // no F_p instances), asked before any other check of a --p (MiMC: 3 | p - 1).
   std::string (*excludes)(uint64_t p) = nullptr;
+
+  // A keystream generator (Pasta, HERA, Rasta) rather than a block cipher.
+  bool keystream() const { return make_keystream != nullptr; }
 
   // "GF(2^8)^16", "F_65537^1"
   static std::string instance_label(const InstanceSpec& i);
