@@ -45,8 +45,8 @@
 // mimcp17) runs on the engine at plaintext modulus p (BgvBackend's F_p slots: the ring m
 // must be one Context takes at p, odd or m = 2^k; for p = 1 mod m every one of the m/2
 // slots is F_p), planned as at p = 2 (the planner's bounds at p, the plaintext factor
-// tracked: --plan, --security-target), and on --backend clear; helib refuses it before any
-// work (HElib at p is issue 45's other part), naming the instance and the constraint. Its
+// tracked: --plan, --security-target), on --backend clear, and on --backend helib (HElib's
+// context at .p(p), HelibBackend(HelibParams, PrimeField); --bits required as at p = 2). Its
 // --key and --plaintext are decimal elements mod p, comma-separated, and its record has
 // plaintext, input, ciphertext, expected (decimal) and p in place of the *_hex fields;
 // params.p is the plaintext modulus (2 for GF(2^n) instances) in every record.
@@ -161,10 +161,6 @@ Instance make_instance(const Options& o) {
     in.entry = &find_cipher(o.cipher);
     in.spec = &find_instance(*in.entry, o.n, o.s, o.p);
   }
-  // HElib runs GF(2^n) slots only for now: refused before any work.
-  if (in.spec->p != 2 && o.backend != "clear" && o.backend != "bgv")
-    throw ParameterError(msg(in.spec->id, " is over F_", in.spec->p, ": the ", o.backend,
-                             " backend runs GF(2^n) instances only for now (--backend bgv or clear runs it)"));
   in.ref = in.entry->make(*in.spec);
   in.n = in.spec->n, in.s = in.spec->s, in.f_low = in.spec->f_low, in.rounds = in.spec->rounds;
   const bool bits = packing_name(*in.entry, o.packing) == kBitSliced;
@@ -820,7 +816,11 @@ int run(const Options& o_in) {
     ok = run_with(b, o, in, wall, wall.seconds(), out);
 #ifdef CB_HAVE_HELIB
   } else if (o.backend == "helib") {  // HElib's own chain for --bits; no engine noise planning
-    HelibBackend b(HelibParams{o.m, o.bits, o.c, o.hwt, o.seed}, in.slot_n, in.slot_f_low);
+    const HelibParams hp{o.m, o.bits, o.c, o.hwt, o.seed};
+    std::optional<HelibBackend> made;  // F_p instances at HElib's p (its R_p, F_p slots)
+    if (in.spec->p != 2) made.emplace(hp, in.ref->element_field().prime());
+    else made.emplace(hp, in.slot_n, in.slot_f_low);
+    HelibBackend& b = *made;
     ok = run_with(b, o, in, wall, wall.seconds(), out);
     out.update(json::parse(b.report_json()));
 #endif

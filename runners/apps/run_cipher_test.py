@@ -606,10 +606,6 @@ def test_mimc_prime_on_the_clear_backend(tmp_path, p, iid, m, packing):
     assert proc.returncode == 0 and d2["ciphertext"] == d["ciphertext"]
 
 
-def helib_built():
-    return "helib" in subprocess.run([str(BIN), "--help"], capture_output=True, text=True, timeout=60).stdout
-
-
 @pytest.mark.parametrize("iid,m,rounds", [("mimcp17", 256, None), ("mimcp33", 256, 3)])
 def test_mimc_prime_on_bgv_planned_and_checked(tmp_path, iid, m, rounds):
     """MiMC over F_p on the engine at plaintext modulus p: --plan, then the run at the plan
@@ -650,15 +646,6 @@ def test_prime_plan_cache_key_names_p(tmp_path):
         assert d["plan"]["cache"]["hits"] == 1
     keys = sorted(json.loads(f.read_text())["key"] for f in cache.glob("*.json"))
     assert len(keys) == 2 and any("|p=65537|" in k for k in keys) and any("|p=2|" in k for k in keys)
-
-
-@pytest.mark.skipif(not BIN.exists() or not helib_built(), reason="run_cipher built without HElib")
-def test_prime_field_refused_on_helib(tmp_path):
-    """HElib at p is not built: refused before any work (no JSON), in one line."""
-    proc, d = run(tmp_path, "--instance", "mimcp17", "--m", 65536, "--backend", "helib", "--bits", 400)
-    assert proc.returncode == 1 and d is None
-    assert proc.stderr == ("run_cipher: mimcp17 is over F_65537: the helib backend runs GF(2^n) instances only for "
-                           "now (--backend bgv or clear runs it)\n")
 
 
 @pytest.mark.parametrize("args,message", [

@@ -67,6 +67,43 @@ def test_run_cipher_aes_on_helib(tmp_path):
 
 
 @needs_helib
+def test_run_cipher_mimc_prime_on_helib(tmp_path):
+    """MiMC over F_65537 on HElib at p = 65537, m = 256 (65537 = 1 mod 256: 128 slots of
+    F_p), the full 11 rounds at the engine's planned chain: Sage's vector as block 0, every
+    block checked against the reference, p in the record, HElib's chain and hypercube."""
+    v = json.loads((REPO / "runners" / "ciphers" / "mimc" / "vectors_fp_65537.json").read_text())["vectors"][3]
+    args = ["--instance", "mimcp17", "--m", "256", "--key", v["key_text"], "--plaintext", v["plaintext_text"]]
+    plan = tmp_path / "plan.json"
+    proc = subprocess.run([str(RUN_CIPHER), *args, "--plan", "--json", str(plan)], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    bits = json.loads(plan.read_text())["params"]["bits"]
+    out = tmp_path / "out.json"
+    proc = subprocess.run([str(RUN_CIPHER), *args, "--backend", "helib", "--bits", str(bits), "--json", str(out)],
+                          capture_output=True, text=True, timeout=600, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(out.read_text())
+    assert d["correct"] is True and d["wrong_blocks"] == 0 and d["backend"] == "helib"
+    assert d["instance_id"] == "mimcp17" and d["p"] == 65537 and d["params"]["p"] == 65537
+    assert d["params"]["m"] == 256 and d["params"]["d"] == 1 and d["blocks"] == d["params"]["slots"] == 128
+    assert d["plaintext"] == v["plaintext_text"] and d["ciphertext"] == v["ciphertext_text"] == d["expected"]
+    assert "ciphertext_hex" not in d and d["rounds"] == 11 and d["helib_chain"]["ctxt_primes"] > 0
+    assert all(r["counts"]["mul"] == 2 and r["counts"]["automorph"] == 0 for r in d["per_round"])
+    assert all(b < a for a, b in zip([r["capacity_bits"] for r in d["per_round"]],
+                                     [r["capacity_bits"] for r in d["per_round"]][1:]))
+
+
+@needs_helib
+def test_run_cipher_helib_refuses_a_ring_at_p(tmp_path):
+    """A ring HElib's context cannot take at p is refused in one line, no JSON: p divides m."""
+    out = tmp_path / "out.json"
+    proc = subprocess.run([str(RUN_CIPHER), "--instance", "mimcp17", "--backend", "helib", "--m", "65537",
+                           "--bits", "200", "--json", str(out)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1 and not out.exists()
+    assert "p=65537 divides m=65537" in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+
+
+@needs_helib
 def test_bench_ops_on_helib(tmp_path):
     out = tmp_path / "ops.json"
     proc = subprocess.run([str(BENCH_OPS), "--backend", "helib", "--m", "257", "--bits", "200", "--reps", "1",
