@@ -1,0 +1,375 @@
+// keystream_circuit.h: a keystream entry's program (keystream_spec.h) on encrypted keys,
+// over any backend, one block per slot: the server's side of transciphering.
+//
+// Layout: ciphertext i of the state holds element i of every block, block j in slot j
+// (j < blocks <= ell), so the blocks (nonce, counter0 + j) run side by side and every
+// per-block public value (a matrix entry, a round constant) is a slot vector: the j-th
+// slot holds block j's. The key is encrypted once, each element replicated over the slots
+// (the client's key_elements ciphertexts). A state element is an affine value
+//     x = ct + v        ct a ciphertext (or none), v a clear slot vector (or none),
+// so the public parts stay public: a constant added (HERA's start state, Pasta's round
+// constants) joins v, a public matrix scales ct by an encoded slot vector (a constant
+// product) and v in the clear, and v is folded into ct (one constant addition) only where a
+// product needs the value itself. Per op:
+//     AddKey      additions of the key's ciphertexts;
+//     KeyMul      one constant product per element (rc times the key's ciphertext);
+//     Affine      a matrix: k^2 constant products (each entry's slot vector encoded as it is
+//                 used, never all at once) and additions; the constants join v;
+//     Linear      fixed coefficients: 1 is an addition, another c a constant product by the
+//                 scalar c (encoded once);
+//     Quadratic   one product per distinct (a, b) (a square where a == b), additions;
+//     Power       power_map.h's products (x^3: a square and a product);
+//     Truncate    drops the tail.
+// Rows of a layer run side by side (backend/lanes.h). Over GF(2) (Rasta) the slots hold
+// bits (the backend's field GF(2)) and additions are XORs; over F_p everything is mod p.
+//
+// The server's step after the keystream: the symmetric ciphertext c_j (public, clear) minus
+// the keystream gives FHE ciphertexts of the message, m_i = c_i - KS_i (GF(2): c_i + KS_i):
+// one constant product by -1 and one constant addition per element (subtract_from).
+// work_after(L) then runs the product chain y = m_0 m_1 ... m_L (depth L, the issue's
+// "work after") so a run checks that the transciphered data still takes L products.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/backend.h"
+#include "ciphers/catalog/keystream_spec.h"
+#include "ciphers/common/evaluator.h"
+#include "ciphers/common/round_record.h"
+#include "engine/errors.h"
+
+namespace cb {
+
+template <class B>
+class KeystreamCircuit {
+ public:
+  using Ctxt = typename B::Ctxt;
+  using Ptxt = typename B::Ptxt;
+  using Slots = std::vector<uint64_t>;
+
+  // ParameterError unless the backend's slots are the instance's field (F_p at p; bits at
+  // p = 2) and 1 <= blocks <= ell.
+  KeystreamCircuit(const B& b, const KeystreamInstance& ks, long blocks)
+      : b_(b), ks_(ks), F_(ks.element_field()), ell_(b.slot_count()), blocks_(blocks), prog_(ks.program()) {
+    const auto& sp = ks.spec();
+    if (slot_characteristic(b) != sp.p)
+      throw ParameterError(msg(sp.id, " is over ", F_.name(), ": the backend's slots have characteristic ",
+                               slot_characteristic(b)));
+    if (sp.p == 2 && sp.n != 1)
+      throw ParameterError(msg(sp.id, ": keystream entries over GF(2^n) run on bits only (n = 1), not n=", sp.n));
+    if (blocks < 1 || blocks > ell_)
+      throw ParameterError(msg("--blocks ", blocks, ": ", sp.id, " runs one block per slot, 1..", ell_, " at this ring"));
+  }
+
+  long blocks() const { return blocks_; }
+  long max_blocks() const { return ell_; }
+  const KeystreamInstance& instance() const { return ks_; }
+  std::string describe() const {
+    return msg("one block per slot: ", ks_.state_size(), " ciphertexts of state (element i of block j in slot j), ",
+               blocks_, " of ", ell_, " slots");
+  }
+
+  // The public values of blocks (nonce, counter0 + j), j < blocks, entry by entry over the
+  // blocks (the server's preprocessing; material_bytes() each block). ParameterError when
+  // counter0 + blocks overflows.
+  void set_blocks(uint64_t nonce, uint64_t counter0) {
+    if (counter0 > ~uint64_t(0) - uint64_t(blocks_ - 1))
+      throw ParameterError(msg("--counter ", counter0, " with ", blocks_, " blocks: the counters pass 2^64 - 1"));
+    nonce_ = nonce, counter0_ = counter0;
+    std::vector<KsMaterial> per(blocks_);
+    for_each_lane<B>(blocks_, [&](long j) { per[size_t(j)] = ks_.material(nonce, counter0 + uint64_t(j)); });
+    const KsMaterial& f = per.at(0);
+    M_.assign(f.M.size(), {});
+    c_.assign(f.c.size(), {});
+    rc_.assign(f.rc.size(), {});
+    auto gather = [&](auto get, size_t count) {  // count vectors of blocks, entry e of block j at j
+      std::vector<Slots> out(count, Slots(size_t(blocks_), 0));
+      for (long j = 0; j < blocks_; ++j)
+        for (size_t e = 0; e < count; ++e) out[e][size_t(j)] = get(per[size_t(j)], e);
+      return out;
+    };
+    for (size_t k = 0; k < f.M.size(); ++k) {
+      const size_t n = f.M[k].size();
+      M_[k] = gather([&](const KsMaterial& m, size_t e) { return m.M.at(k).at(e / n).at(e % n); }, n * n);
+    }
+    for (size_t k = 0; k < f.c.size(); ++k)
+      c_[k] = gather([&](const KsMaterial& m, size_t e) { return m.c.at(k).at(e); }, f.c[k].size());
+    for (size_t k = 0; k < f.rc.size(); ++k)
+      rc_[k] = gather([&](const KsMaterial& m, size_t e) { return m.rc.at(k).at(e); }, f.rc[k].size());
+  }
+
+  // The client's key: key_elements ciphertexts, element i in every slot.
+  std::vector<Ctxt> encrypt_key(const Elements& key) const {
+    std::vector<Slots> vs;
+    for (uint64_t k : key) vs.emplace_back(ell_, k);
+    return encrypt_all(b_, vs);
+  }
+
+  // The keystream of the blocks set by set_blocks: s ciphertexts, slot j of ciphertext i
+  // holding element i of block j's keystream. One record per round of the program.
+  std::vector<Ctxt> run(Evaluator<B>& ev, const std::vector<Ctxt>& key, std::vector<RoundRecord>* recs = nullptr) {
+    if (M_.empty() && c_.empty() && rc_.empty() && !prog_.empty() && needs_material())
+      throw Error(msg(ks_.spec().id, ": set_blocks before run"));
+    std::vector<Value> x(static_cast<size_t>(ks_.state_size()));
+    size_t iM = 0, ic = 0, irc = 0;
+    for (size_t r = 0; r < prog_.size(); ++r) {
+      RoundTimer<B> t(ev, long(r) + 1);
+      for (const auto& st : prog_[r])
+        t.step(st.name, [&] {
+          for (const auto& op : st.ops) apply(ev, op, key, x, iM, ic, irc);
+        });
+      const RoundRecord rec = t.finish(capacity(x));
+      if (recs) recs->push_back(rec);
+    }
+    std::vector<Ctxt> out;
+    for (size_t i = 0; i < x.size(); ++i) out.push_back(materialize(ev, x[i], i));
+    return out;
+  }
+
+  // The clear keystream of every block (the reference's): ks[j] for block j.
+  std::vector<Elements> reference(const Elements& key) const {
+    std::vector<Elements> out(blocks_);
+    for_each_lane<B>(blocks_, [&](long j) { out[size_t(j)] = ks_.keystream(key, nonce_, counter0_ + uint64_t(j)); });
+    return out;
+  }
+
+  // m_i = c_i - KS_i for the public symmetric ciphertext blocks c (blocks x s elements).
+  std::vector<Ctxt> subtract_from(Evaluator<B>& ev, const std::vector<Elements>& c, std::vector<Ctxt> ks) const {
+    if (long(c.size()) != blocks_) throw Error(msg("subtract_from: ", c.size(), " blocks, not ", blocks_));
+    const Ptxt minus_one = b_.encode(Slots(ell_, F_.neg(1)));
+    ev.lanes(long(ks.size()), [&](Evaluator<B>& e, long i) {
+      Slots v(ell_, 0);
+      for (long j = 0; j < blocks_; ++j) v[size_t(j)] = c[size_t(j)].at(size_t(i));
+      if (F_.is_prime()) e.mul_plain(ks[size_t(i)], minus_one);
+      e.add_plain(ks[size_t(i)], b_.encode(v));
+    });
+    return ks;
+  }
+
+  // The product chain y = m_0 m_1 ... m_L over the outputs (cyclically), depth L: the work
+  // after that the run checks; with it, the clear product per block (expected).
+  Ctxt work_after(Evaluator<B>& ev, const std::vector<Ctxt>& m, long L) const {
+    Ctxt y = m.at(0);
+    for (long l = 1; l <= L; ++l) ev.mul(y, m[size_t(l) % m.size()]);
+    return y;
+  }
+  std::vector<uint64_t> work_after_clear(const std::vector<Elements>& m, long L) const {
+    std::vector<uint64_t> out;
+    for (const auto& blk : m) {
+      uint64_t y = blk.at(0);
+      for (long l = 1; l <= L; ++l) y = F_.mul(y, blk[size_t(l) % blk.size()]);
+      out.push_back(y);
+    }
+    return out;
+  }
+
+  double capacity(const std::vector<Ctxt>& st) const { return min_capacity(b_, st); }
+
+ private:
+  // x = ct + v: either part may be absent (none: zero).
+  struct Value {
+    std::optional<Ctxt> ct;
+    std::optional<Slots> v;
+  };
+
+  bool needs_material() const {
+    for (const auto& r : prog_)
+      for (const auto& st : r)
+        for (const auto& op : st.ops)
+          if (op.kind == KsOp::kAffine || op.kind == KsOp::kKeyMul) return true;
+    return false;
+  }
+
+  double capacity(const std::vector<Value>& x) const {
+    double c = INFINITY;
+    for (const auto& v : x)
+      if (v.ct) c = std::min(c, b_.capacity_bits(*v.ct));
+    return c;
+  }
+
+  // A per-block vector (blocks entries) as a slot vector (ell; the unused slots 0).
+  Slots pad(const Slots& v) const {
+    Slots s(size_t(ell_), 0);
+    std::copy(v.begin(), v.end(), s.begin());
+    return s;
+  }
+  // Slot-wise clear arithmetic on the blocks' slots.
+  Slots add(Slots a, const Slots& b) const {
+    for (size_t j = 0; j < a.size(); ++j) a[j] = F_.add(a[j], b[j]);
+    return a;
+  }
+  Slots mul(Slots a, const Slots& b) const {
+    for (size_t j = 0; j < a.size(); ++j) a[j] = F_.mul(a[j], b[j]);
+    return a;
+  }
+  void add_into(Evaluator<B>& e, Value& acc, const Value& x) const {
+    if (x.ct) {
+      if (acc.ct) e.add(*acc.ct, *x.ct);
+      else acc.ct = *x.ct;
+    }
+    if (x.v) acc.v = acc.v ? add(*acc.v, *x.v) : *x.v;
+  }
+  // u x, u a public slot vector (encoded: pu).
+  Value scale(Evaluator<B>& e, const Value& x, const Slots& u, const Ptxt* pu) const {
+    Value y;
+    if (x.ct) {
+      y.ct = *x.ct;
+      if (pu) e.mul_plain(*y.ct, *pu);
+      else e.mul_plain(*y.ct, b_.encode(u));
+    }
+    if (x.v) y.v = mul(*x.v, u);
+    return y;
+  }
+  // The value as one ciphertext (v folded in by a constant addition).
+  Ctxt materialize(Evaluator<B>& e, const Value& x, size_t i) const {
+    if (!x.ct)
+      throw Error(msg(ks_.spec().id, ": state element ", i, " does not depend on the key (the program is public there)"));
+    Ctxt c = *x.ct;
+    if (x.v) e.add_plain(c, b_.encode(*x.v));
+    return c;
+  }
+  Value product(Evaluator<B>& e, const Value& a, const Value& b, size_t i) const {
+    if (!a.ct && !b.ct) return {std::nullopt, (a.v && b.v) ? std::optional<Slots>(mul(*a.v, *b.v)) : std::nullopt};
+    if (!a.ct) return a.v ? scale(e, b, *a.v, nullptr) : Value{};
+    if (!b.ct) return b.v ? scale(e, a, *b.v, nullptr) : Value{};
+    Ctxt ca = materialize(e, a, i);
+    if (&a == &b) {
+      e.square(ca);
+    } else {
+      const Ctxt cb = materialize(e, b, i);
+      e.mul(ca, cb);
+    }
+    return {std::move(ca), std::nullopt};
+  }
+  const Ptxt& scalar(uint64_t c) {
+    auto it = scalars_.find(c);
+    if (it == scalars_.end()) it = scalars_.emplace(c, b_.encode(Slots(ell_, c))).first;
+    return it->second;
+  }
+  // Fixed terms (out, in, coeff) of x: y[out] += coeff x[in] into y.
+  void fixed_terms(Evaluator<B>& ev, const BlockMap& L, const std::vector<Value>& x, std::vector<Value>& y) {
+    std::map<long, std::vector<const SlotTerm*>> by_out;
+    for (const auto& t : L) by_out[t.out].push_back(&t);
+    for (const auto& [o, ts] : by_out)
+      for (const auto* t : ts) scalar(t->coeff);  // encoded before the lanes
+    std::vector<long> outs;
+    for (const auto& kv : by_out) outs.push_back(kv.first);
+    ev.lanes(long(outs.size()), [&](Evaluator<B>& e, long q) {
+      const long o = outs[size_t(q)];
+      for (const auto* t : by_out.at(o)) {
+        const Value& xi = x[size_t(t->in)];
+        if (t->coeff == 0) continue;
+        add_into(e, y[size_t(o)], t->coeff == 1 ? xi : scale(e, xi, Slots(ell_, t->coeff), &scalars_.at(t->coeff)));
+      }
+    });
+  }
+
+  void apply(Evaluator<B>& ev, const KsOp& op, const std::vector<Ctxt>& key, std::vector<Value>& x, size_t& iM,
+             size_t& ic, size_t& irc) {
+    switch (op.kind) {
+      case KsOp::kAddKey:
+        for (long i = 0; i < op.size; ++i) add_into(ev, x[size_t(op.offset + i)], Value{key.at(size_t(i)), std::nullopt});
+        break;
+      case KsOp::kKeyMul: {
+        const auto& rc = rc_.at(irc++);
+        ev.lanes(op.size, [&](Evaluator<B>& e, long i) {
+          Ctxt k = key.at(size_t(i));
+          e.mul_plain(k, b_.encode(pad(rc.at(size_t(i)))));
+          add_into(e, x[size_t(op.offset + i)], Value{std::move(k), std::nullopt});
+        });
+        break;
+      }
+      case KsOp::kAffine: {
+        const long k = op.size;
+        std::vector<Value> y(static_cast<size_t>(k));
+        if (op.matrix) {
+          const auto& M = M_.at(iM++);
+          ev.lanes(k, [&](Evaluator<B>& e, long i) {
+            for (long j = 0; j < k; ++j) {
+              const Value& xj = x[size_t(op.offset + j)];
+              if (!xj.ct && !xj.v) continue;
+              add_into(e, y[size_t(i)], scale(e, xj, pad(M[size_t(i * k + j)]), nullptr));
+            }
+          });
+        } else {
+          for (long i = 0; i < k; ++i) y[size_t(i)] = x[size_t(op.offset + i)];
+        }
+        const auto& c = c_.at(ic++);
+        for (long i = 0; i < k; ++i) {
+          Value& yi = y[size_t(i)];
+          yi.v = yi.v ? add(*yi.v, pad(c.at(size_t(i)))) : pad(c.at(size_t(i)));
+          x[size_t(op.offset + i)] = std::move(yi);
+        }
+        break;
+      }
+      case KsOp::kLinear: {
+        std::vector<Value> y(x.size());
+        fixed_terms(ev, op.L, x, y);
+        x = std::move(y);
+        break;
+      }
+      case KsOp::kQuadratic: {
+        std::vector<Value> y = x;
+        fixed_terms(ev, op.L, x, y);
+        // Each distinct product once (side by side), then added where the terms say.
+        std::map<std::pair<long, long>, size_t> index;
+        std::vector<std::pair<long, long>> pairs;
+        for (const auto& t : op.Q) {
+          const auto key_ab = std::minmax(t.a, t.b);
+          if (index.emplace(key_ab, pairs.size()).second) pairs.push_back(key_ab);
+        }
+        std::vector<Value> prod(pairs.size());
+        ev.lanes(long(pairs.size()), [&](Evaluator<B>& e, long q) {
+          const auto [a, b] = pairs[size_t(q)];
+          prod[size_t(q)] = product(e, x[size_t(a)], x[size_t(b)], size_t(a));
+        });
+        for (const auto& t : op.Q) {
+          const Value& pv = prod[index.at(std::minmax(t.a, t.b))];
+          add_into(ev, y[size_t(t.out)], t.coeff == 1 ? pv : scale(ev, pv, Slots(ell_, t.coeff), nullptr));
+        }
+        x = std::move(y);
+        break;
+      }
+      case KsOp::kPower:
+        ev.lanes(long(x.size()), [&](Evaluator<B>& e, long i) {
+          Value& xi = x[size_t(i)];
+          if (!xi.ct) {
+            if (xi.v)
+              for (auto& s : *xi.v) s = F_.pow(s, op.e);
+            return;
+          }
+          xi = Value{power(e, materialize(e, xi, size_t(i)), op.e), std::nullopt};
+        });
+        break;
+      case KsOp::kTruncate:
+        x.resize(size_t(op.size));
+        break;
+    }
+  }
+
+  // c^e by square-and-multiply from the top bit (x^3: a square and a product).
+  Ctxt power(Evaluator<B>& e, const Ctxt& c, uint64_t exp) const {
+    Ctxt y = c;
+    int top = 63;
+    while (!((exp >> top) & 1)) --top;
+    for (int bit = top - 1; bit >= 0; --bit) {
+      e.square(y);
+      if ((exp >> bit) & 1) e.mul(y, c);
+    }
+    return y;
+  }
+
+  const B& b_;
+  const KeystreamInstance& ks_;
+  const CipherField& F_;
+  long ell_, blocks_;
+  std::vector<KsRound> prog_;
+  uint64_t nonce_ = 0, counter0_ = 0;
+  std::vector<std::vector<Slots>> M_, c_, rc_;  // per op: entry e over the blocks
+  std::map<uint64_t, Ptxt> scalars_;
+};
+
+}  // namespace cb
