@@ -96,7 +96,7 @@ const CipherEntry& hera_entry() {
         "framework draws them (its known-answer tests at p = 65537, 8088322049, 1096486890805657601 are the "
         "instances). Only the key is secret: depth 2 per round (the cube), 10 in all.";
     e.citation =
-        "J. Cho, J. Ha, S. Kim, B. Lee, J. Lee, J. Lee, D. Lee, H. Yhee, Transciphering Framework for Approximate "
+        "J. Cho, J. Ha, S. Kim, B. Lee, J. Lee, J. Lee, D. Moon, H. Yoon, Transciphering Framework for Approximate "
         "Homomorphic Encryption, ASIACRYPT 2021 (ePrint 2020/1335); over F_p as in IAIK's hybrid-HE framework "
         "(github.com/IAIK/hybrid-HE-framework, ciphers/hera_5)";
     for (uint64_t p : Hera::primes()) {

@@ -1,5 +1,5 @@
-// hera.h: the HERA-5 keystream over F_p in the clear (Cho, Ha, Kim, Lee, Lee, Lee, Lee,
-// Yhee, "Transciphering Framework for Approximate Homomorphic Encryption", ASIACRYPT 2021,
+// hera.h: the HERA-5 keystream over F_p in the clear (Cho, Ha, Kim, Lee, Lee, Lee, Moon,
+// Yoon, "Transciphering Framework for Approximate Homomorphic Encryption", ASIACRYPT 2021,
 // ePrint 2020/1335), over F_p as IAIK's hybrid-HE framework runs it (README.md), the
 // reference the catalog entry's program and every run are checked against.
 //

@@ -1,6 +1,6 @@
 """HERA-5 over F_p in plain Python: the second implementation the C++ reference (hera.h) is
 checked against, written apart from it from the cipher's definition (Cho, Ha, Kim, Lee,
-Lee, Lee, Lee, Yhee, "Transciphering Framework for Approximate Homomorphic Encryption",
+Lee, Lee, Moon, Yoon, "Transciphering Framework for Approximate Homomorphic Encryption",
 ASIACRYPT 2021, ePrint 2020/1335) and IAIK's reading of it over F_p (README.md).
 
 The state is 16 elements of F_p, read as a 4 x 4 matrix whose column j is the elements
