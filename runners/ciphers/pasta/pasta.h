@@ -21,7 +21,7 @@
 // companion matrix C of its row a (ones above the diagonal, a as the last row): row 0 of
 // M = C^t is a and row i + 1 is (row i) C, i.e. (row i shifted right by one) + (row i)[t-1] a.
 // This reading is IAIK's hybrid-HE framework's (ciphers/pasta_{3,4}/plain), whose
-// known-answer tests the entry's tests check (README.md).
+// known-answer tests the entry's tests check (README.md; docs/references.md §10).
 #pragma once
 
 #include <cstdint>
