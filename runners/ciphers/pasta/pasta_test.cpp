@@ -78,7 +78,8 @@ TEST(Pasta, EntryAndProgramsPassTheCatalogChecks) {
     EXPECT_EQ(in.key_elements, 2 * in.s);
     EXPECT_EQ(long(ks->program().size()), in.rounds) << in.id;
   }
-  EXPECT_EQ(ids, (std::vector<std::string>{"pasta3p17", "pasta4p17", "pasta3p33", "pasta4p33", "pasta3p60", "pasta4p60"}));
+  const std::vector<std::string> want = {"pasta3p17", "pasta4p17", "pasta3p33", "pasta4p33", "pasta3p60", "pasta4p60"};
+  EXPECT_EQ(ids, want);
   EXPECT_EQ(find_instance(e, 0, 32, 8088322049ull).id, "pasta4p33");
   EXPECT_EQ(find_instance(e, 0, 0, 1096486890805657601ull).id, "pasta3p60");
 }
@@ -118,8 +119,9 @@ TEST(Pasta, ProgramShape) {
   EXPECT_EQ(affine, 2 * 5);             // r + 1 = 5 layers, two halves each
   EXPECT_EQ(square_terms, 3 * 2 * 31);  // r - 1 = 3 Feistel layers
   EXPECT_EQ(cubes, 1);
-  EXPECT_EQ(names, (std::vector<std::string>{"addkey", "affine", "mix", "sbox", "affine", "mix", "sbox", "affine", "mix",
-                                             "sbox", "affine", "mix", "sbox", "affine", "mix"}));
+  const std::vector<std::string> steps = {"addkey", "affine", "mix", "sbox", "affine", "mix", "sbox", "affine",
+                                          "mix",    "sbox",   "affine", "mix", "sbox", "affine", "mix"};
+  EXPECT_EQ(names, steps);
   const auto& last = prog.back().back().ops.back();
   EXPECT_EQ(last.kind, KsOp::kTruncate);
   EXPECT_EQ(last.size, 32);
