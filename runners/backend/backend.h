@@ -43,11 +43,20 @@
 //                                     BGV shares the key-switching digits ("hoisting"),
 //                                     so use it whenever one value needs several
 //                                     automorphisms (conjugates, permutation terms)
+//   KeySizes key_sizes() const;       (optional) bytes of the public key and of every
+//                                     evaluation key made so far (relinearization, each
+//                                     automorphism key), counted from the backend's own
+//                                     objects; never the secret key (KeySizes below)
+//   size_t ciphertext_bytes(const Ctxt& c) const;   (optional) bytes of c as the backend
+//                                     holds it at its current primes (KeySizes::counted
+//                                     says how: stored words, or the library's own
+//                                     serialization); apps/record_sizes.h reports both
 //
 // Everything above is const on the backend except require_automorphisms: evaluation
 // never mutates backend state, so independent ciphertexts may be processed in parallel.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -86,6 +95,19 @@ struct BackendInfo {
   double log2_q_ct = 0;  // log2 of the ciphertext primes alone
   double log2_p = 0;     // log2 of the special primes P (not of the plaintext modulus p)
   double security = 0;   // HElib's formula (0 for the clear backend)
+};
+
+// Bytes of a backend's public key material (key_sizes(), above): what a client hands a
+// server, counted from the backend's objects. Secret keys never appear here.
+struct KeySizes {
+  size_t public_key = 0;         // the encryption key (b, a)
+  size_t relin_key = 0;          // the relinearization key s^2 -> s (0 where none)
+  size_t automorphism_keys = 0;  // every automorphism key X -> X^k generated so far
+  long n_relin_keys = 0;         // 1 where a relinearization key exists
+  long n_automorphism_keys = 0;  // how many automorphism keys (k = 1 needs none)
+  std::string counted;           // how the bytes were counted (engine words, HElib's serialization, ...)
+  size_t eval_key_bytes() const { return relin_key + automorphism_keys; }
+  long eval_keys() const { return n_relin_keys + n_automorphism_keys; }
 };
 
 }  // namespace cb

@@ -11,6 +11,7 @@
 #include "engine/bgv/decryptor.h"
 #include "engine/bgv/encryptor.h"
 #include "engine/bgv/evaluator.h"
+#include "engine/bgv/keys.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -20,6 +21,21 @@ using namespace cb::bgv;
 namespace {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The residues a double-CRT polynomial holds: one word per prime and position.
+size_t residue_bytes(const DCRTPoly& x) {
+  return x.empty() ? 0 : size_t(x.num_limbs()) * size_t(x.phi()) * sizeof(uint64_t);
+}
+
+// What a key-switching key stores: b_j and a_j in full, or (compact) b_j packed and a_j's seed.
+size_t stored_key_bytes(const KeySwitchKey& k) {
+  size_t r = 0;
+  for (const auto& x : k.b) r += residue_bytes(x);
+  for (const auto& x : k.a) r += residue_bytes(x);
+  for (const auto& x : k.b_packed) r += x.bytes();
+  if (k.seeded()) r += sizeof(k.a_seed);
+  return r;
 }
 
 ContextParams context_params(const BgvParams& p, long plaintext_modulus) {
@@ -117,6 +133,21 @@ BgvMemory BgvBackend::memory() const {
   r.compact_keys = impl_->relin.compact();
   return r;
 }
+
+KeySizes BgvBackend::key_sizes() const {
+  KeySizes r;
+  r.public_key = residue_bytes(impl_->pk.b) + residue_bytes(impl_->pk.a);
+  r.relin_key = stored_key_bytes(impl_->relin);
+  r.n_relin_keys = 1;
+  for (const auto& [k, key] : impl_->autos) r.automorphism_keys += stored_key_bytes(key);
+  r.n_automorphism_keys = long(impl_->autos.size());
+  r.counted = impl_->relin.compact()
+                  ? "engine: stored residues, 8 bytes each, double-CRT; keys compact (b_j bit-packed, a_j as a seed)"
+                  : "engine: stored residues, 8 bytes each, double-CRT; keys in full (b_j and a_j)";
+  return r;
+}
+
+size_t BgvBackend::ciphertext_bytes(const Ctxt& c) const { return residue_bytes(c.c0) + residue_bytes(c.c1); }
 
 BackendInfo BgvBackend::info() const {
   const Context& c = impl_->ctx;

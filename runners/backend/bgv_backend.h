@@ -106,6 +106,18 @@ class BgvBackend {
   std::vector<bgv::OpProfile::Entry> op_profile() const;
   void reset_op_profile() const;
 
+  // Sizes of the public material (the optional member of backend.h): the residues the
+  // engine stores, 8 bytes each, all in double-CRT (evaluation) form. Public key (b, a):
+  // 2 Q limbs of phi words. Each key-switching key (relinearization, every automorphism
+  // key made so far): c digits x (b_j, a_j) over the Q ciphertext and K special primes,
+  // 2 c (Q + K) limbs; a compact key (keys.h) its b_j bit-packed (PackedLimbs words) and
+  // the 8-byte seed of its a_j. Unlike memory(), which counts allocated capacity, these
+  // are the words the representation holds.
+  KeySizes key_sizes() const;
+  // c0 and c1 at c's prime set T: 2 |T| limbs of phi words (the noise bound and factor,
+  // bookkeeping of a few words, not counted).
+  size_t ciphertext_bytes(const Ctxt& c) const;
+
   // Engine access for benchmarks and reports (not part of the circuit interface).
   const bgv::Context& context() const;
   BgvMemory memory() const;

@@ -156,6 +156,13 @@ void ClearBackend::require_automorphisms(const std::vector<long>& ks) {
   }
 }
 
+KeySizes ClearBackend::key_sizes() const {
+  KeySizes r;
+  for (long k = 2; k < long(has_key_.size()); ++k) r.n_automorphism_keys += has_key_[k] ? 1 : 0;
+  r.counted = "clear: no keys (0 bytes); a ciphertext is its slot words, unencrypted";
+  return r;
+}
+
 bool ClearBackend::has_automorphism_key(long k) const {
   const long kk = normalize(k);
   return zm_.in_zmstar(kk) && has_key_[kk];

@@ -96,6 +96,12 @@ class ClearBackend {
   bool has_automorphism_key(long k) const;
   double capacity_bits(const Ctxt& c) const;  // +infinity
   long depth(const Ctxt& c) const { return c.depth; }
+  // Sizes (the optional members of backend.h): no keys exist, so every key size is 0
+  // (n_automorphism_keys counts the keys required, k = 1 aside); a ciphertext is its slot
+  // vector, 8 bytes a slot: the plaintext as held, no encryption (expansion 64 / bits
+  // per element, not an FHE figure).
+  KeySizes key_sizes() const;
+  size_t ciphertext_bytes(const Ctxt& c) const { return c.slots.size() * sizeof(uint64_t); }
 
   OpCounts op_counts() const;
   // "encrypt=.. add=.. add_plain=.. mul=.. mul_plain=.. square=.. automorph=.. automorph_many=.."

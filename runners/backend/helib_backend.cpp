@@ -16,6 +16,7 @@
 #include <mutex>
 #include <cstdlib>
 #include <set>
+#include <sstream>
 
 #include "engine/algebra/prime_slot_ring.h"
 #include "engine/algebra/slot_ring.h"
@@ -114,6 +115,7 @@ struct HelibBackend::Impl {
     sk = std::make_unique<helib::SecKey>(*ctx);
     sk->GenSecKey(/*ptxtSpace=*/0, /*maxDegKswitch=*/2);  // relinearization s^2 -> s only
     keygen_s += seconds_since(t0);
+    measure_public_key();
     has_key.insert(1);
   }
 
@@ -167,6 +169,8 @@ struct HelibBackend::Impl {
   // and HElib's safety for concurrent operations is not established here.
   mutable std::mutex mu;
   double keygen_s = 0;
+  size_t public_key_bytes = 0;  // the encryption key's share of HElib's public key file
+  void measure_public_key();
 };
 
 HelibBackend::HelibBackend(const HelibParams& params, long n, uint64_t f_low)
@@ -328,6 +332,60 @@ void HelibBackend::require_automorphisms(const std::vector<long>& ks) {
 double HelibBackend::capacity_bits(const Ctxt& c) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return c.get().capacity();
+}
+
+namespace {
+template <class T>
+size_t serialized_bytes(const T& x) {
+  std::ostringstream os;
+  x.writeTo(os);
+  return os.str().size();
+}
+}  // namespace
+
+void HelibBackend::Impl::measure_public_key() {
+  // HElib's public key file (PubKey::writeTo of the PubKey part, no secret) holds the
+  // context, the encryption key, the key-switching matrices and their map; the encryption
+  // key's share is the file less the context and the matrices, measured now, before
+  // require_automorphisms fills the map (m entries) that belongs to the automorphism keys.
+  const helib::PubKey& pk = *sk;  // PubKey::writeTo is not virtual: the public part only
+  size_t matrices = 0;
+  for (const helib::KeySwitch& ks : pk.keySWlist()) matrices += serialized_bytes(ks);
+  const size_t whole = serialized_bytes(pk), context = serialized_bytes(*ctx);
+  if (whole < context + matrices)
+    throw Error(msg("HElib's public key serializes to ", whole, " bytes, less than its context (", context,
+                    ") and key-switching matrices (", matrices, ")"));
+  public_key_bytes = whole - context - matrices;
+}
+
+KeySizes HelibBackend::key_sizes() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  KeySizes r;
+  r.public_key = impl_->public_key_bytes;
+  for (const helib::KeySwitch& ks : impl_->sk->keySWlist()) {
+    const size_t n = serialized_bytes(ks);
+    if (ks.fromKey.getPowerOfS() == 2 && ks.fromKey.getPowerOfX() == 1) {
+      r.relin_key += n;
+      ++r.n_relin_keys;
+    } else {
+      r.automorphism_keys += n;
+      ++r.n_automorphism_keys;
+    }
+  }
+  r.counted = "helib: binary serialization (writeTo); each KeySwitch matrix's b_j in double-CRT, its a_j "
+              "as a PRG seed; public_key = PubKey::writeTo less HElib's context and matrices; ciphertexts "
+              "without the special primes HElib leaves on after a key switch (divided out first)";
+  return r;
+}
+
+size_t HelibBackend::ciphertext_bytes(const Ctxt& c) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  const helib::Ctxt& x = c.get();
+  const helib::IndexSet& special = impl_->ctx->getSpecialPrimes();
+  if (helib::disjoint(x.getPrimeSet(), special)) return serialized_bytes(x);
+  helib::Ctxt y = x;  // HElib's lazy division by P, done on a copy: the ciphertext at its level
+  y.modDownToSet(x.getPrimeSet() / special);
+  return serialized_bytes(y);
 }
 
 std::string HelibBackend::report_json() const {

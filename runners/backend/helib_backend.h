@@ -118,6 +118,21 @@ class HelibBackend {
   void require_automorphisms(const std::vector<long>& ks);
   double capacity_bits(const Ctxt& c) const;
 
+  // Sizes (the optional members of backend.h), as HElib's own binary serialization
+  // (writeTo into a string stream) counts them. Each key-switching matrix: KeySwitch::
+  // writeTo (its b_j in HElib's double-CRT over every prime, 8 bytes a residue; the a_j
+  // only as their PRG seed); the relinearization key is the matrix from s^2, the
+  // automorphism keys those from s(X^k). The public key: HElib's public key file
+  // (PubKey::writeTo of the secret-key-free PubKey part) less the Context's own writeTo
+  // and the matrices, measured at construction: the encryption key (b, a) and a few words
+  // of HElib's bookkeeping (noise bounds, an empty key-switch map and recryption key).
+  KeySizes key_sizes() const;
+  // Ctxt::writeTo: both parts at the ciphertext's primes and its header. HElib leaves the
+  // special primes on a ciphertext after a key switch and divides by them lazily, before
+  // the next operation: those are divided out first, on a copy (Ctxt::modDownToSet), so
+  // the count is the ciphertext at its level, as the engine holds it.
+  size_t ciphertext_bytes(const Ctxt& c) const;
+
   // What HElib does differently, as a JSON object (string): helib_version (the pinned
   // tag and the version HElib's header states), ntl_version (NTL's header) and
   // ntl_library (the libntl file actually loaded), ntl_route (from the build record),
