@@ -24,7 +24,11 @@
 // one a prime lower ("add_mixed": the level decision of such adds), and reports in "op_primes" at how
 // many primes each operation's result lives ("fresh": the inputs'). On the engine,
 // "op_profile" gives each engine step's own time over all repetitions, under the chain
-// planner's names (engine/bgv/op_profile.h): what the cost model fits.
+// planner's names (engine/bgv/op_profile.h): what the cost model fits. "sizes" gives the
+// bytes of the public key and the evaluation keys generated above, of a fresh ciphertext
+// and of (a b)^2 (depth 2, where the backend leaves it), and the expansion (ciphertext bits
+// per plaintext bit, slots x bits per element) as apps/record_sizes.h computes them: the
+// engine's stored residues, HElib's own serialization, side by side.
 //
 // Bad input is refused before any work, with a message naming the value and exit status 1:
 // an --m or --bits given twice, a --json path that cannot be written, a key weight that
@@ -57,6 +61,7 @@
 #ifdef CB_HAVE_OPENFHE
 #include "backend/openfhe_bench.h"
 #endif
+#include "apps/record_sizes.h"
 #include "backend/permute.h"
 #include "engine/util/bench_timing.h"
 #include "engine/algebra/slot_ring.h"
@@ -307,6 +312,20 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
     }
   }
 
+  // Sizes (apps/record_sizes.h): the keys made above, a fresh ciphertext, and the output
+  // of a depth-2 circuit, (a b)^2, at the primes the backend leaves it (checked).
+  nlohmann::json sizes;
+  {
+    const auto fresh = be.encrypt(a);
+    auto out = fresh;
+    be.mul(out, be.encrypt(b));
+    be.square(out);
+    check("(a b)^2 for the sizes", be.decrypt(out), apply(a, [&](long i) { return f.mul(want_mul[i], want_mul[i]); }));
+    sizes = cb::apps::record_sizes_json(be, fresh, out, double(ell) * cb::apps::slot_element_bits(be));
+    sizes["output"] = "(a b)^2: depth 2";
+    sizes["output_capacity_bits"] = be.capacity_bits(out);
+  }
+
   nlohmann::json j;
   j["m"] = m;
   j["p"] = p;
@@ -347,6 +366,7 @@ int bench(B& be, const Args& args, Clock::time_point t_setup) {
   j["dims"] = nlohmann::json::array();
   for (long i = 0; i < zm.dims(); ++i)
     j["dims"].push_back({{"gen", zm.gen(i)}, {"ord", zm.ord(i)}, {"good", zm.good(i)}});
+  j["sizes"] = sizes;
   j["peak_rss_mb"] = peak_rss_mb();
   j["correct"] = true;
   if (args.allow_insecure) j["insecure_key"] = j["security"] <= 0;

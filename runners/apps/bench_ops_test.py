@@ -107,3 +107,39 @@ def test_the_engine_at_a_prime_p(tmp_path, m, p, hwt, d, slots):
     for op in ("encrypt", "decrypt", "add", "mul_relin", "mul_const", "rotate_dim0", "rotate", "mod_switch"):
         assert j[op + "_ms"] > 0
     assert ("frobenius_ms" in j) == (d > 1)
+
+
+def check_sizes(j):
+    """The "sizes" object (apps/record_sizes.h) is whole and adds up."""
+    s = j["sizes"]
+    for k in ("public_key_bytes", "eval_key_bytes", "eval_keys", "relin_key_bytes", "automorphism_key_bytes",
+              "automorphism_keys", "fresh_ciphertext_bytes", "output_ciphertext_bytes", "plaintext_bits",
+              "expansion", "fresh_expansion", "counted"):
+        assert k in s, k
+    assert s["public_key_bytes"] > 0 and s["relin_key_bytes"] > 0
+    assert s["eval_keys"] == s["automorphism_keys"] + 1
+    assert s["eval_key_bytes"] == s["relin_key_bytes"] + s["automorphism_key_bytes"]
+    assert 0 < s["output_ciphertext_bytes"] <= s["fresh_ciphertext_bytes"]
+    assert s["expansion"] == pytest.approx(8 * s["output_ciphertext_bytes"] / s["plaintext_bits"])
+    assert s["fresh_expansion"] == pytest.approx(8 * s["fresh_ciphertext_bytes"] / s["plaintext_bits"])
+    return s
+
+
+def test_sizes_of_keys_and_ciphertexts(tmp_path):
+    """m=256 at p=65537: 128 slots of 16.00002 bits; every key and the fresh ciphertext at the
+    Q ciphertext primes (2 Q limbs of phi words), each key 2 c (Q + K) limbs, and the depth-2
+    output a leveled ciphertext, smaller than the fresh one by whole limbs."""
+    out = tmp_path / "ops.json"
+    proc = run("--m", 256, "--bits", 150, "--c", 2, "--hwt", 120, "--p", 65537, "--reps", 1, json_path=out)
+    assert proc.returncode == 0, proc.stderr
+    j = json.loads(out.read_text())
+    s = check_sizes(j)
+    phi, Q, K = j["phi"], j["primes"]["ciphertext"], j["primes"]["special"]
+    limb = phi * 8
+    assert s["plaintext_bits"] == pytest.approx(128 * 16.000022)
+    assert s["public_key_bytes"] == s["fresh_ciphertext_bytes"] == 2 * Q * limb
+    assert s["relin_key_bytes"] == 2 * 2 * (Q + K) * limb
+    assert s["eval_key_bytes"] == s["eval_keys"] * s["relin_key_bytes"]
+    assert s["output_ciphertext_bytes"] < s["fresh_ciphertext_bytes"]
+    assert s["output_ciphertext_bytes"] % (2 * limb) == 0
+    assert s["expansion"] < s["fresh_expansion"]
