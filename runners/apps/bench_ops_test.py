@@ -143,3 +143,20 @@ def test_sizes_of_keys_and_ciphertexts(tmp_path):
     assert s["output_ciphertext_bytes"] < s["fresh_ciphertext_bytes"]
     assert s["output_ciphertext_bytes"] % (2 * limb) == 0
     assert s["expansion"] < s["fresh_expansion"]
+
+
+def test_sizes_on_helib_beside_the_engine(tmp_path):
+    """--backend helib (a binary built with HElib: CB_BUILD=build-helib-debian) reports the
+    same "sizes" fields, from HElib's own serialization: the fresh ciphertext two parts of
+    phi 8-byte residues at each of HElib's ciphertext primes, and a header."""
+    out = tmp_path / "ops.json"
+    proc = run("--backend", "helib", "--m", 257, "--bits", 300, "--c", 2, "--hwt", 120, "--reps", 1, json_path=out)
+    if proc.returncode != 0 and "helib not in" in proc.stderr:
+        pytest.skip(f"{BIN} built without HElib")
+    assert proc.returncode == 0, proc.stderr
+    j = json.loads(out.read_text())
+    s = check_sizes(j)
+    assert s["counted"].startswith("helib")
+    residues = 2 * j["helib_chain"]["ctxt_primes"] * j["phi"] * 8
+    assert residues <= s["fresh_ciphertext_bytes"] < residues + 4096
+    assert residues <= s["public_key_bytes"] < residues + 4096
