@@ -9,13 +9,17 @@
 //   floor(log2 p), the whole bits a block carries), block_bytes, key_bytes, decrypt (bool),
 //   decrypt_note (why not, or ""), steps: {separate: [...], fused: [...], "bit-sliced":
 //   [...]} (per packing offered: on elements separate and fused, on bits "bit-sliced")}]}]}
-// decrypt is on elements where the entry runs there, else on bits.
+// decrypt is on elements where the entry runs there, else on bits. Each cipher has its kind:
+// "block", or "keystream" (a keystream generator, keystream_spec.h), whose instances have
+// id, label, display, p, n, s (keystream elements per block), state_size, rounds,
+// block_bits, key_elements, key_bytes and steps (the step names of each round).
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "ciphers/catalog/catalog.h"
+#include "ciphers/catalog/keystream_spec.h"
 #include "ciphers/catalog/program.h"
 
 namespace cb::apps {
@@ -37,6 +41,38 @@ inline nlohmann::json catalog_json() {
     const auto offered = packings(*e);
     const bool elements = offered.front() == "packed";
     const bool bits = offered.back() == kBitSliced;
+    if (e->keystream()) {  // a keystream generator (keystream_spec.h): its program's steps per round
+      for (const auto& sp : e->instances) {
+        const auto ks = e->make_keystream(sp);
+        nlohmann::json rounds = nlohmann::json::array();
+        for (const auto& r : ks->program()) {
+          nlohmann::json names = nlohmann::json::array();
+          for (const auto& st : r) names.push_back(st.name);
+          rounds.push_back(names);
+        }
+        const long eb = ks->element_bytes();
+        insts.push_back({{"id", sp.id},
+                         {"label", CipherEntry::instance_label(sp)},
+                         {"display", e->display_instance(sp)},
+                         {"p", sp.p},
+                         {"n", sp.n},
+                         {"s", sp.s},
+                         {"state_size", ks->state_size()},
+                         {"rounds", sp.rounds},
+                         {"block_bits", sp.p == 2 ? sp.n * sp.s : (63 - __builtin_clzll(sp.p)) * sp.s},
+                         {"key_elements", sp.key_elements},
+                         {"key_bytes", eb * sp.key_elements},
+                         {"steps", rounds}});
+      }
+      ciphers.push_back({{"name", e->name},
+                         {"kind", "keystream"},
+                         {"display", e->display},
+                         {"description", e->description},
+                         {"citation", e->citation},
+                         {"packings", offered},
+                         {"instances", insts}});
+      continue;
+    }
     for (const auto& sp : e->instances) {
       const auto inst = e->make(sp);
       const std::string refusal = elements ? decrypt_refusal(*inst) : bits_refusal(*inst, true);
@@ -60,6 +96,7 @@ inline nlohmann::json catalog_json() {
                        {"steps", steps}});
     }
     ciphers.push_back({{"name", e->name},
+                       {"kind", "block"},
                        {"display", e->display},
                        {"description", e->description},
                        {"citation", e->citation},

@@ -3,6 +3,7 @@
 //   cipher_ref --cipher NAME [--field-bits n] [--state-size s] [--rounds R] --key HEX --plaintext HEX [--decrypt]
 //   cipher_ref --cipher NAME --p P [--rounds R] --key 1,2,3 --plaintext 4,5,6 [--decrypt]
 //   cipher_ref --instance ID ...
+//   cipher_ref --cipher pasta --p 65537 --key K --nonce N --counter C   a keystream entry
 //
 // Encryption is the entry's own reference (written apart from its round description);
 // decryption runs the description's inverse in the clear (ciphers/catalog/program.h), where
@@ -11,11 +12,14 @@
 // A prime-field instance (--p P, or its --instance id: mimcp17) reads its key and input and
 // prints its output as decimal elements mod p, comma-separated; a value that is not a
 // number, is not below p, or a wrong count is refused naming it.
+// A keystream entry (Pasta, HERA, Rasta: keystream_spec.h) prints the keystream block of
+// (--nonce, --counter) under --key, from its clear reference, in the instance's text codec.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
 #include "ciphers/catalog/catalog.h"
+#include "ciphers/catalog/keystream_spec.h"
 #include "ciphers/catalog/program.h"
 #include "ciphers/reference/hex.h"
 #include "engine/errors.h"
@@ -28,6 +32,8 @@ struct Args {
   uint64_t p = 0;
   std::string key, input;
   bool decrypt = false;
+  uint64_t nonce = 0, counter = 0;
+  bool nonce_given = false;
 };
 
 // The instance: --instance ID, or --cipher with --p / --field-bits / --state-size.
@@ -61,6 +67,15 @@ std::string run(const Args& a) {
   const cb::CipherEntry& e = *ep;
   const cb::InstanceSpec& sp = *spp;
   const std::string name = e.display_instance(sp);
+  if (e.keystream()) {
+    if (a.decrypt || !a.input.empty() || a.rounds)
+      throw cb::ParameterError(cb::msg(e.name, " is a keystream generator: --key, --nonce and --counter give a keystream "
+                                       "block; --plaintext, --decrypt and --rounds are the block ciphers'"));
+    if (!a.nonce_given) throw cb::ParameterError(cb::msg(e.name, " is a keystream generator: --nonce is required"));
+    const auto inst = e.make_keystream(sp);
+    return inst->format(inst->keystream(inst->parse(a.key, sp.key_elements, "--key"), a.nonce, a.counter));
+  }
+  if (a.input.empty()) throw cb::ParameterError("--plaintext is required");
   const long R = a.rounds ? a.rounds : sp.rounds;
   if (R < 1 || R > sp.rounds) throw cb::ParameterError(cb::msg("rounds=", R, " is outside [1, ", sp.rounds, "] for ", name));
   if (sp.p != 2) return run_prime(a, e, sp, R);
@@ -92,10 +107,12 @@ int main(int argc, char** argv) {
   app.add_option("--state-size", a.state_size, "the instance's state size in field elements");
   app.add_option("--rounds", a.rounds, "rounds (default: the instance's; fewer = reduced-round)");
   app.add_option("--key", a.key, "key as hex (F_p: decimal elements, comma-separated)")->required();
-  app.add_option("--plaintext,--ciphertext,--input", a.input, "input block as hex (F_p: decimal elements, comma-separated)")
-      ->required();
+  app.add_option("--plaintext,--ciphertext,--input", a.input, "input block as hex (F_p: decimal elements, comma-separated)");
+  auto* nonce = app.add_option("--nonce", a.nonce, "a keystream entry's public nonce (0..2^64-1)");
+  app.add_option("--counter", a.counter, "a keystream entry's block counter (0..2^64-1, default 0)");
   app.add_flag("--decrypt", a.decrypt, "decrypt the input block instead of encrypting it");
   CLI11_PARSE(app, argc, argv);
+  a.nonce_given = nonce->count() > 0;
   try {
     std::cout << run(a) << "\n";
   } catch (const cb::Error& e) {

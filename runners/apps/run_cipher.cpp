@@ -95,6 +95,7 @@
 #include <vector>
 
 #include "apps/catalog_json.h"
+#include "apps/keystream_run.h"
 #include "apps/memory_json.h"
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
@@ -133,6 +134,8 @@ struct Options {
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
   bool measure_noise = false, list_ciphers = false;
   bool hwt_given = false;  // --hwt on the command line: --security-target keeps it
+  uint64_t nonce = 0, counter = 0;  // a keystream entry's first block (apps/keystream_run.h)
+  long depth_after = 0;             // products after the keystream the chain must hold
 };
 
 // The cipher instance of a run, in the clear: its catalog entry and constants.
@@ -700,6 +703,33 @@ json memory_json(const BgvBackend& b, const BgvParams& p) {
 }
 
 
+// A keystream entry's run (apps/keystream_run.h), or none for a block cipher; the block
+// ciphers' options a keystream entry has no use for are refused by name.
+std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
+  const CipherEntry* e = nullptr;
+  const InstanceSpec* sp = nullptr;
+  if (!o.instance.empty()) std::tie(e, sp) = find_instance_id(o.instance);
+  else e = &find_cipher(o.cipher);
+  if (!e->keystream()) {
+    if (o.nonce || o.counter || o.depth_after)
+      throw ParameterError(msg("--nonce, --counter and --depth-after are for keystream entries; ", e->name,
+                               " is a block cipher"));
+    return std::nullopt;
+  }
+  if (!sp) sp = &find_instance(*e, o.n, o.s, o.p);
+  if (o.decrypt || !o.pt_hex.empty() || o.rounds != -1 || o.linear != "separate" || o.security_target > 0 ||
+      o.measure_noise || (o.packing != "packed" && o.packing != "sliced"))
+    throw ParameterError(msg(e->name, " is a keystream generator (one block per slot, --nonce/--counter/--depth-after): ",
+                             "--decrypt, --plaintext, --rounds, --linear, --packing, --security-target and ",
+                             "--measure-noise are the block ciphers'"));
+  KeystreamRunOptions k;
+  k.entry = e, k.spec = sp, k.backend = o.backend, k.key_text = o.key_hex, k.json_path = o.json_path;
+  k.encryption = o.encryption, k.m = o.m, k.bits = o.bits, k.c = o.c, k.hwt = o.hwt, k.blocks = o.blocks;
+  k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce;
+  k.counter = o.counter, k.plan_only = o.plan, k.force = o.force;
+  return k;
+}
+
 // What the run's memory is known to be made of, for an allocation failure's message.
 std::string memory_note;
 
@@ -716,6 +746,7 @@ int run(const Options& o_in) {
   if (o.cipher.empty() && o.instance.empty())
     throw ParameterError("--cipher is required (run_cipher --list-ciphers --json F lists the catalog)");
   if (o.m == 0) throw ParameterError("--m is required (the cyclotomic index of the ring)");
+  if (const auto ks = keystream_options(o)) return run_keystream(*ks);
   const Instance in = make_instance(o);
   o.packing = packing_name(*in.entry, o.packing);
   if (o.backend == "bgv" && o.hwt >= 1 && o.hwt < 120 && !o.allow_insecure)
@@ -890,6 +921,11 @@ int main(int argc, char** argv) {
   app.add_option("--blocks", o.blocks, "blocks to process (default: all the ciphertexts hold)");
   app.add_option("--seed", o.seed, "seed of the random key and blocks, and of the BGV randomness (default 1)");
   app.add_flag("--decrypt", o.decrypt, "run the inverse cipher on the blocks' ciphertexts (transciphering)");
+  app.add_option("--nonce", o.nonce, "keystream entries: the public nonce (0..2^64-1, default 0)");
+  app.add_option("--counter", o.counter, "keystream entries: the first block's counter (default 0; block j has counter + j)");
+  app.add_option("--depth-after", o.depth_after,
+                 "keystream entries: products after the keystream the chain is planned for and the run checks (default 0)")
+      ->check(CLI::NonNegativeNumber);
 #ifdef CB_HAVE_HELIB
   app.add_option("--backend", o.backend, "bgv (default), clear (slot simulator, no noise) or helib (HElib 2.3.0)")
       ->check(CLI::IsMember({"bgv", "clear", "helib"}));

@@ -13,6 +13,9 @@ const CipherEntry& aes128_entry();
 const CipherEntry& vision_entry();
 const CipherEntry& mimc_entry();
 const CipherEntry& chaghri_entry();
+const CipherEntry& pasta_entry();
+const CipherEntry& hera_entry();
+const CipherEntry& rasta_entry();
 
 namespace {
 
@@ -28,7 +31,8 @@ std::string refusal(const CipherEntry& e, bool bits) {
 }
 
 std::vector<const CipherEntry*> make_catalog() {
-  std::vector<const CipherEntry*> all = {&aes128_entry(), &vision_entry(), &mimc_entry(), &chaghri_entry()};
+  std::vector<const CipherEntry*> all = {&aes128_entry(), &vision_entry(), &mimc_entry(), &chaghri_entry(), &pasta_entry(),
+                                           &hera_entry(), &rasta_entry()};
   for (auto* e : all) check_entry(*e);
   for (size_t i = 0; i < all.size(); ++i)
     for (size_t j = 0; j < i; ++j) {

@@ -76,7 +76,8 @@ std::string FieldInstance::format(const Elements& v) const {
 }
 
 std::string CipherEntry::field_label(const InstanceSpec& i) {
-  return i.p == 2 ? msg("GF(2^", i.n, ")") : msg("F_", i.p);
+  if (i.p == 2) return i.n == 1 ? std::string("GF(2)") : msg("GF(2^", i.n, ")");
+  return msg("F_", i.p);
 }
 
 std::string CipherEntry::instance_label(const InstanceSpec& i) { return msg(field_label(i), "^", i.s); }

@@ -20,10 +20,19 @@ struct InstanceCase {
 inline void PrintTo(const InstanceCase& c, std::ostream* os) { *os << c.spec.id; }
 inline std::string case_name(const ::testing::TestParamInfo<InstanceCase>& i) { return i.param.spec.id; }
 
+// Every block cipher's instances (keystream_instances(): the keystream generators').
 inline std::vector<InstanceCase> all_instances() {
   std::vector<InstanceCase> out;
   for (const CipherEntry* e : cipher_catalog())
-    for (const auto& s : e->instances) out.push_back({e, s});
+    if (!e->keystream())
+      for (const auto& s : e->instances) out.push_back({e, s});
+  return out;
+}
+inline std::vector<InstanceCase> keystream_instances() {
+  std::vector<InstanceCase> out;
+  for (const CipherEntry* e : cipher_catalog())
+    if (e->keystream())
+      for (const auto& s : e->instances) out.push_back({e, s});
   return out;
 }
 

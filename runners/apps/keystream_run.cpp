@@ -1,0 +1,341 @@
+#include "apps/keystream_run.h"
+
+#include <nlohmann/json.hpp>
+#include <omp.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <random>
+
+#include "apps/record_sizes.h"
+#include "backend/backend_json.h"
+#include "backend/bgv_backend.h"
+#include "backend/chain_planner.h"
+#include "backend/clear_backend.h"
+#include "backend/plan_backend.h"
+#ifdef CB_HAVE_HELIB
+#include "backend/helib_backend.h"
+#endif
+#include "ciphers/catalog/keystream_circuit.h"
+#include "engine/algebra/zmstar.h"
+#include "engine/errors.h"
+
+namespace cb {
+namespace {
+
+using json = nlohmann::json;
+
+// The most products the capacity count tries beyond --depth-after.
+constexpr long kMaxDepthLeft = 64;
+
+uint64_t fnv1a(const std::vector<uint8_t>& bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
+  return h;
+}
+
+// The client's side in the clear: the key (--key or drawn from --seed) and the messages,
+// with their symmetric ciphertexts c = m + KS under the reference keystream.
+struct ClientData {
+  Elements key;
+  std::vector<Elements> msgs, cts;
+};
+
+Elements random_elements(std::mt19937_64& g, const CipherField& F, long count) {
+  Elements v;
+  for (long i = 0; i < count; ++i) v.push_back(F.is_prime() ? g() % F.p() : g() & (F.n() == 64 ? ~0ull : (1ull << F.n()) - 1));
+  return v;
+}
+
+template <class B>
+std::vector<Elements> decrypt_blocks(const B& b, const std::vector<typename B::Ctxt>& st, long blocks) {
+  std::vector<Elements> out(size_t(blocks), Elements(st.size()));
+  for (size_t i = 0; i < st.size(); ++i) {
+    const auto v = b.decrypt(st[i]);
+    for (long j = 0; j < blocks; ++j) out[size_t(j)][i] = v[size_t(j)];
+  }
+  return out;
+}
+
+// What one session on a backend measured.
+struct Session {
+  std::vector<RoundRecord> rounds;
+  double material_s = 0, encrypt_key_s = 0, keystream_s = 0, keystream_cpu_s = 0, subtract_s = 0, work_after_s = 0,
+         decrypt_s = 0;
+  double fresh = 0, after_keystream = 0, after_subtract = 0, after_work = 0;
+  long wrong_keystream = 0, wrong_msgs = 0, wrong_work = 0;
+  Elements keystream0;
+  nlohmann::json sizes;  // the keys', a fresh (key) and an output (message) ciphertext's bytes
+};
+
+// One session of the keystream circuit on b, checked stage by stage (the planner runs it
+// too: its capacities are the plan's).
+template <class B>
+Session session(B& b, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
+                const std::vector<Elements>& ks_ref, long blocks) {
+  Session s;
+  KeystreamCircuit<B> circ(b, ks, blocks);
+  Stopwatch w;
+  circ.set_blocks(o.nonce, o.counter);
+  s.material_s = w.lap();
+  const auto key = circ.encrypt_key(cd.key);
+  s.encrypt_key_s = w.lap();
+  s.fresh = circ.capacity(key);
+  Evaluator<B> ev(b);
+  const double cpu0 = process_cpu_seconds();
+  w.lap();
+  auto out = circ.run(ev, key, &s.rounds);
+  s.keystream_s = w.lap();
+  s.keystream_cpu_s = process_cpu_seconds() - cpu0;
+  s.after_keystream = circ.capacity(out);
+  const auto got = decrypt_blocks(b, out, blocks);
+  w.lap();  // the check's decryption is not the server's time
+  for (long j = 0; j < blocks; ++j) s.wrong_keystream += got[size_t(j)] != ks_ref[size_t(j)];
+  s.keystream0 = got.at(0);
+  auto m = circ.subtract_from(ev, cd.cts, std::move(out));
+  s.subtract_s = w.lap();
+  s.after_subtract = circ.capacity(m);
+  const auto y = circ.work_after(ev, m, o.depth_after);
+  s.work_after_s = w.lap();
+  if constexpr (!std::is_same_v<B, PlanBackend>) {  // one ciphertext carries `blocks` elements
+    const double bits = double(blocks) * apps::slot_element_bits(b);
+    s.sizes = apps::record_sizes_json(b, key.at(0), m.at(0), bits);
+  }
+  s.after_work = b.capacity_bits(y);
+  Stopwatch dw;
+  const auto msgs = decrypt_blocks(b, m, blocks);
+  const auto yv = b.decrypt(y);
+  s.decrypt_s = dw.seconds();
+  const auto want = circ.work_after_clear(cd.msgs, o.depth_after);
+  for (long j = 0; j < blocks; ++j) {
+    s.wrong_msgs += msgs[size_t(j)] != cd.msgs[size_t(j)];
+    s.wrong_work += yv[size_t(j)] != want[size_t(j)];
+  }
+  return s;
+}
+
+// The further products the transciphered data takes on the planner's backend at its
+// chain: y <- y m_l until a bound passes its modulus (at most kMaxDepthLeft).
+long depth_left(PlanBackend& pb, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
+                long blocks) {
+  KeystreamCircuit<PlanBackend> circ(pb, ks, blocks);
+  circ.set_blocks(o.nonce, o.counter);
+  Evaluator<PlanBackend> ev(pb);
+  auto m = circ.subtract_from(ev, cd.cts, circ.run(ev, circ.encrypt_key(cd.key)));
+  auto y = circ.work_after(ev, m, o.depth_after);
+  long more = 0;
+  for (; more < kMaxDepthLeft; ++more) {
+    auto z = y;
+    ev.mul(z, m[size_t(o.depth_after + 1 + more) % m.size()]);
+    if (!(pb.capacity_bits(z) >= 0)) break;
+    y = std::move(z);
+  }
+  return more;
+}
+
+json round_json(const RoundRecord& r) {
+  json ops = json::object();
+  for (auto& [k, v] : r.ops) ops[k] = v;
+  return {{"round", r.round},
+          {"seconds", r.seconds},
+          {"capacity_bits", std::isfinite(r.capacity_bits) ? json(r.capacity_bits) : json(nullptr)},
+          {"ops", ops},
+          {"counts", r.counts.as_map()}};
+}
+
+json finite(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+}  // namespace
+
+int run_keystream(const KeystreamRunOptions& o) {
+  const Stopwatch process;
+  const auto ks_ptr = o.entry->make_keystream(*o.spec);
+  const KeystreamInstance& ks = *ks_ptr;
+  const auto& sp = ks.spec();
+  const auto& F = ks.element_field();
+  // Everything checked before any work.
+  if (o.m <= 0) throw ParameterError("--m is required (the cyclotomic index of the ring)");
+  if (o.depth_after < 0 || o.depth_after > 1000)
+    throw ParameterError(msg("--depth-after ", o.depth_after, ": the products after the keystream are 0..1000"));
+  const ZmStar zm(o.m, long(sp.p));  // ParameterError for a ring without slots at p
+  const long ell = zm.ell();
+  if (sp.p == 2 && zm.d() % sp.n != 0)
+    throw ParameterError(msg("m=", o.m, " has d=", zm.d(), ": ", sp.id, " needs GF(2^", sp.n, ") slots"));
+  const long blocks = o.blocks ? o.blocks : ell;
+  if (blocks < 1 || blocks > ell)
+    throw ParameterError(msg("--blocks ", blocks, ": ", sp.id, " runs one block per slot, 1..", ell, " at m=", o.m));
+  if (o.counter > ~uint64_t(0) - uint64_t(blocks - 1))
+    throw ParameterError(msg("--counter ", o.counter, " with ", blocks, " blocks: the counters pass 2^64 - 1"));
+  std::mt19937_64 g(o.seed);
+  ClientData cd;
+  cd.key = o.key_text.empty() ? random_elements(g, F, sp.key_elements) : ks.parse(o.key_text, sp.key_elements, "--key");
+  {
+    const bool existed = std::ifstream(o.json_path).good();
+    std::ofstream probe(o.json_path, std::ios::app);
+    if (!probe) throw ParameterError(msg("--json ", o.json_path, ": cannot open for writing"));
+    probe.close();
+    if (!existed) std::remove(o.json_path.c_str());
+  }
+  // The client: messages and their symmetric ciphertexts under the reference keystream.
+  std::vector<Elements> ks_ref(static_cast<size_t>(blocks));
+  for_each_lane<ClearBackend>(blocks, [&](long j) { ks_ref[size_t(j)] = ks.keystream(cd.key, o.nonce, o.counter + uint64_t(j)); });
+  for (long j = 0; j < blocks; ++j) {
+    cd.msgs.push_back(random_elements(g, F, sp.s));
+    Elements c;
+    for (long i = 0; i < sp.s; ++i) c.push_back(F.add(cd.msgs.back()[size_t(i)], ks_ref[size_t(j)][size_t(i)]));
+    cd.cts.push_back(c);
+  }
+
+  // The plan (BGV): the least chain on which the whole session, work after included, holds.
+  std::optional<ChainPlan> plan;
+  long left = -1;
+  double plan_s = 0;
+  auto plan_backend = [&](long bits) {
+    PlanParams pp;
+    pp.m = o.m, pp.bits = bits, pp.c = o.c, pp.hwt = o.hwt, pp.seed = o.seed;
+    return sp.p != 2 ? PlanBackend(pp, F.prime()) : PlanBackend(pp, 1, 1);
+  };
+  if (o.backend == "bgv") {
+    Stopwatch pw;
+    PlanBackend pb = plan_backend(1000);
+    auto run = [&](PlanBackend& b) {
+      const Session s = session(b, ks, o, cd, ks_ref, blocks);
+      if (s.wrong_keystream || s.wrong_msgs || s.wrong_work)
+        throw Error("chain planner: the keystream circuit's clear evaluation differs from the reference");
+      PlanRun r;
+      r.fresh_capacity = s.fresh;
+      for (const auto& rec : s.rounds) r.round_capacity.push_back(rec.capacity_bits);
+      r.round_capacity.push_back(s.after_subtract);
+      r.round_capacity.push_back(s.after_work);
+      return r;
+    };
+    const long hint = o.bits_hint > 0 ? o.bits_hint : 60 * (long(ks.program().size()) + o.depth_after) + 100;
+    plan = plan_chain(pb, run, hint, 40000);
+    if (o.bits > 0 && o.bits < plan->bits && !o.force)
+      throw ParameterError(msg("--bits ", o.bits, " is below the planned chain: ", sp.id, " with --depth-after ",
+                               o.depth_after, " at m=", o.m, " needs ", plan->bits, " bits (--force runs anyway)"));
+    pb.set_bits(o.bits > 0 ? o.bits : plan->bits);
+    left = depth_left(pb, ks, o, cd, blocks);
+    plan_s = pw.seconds();
+    std::fprintf(stderr, "run_cipher: planned chain %ld bits for %s and %ld products after (security %.1f) in %.1f s\n",
+                 plan->bits, sp.id.c_str(), o.depth_after, plan->info.security, plan_s);
+  } else if (o.plan_only) {
+    throw ParameterError("--plan needs --backend bgv (the clear backend has no noise)");
+  }
+  json out;
+  out["cipher"] = o.entry->name;
+  out["instance"] = CipherEntry::instance_label(sp);
+  out["instance_id"] = sp.id;
+  out["mode"] = "keystream";
+  out["backend"] = o.backend;
+  out["seed"] = o.seed;
+  out["nonce"] = o.nonce;
+  out["counter"] = o.counter;
+  out["depth_after"] = o.depth_after;
+  out["blocks"] = blocks;
+  out["blocks_per_run_max"] = ell;
+  if (plan) {
+    json pj = {{"bits", plan->bits}, {"chain", plan->chain}, {"fresh_capacity_bits", plan->fresh_capacity},
+               {"round_capacity_bits", plan->round_capacity}, {"min_capacity_bits", plan->min_capacity},
+               {"chains_tried", plan->chains_tried}, {"seconds", plan_s}};
+    out["plan"] = pj;
+  }
+  if (o.plan_only) {
+    out["params"] = info_json(plan->info);
+    out["params"].erase("name");
+    out["capacity"] = {{"depth_after", o.depth_after}, {"depth_left", left}};
+    std::ofstream f(o.json_path);
+    f << out.dump(2) << "\n";
+    if (!f) throw Error(msg("--json ", o.json_path, ": write failed"));
+    return 0;
+  }
+  const long bits = o.bits > 0 ? o.bits : plan ? plan->bits : 0;
+  Stopwatch wall;
+  Session s;
+  json params;
+  double keygen_s = 0;
+  auto take = [&](auto& b) {
+    keygen_s = wall.seconds();
+    s = session(b, ks, o, cd, ks_ref, blocks);
+    params = info_json(b.info());
+    params.erase("name");
+  };
+  if (o.backend == "clear") {
+    if (sp.p != 2) {
+      ClearBackend b(o.m, F.prime());
+      take(b);
+    } else {
+      ClearBackend b(o.m, 1, 1);
+      take(b);
+    }
+#ifdef CB_HAVE_HELIB
+  } else if (o.backend == "helib") {
+    if (bits <= 0) throw ParameterError("--bits is required with --backend helib (HElib builds its own chain for it)");
+    const HelibParams hp{o.m, bits, o.c, o.hwt, o.seed};
+    std::optional<HelibBackend> made;
+    if (sp.p != 2) made.emplace(hp, F.prime());
+    else made.emplace(hp, 1, 1);
+    take(*made);
+    out.update(json::parse(made->report_json()));
+#endif
+  } else if (o.backend == "bgv") {
+    BgvParams p;
+    p.m = o.m, p.bits = bits, p.c = o.c, p.hwt = o.hwt, p.seed = o.seed;
+    p.secret_key_encryption = o.encryption == "secret";
+    std::optional<BgvBackend> made;
+    if (sp.p != 2) made.emplace(p, F.prime());
+    else made.emplace(p, 1, 1);
+    take(*made);
+  } else {
+    throw ParameterError(msg("--backend ", o.backend, ": keystream entries run on bgv, clear or helib"));
+  }
+  const double wall_s = wall.seconds();
+  out["encryption"] = o.backend == "bgv" ? o.encryption : o.backend == "helib" ? "public" : "none";
+  out["threads"] = omp_get_max_threads();
+  out["params"] = params;
+  out["layout"] = msg("one block per slot: ", ks.state_size(), " ciphertexts of state, ", blocks, " of ", ell, " slots");
+  out["key_fingerprint"] = msg(std::hex, fnv1a(ks.to_bytes(cd.key)));
+  out["keystream"] = ks.format(s.keystream0);
+  out["sizes"] = s.sizes;
+  json rounds = json::array();
+  for (const auto& r : s.rounds) rounds.push_back(round_json(r));
+  out["per_round"] = rounds;
+  out["capacity"] = {{"fresh_bits", finite(s.fresh)},
+                     {"after_keystream_bits", finite(s.after_keystream)},
+                     {"after_subtract_bits", finite(s.after_subtract)},
+                     {"after_work_bits", finite(s.after_work)},
+                     {"depth_after", o.depth_after},
+                     {"depth_left", left >= 0 ? json(left) : json(nullptr)}};
+  const double server_s = s.material_s + s.keystream_s + s.subtract_s;
+  const double element_bits = F.is_prime() ? std::log2(double(F.p())) : double(F.n());
+  const double pt_bits = double(blocks) * double(sp.s) * element_bits;
+  out["throughput"] = {{"plaintext_bits", pt_bits},
+                       {"server_s", server_s},
+                       {"bits_per_second", pt_bits / server_s},
+                       {"seconds_per_block", server_s / double(blocks)}};
+  const json timings = {{"keygen_s", keygen_s},          {"material_s", s.material_s},
+                        {"encrypt_key_s", s.encrypt_key_s}, {"keystream_s", s.keystream_s},
+                        {"keystream_cpu_s", s.keystream_cpu_s}, {"subtract_s", s.subtract_s},
+                        {"work_after_s", s.work_after_s}, {"decrypt_s", s.decrypt_s},
+                        {"wall_s", wall_s},              {"plan_s", plan_s},
+                        {"process_s", process.seconds()}};
+  const long wrong = s.wrong_keystream + s.wrong_msgs + s.wrong_work;
+  out["wrong_blocks"] = {{"keystream", s.wrong_keystream}, {"messages", s.wrong_msgs}, {"work_after", s.wrong_work}};
+  out["correct"] = wrong == 0;
+  if (wrong == 0) out["timings"] = timings;
+  else out["invalid_timings"] = {{"timings", timings}};
+  std::ofstream f(o.json_path);
+  if (!f) throw Error(msg("--json ", o.json_path, ": cannot open for writing"));
+  f << out.dump(2) << "\n";
+  if (wrong) {
+    std::fprintf(stderr, "run_cipher: WRONG RESULT: %ld keystream, %ld message and %ld work-after blocks of %ld differ\n",
+                 s.wrong_keystream, s.wrong_msgs, s.wrong_work, blocks);
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace cb
