@@ -8,7 +8,7 @@ and block counters 0, 1, ...; a KAT's plaintext is one block of t elements, so b
 its keystream is ciphertext - plaintext mod p (written to the JSON as "keystream",
 derived here). The USE_CASE and PREP tests carry no expected output and are left out.
 
-    python kat_from_iaik.py --repo /work/.mirror/IAIK+hybrid-HE-framework/repo [--check]
+    python pasta_kat_from_iaik.py --repo /work/.mirror/IAIK+hybrid-HE-framework/repo [--check]
 
 reads the files at the repository's HEAD with git (a bare clone is enough), writes the JSON
 beside this script or, with --check, says whether the committed files are what it would write.
@@ -73,7 +73,7 @@ def convert(repo, name):
         },
         "reading": ("the file's DEC tests: IAIK's decrypt(ciphertext) == plaintext under key at p, one block "
                     "(counter 0) with the fixed nonce; keystream = ciphertext - plaintext mod p, derived by "
-                    "kat_from_iaik.py"),
+                    "pasta_kat_from_iaik.py"),
         "nonce": NONCE,
         "counter": 0,
         "vectors": vectors,

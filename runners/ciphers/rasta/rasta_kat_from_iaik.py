@@ -2,7 +2,7 @@
 hybrid-HE framework) into kat_rasta5.json and kat_rasta6.json: the published bytes as data,
 no code. Run once against a checkout (a bare git directory is enough):
 
-    python kat_from_iaik.py /path/to/hybrid-HE-framework.git
+    python rasta_kat_from_iaik.py /path/to/hybrid-HE-framework.git
 
 Each testvectors.h holds one entry of kind DEC (key, plaintext, ciphertext); its USE_CASE
 and PREP entries carry only {0x00} placeholders and are left out.
