@@ -67,6 +67,14 @@ def test_hera_session_with_work_after(tmp_path):
     t = r["timings"]
     assert all(t[k] >= 0 for k in ["material_s", "encrypt_key_s", "keystream_s", "subtract_s", "work_after_s"])
     assert r["throughput"]["plaintext_bits"] == pytest.approx(128 * 16 * 16.000022, rel=1e-5)
+    # The FHE.org workload's shape: the same stages and sizes.
+    f = r["fheorg"]
+    assert f["Timing"]["Transciphering"] == pytest.approx(t["material_s"] + t["keystream_s"] + t["subtract_s"])
+    assert f["Timing"]["Workload"] == t["work_after_s"]
+    b = f["Bandwidth"]
+    assert b["Public and evaluation keys"] == s["public_key_bytes"] + s["eval_key_bytes"]
+    assert b["Encrypted symmetric key"] == 16 * s["fresh_ciphertext_bytes"]
+    assert b["Encrypted results"] == 16 * s["output_ciphertext_bytes"] and b["Symmetric ciphertext"] == 128 * 16 * 3
 
 
 def test_pasta_and_rasta_sessions_on_the_clear_backend(tmp_path):
