@@ -11,6 +11,7 @@
 #include <random>
 
 #include "apps/record_sizes.h"
+#include "apps/security_target.h"
 #include "backend/backend_json.h"
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
@@ -220,14 +221,14 @@ int run_keystream(const KeystreamRunOptions& o) {
   std::optional<ChainPlan> plan;
   long left = -1;
   double plan_s = 0;
-  auto plan_backend = [&](long bits) {
+  long c = o.c, hwt = o.hwt;  // the run's digits and key weight (--security-target chooses them)
+  auto plan_backend = [&](long bits, long cc, long w) {
     PlanParams pp;
-    pp.m = o.m, pp.bits = bits, pp.c = o.c, pp.hwt = o.hwt, pp.seed = o.seed;
+    pp.m = o.m, pp.bits = bits, pp.c = cc, pp.hwt = w, pp.seed = o.seed;
     return sp.p != 2 ? PlanBackend(pp, F.prime()) : PlanBackend(pp, 1, 1);
   };
   if (o.backend == "bgv") {
     Stopwatch pw;
-    PlanBackend pb = plan_backend(1000);
     auto run = [&](PlanBackend& b) {
       const Session s = session(b, ks, o, cd, ks_ref, blocks);
       if (s.wrong_keystream || s.wrong_msgs || s.wrong_work)
@@ -239,16 +240,29 @@ int run_keystream(const KeystreamRunOptions& o) {
       r.round_capacity.push_back(s.after_work);
       return r;
     };
-    const long hint = o.bits_hint > 0 ? o.bits_hint : 60 * (long(ks.program().size()) + o.depth_after) + 100;
-    plan = plan_chain(pb, run, hint, 40000);
+    // The session's plan at digits cc and key weight w (the planner runs it whole).
+    auto plan_at = [&](long cc, long w, long hint, bool hint_is_plan) {
+      PlanBackend pb = plan_backend(1000, cc, w);
+      if (hint <= 0) hint = 60 * (long(ks.program().size()) + o.depth_after) + 100;
+      return plan_chain(pb, run, hint, 40000, nullptr, hint_is_plan);
+    };
+    if (o.security_target > 0) {
+      TargetQuery q;
+      q.m = o.m, q.phi = zm.phi(), q.target = o.security_target, q.c = o.c, q.bits_hint = o.bits_hint;
+      q.weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
+      q.weight_given = o.hwt_given;
+      plan = choose_for_target(q, plan_at, &c, &hwt);
+    } else {
+      plan = plan_at(c, hwt, o.bits_hint, false);
+    }
     if (o.bits > 0 && o.bits < plan->bits && !o.force)
       throw ParameterError(msg("--bits ", o.bits, " is below the planned chain: ", sp.id, " with --depth-after ",
                                o.depth_after, " at m=", o.m, " needs ", plan->bits, " bits (--force runs anyway)"));
-    pb.set_bits(o.bits > 0 ? o.bits : plan->bits);
+    PlanBackend pb = plan_backend(o.bits > 0 ? o.bits : plan->bits, c, hwt);
     left = depth_left(pb, ks, o, cd, blocks);
     plan_s = pw.seconds();
-    std::fprintf(stderr, "run_cipher: planned chain %ld bits for %s and %ld products after (security %.1f) in %.1f s\n",
-                 plan->bits, sp.id.c_str(), o.depth_after, plan->info.security, plan_s);
+    std::fprintf(stderr, "run_cipher: planned chain %ld bits for %s and %ld products after (c=%ld, hwt=%ld, security %.1f) in %.1f s\n",
+                 plan->bits, sp.id.c_str(), o.depth_after, c, hwt, plan->info.security, plan_s);
   } else if (o.plan_only) {
     throw ParameterError("--plan needs --backend bgv (the clear backend has no noise)");
   }
@@ -267,7 +281,7 @@ int run_keystream(const KeystreamRunOptions& o) {
   if (plan) {
     json pj = {{"bits", plan->bits}, {"chain", plan->chain}, {"fresh_capacity_bits", plan->fresh_capacity},
                {"round_capacity_bits", plan->round_capacity}, {"min_capacity_bits", plan->min_capacity},
-               {"chains_tried", plan->chains_tried}, {"seconds", plan_s}};
+               {"chains_tried", plan->chains_tried}, {"choice", plan->choice}, {"seconds", plan_s}};
     out["plan"] = pj;
   }
   if (o.plan_only) {
@@ -301,7 +315,7 @@ int run_keystream(const KeystreamRunOptions& o) {
 #ifdef CB_HAVE_HELIB
   } else if (o.backend == "helib") {
     if (bits <= 0) throw ParameterError("--bits is required with --backend helib (HElib builds its own chain for it)");
-    const HelibParams hp{o.m, bits, o.c, o.hwt, o.seed};
+    const HelibParams hp{o.m, bits, c, hwt, o.seed};
     std::optional<HelibBackend> made;
     if (sp.p != 2) made.emplace(hp, F.prime());
     else made.emplace(hp, 1, 1);
@@ -310,7 +324,7 @@ int run_keystream(const KeystreamRunOptions& o) {
 #endif
   } else if (o.backend == "bgv") {
     BgvParams p;
-    p.m = o.m, p.bits = bits, p.c = o.c, p.hwt = o.hwt, p.seed = o.seed;
+    p.m = o.m, p.bits = bits, p.c = c, p.hwt = hwt, p.seed = o.seed;
     p.secret_key_encryption = o.encryption == "secret";
     std::optional<BgvBackend> made;
     if (sp.p != 2) made.emplace(p, F.prime());

@@ -41,6 +41,8 @@ struct KeystreamRunOptions {
   long m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, depth_after = 0, bits_hint = 0;
   uint64_t seed = 1, nonce = 0, counter = 0;
   bool plan_only = false, force = false;
+  double security_target = 0;  // > 0: c and the key weight chosen (apps/security_target.h)
+  bool hwt_given = false;      // --hwt given: --security-target keeps it
 };
 
 // Runs the session and writes the JSON record; returns 0, or 2 when a block was wrong

@@ -87,6 +87,15 @@ def test_pasta_and_rasta_sessions_on_the_clear_backend(tmp_path):
     assert r["correct"] and r["params"]["p"] == 2 and r["counter"] == 4
 
 
+def test_security_target_chooses_digits_and_weight(tmp_path):
+    """--security-target: the same choice as the block ciphers' (apps/security_target.h)."""
+    proc, r = run(tmp_path, "--cipher", "hera", "--m", 256, "--security-target", 15, "--blocks", 8, "--nonce", 1)
+    assert proc.returncode == 0, proc.stderr
+    assert r["correct"] and r["params"]["security"] >= 15 and "reaching 15 bits by HElib's formula" in r["plan"]["choice"]
+    proc, r = run(tmp_path, "--cipher", "hera", "--m", 256, "--security-target", 128, "--blocks", 8, "--nonce", 1)
+    assert proc.returncode == 1 and "--security-target 128: the planned chains at m=256 reach at most" in proc.stderr
+
+
 def test_pasta4_planned_on_the_engine(tmp_path):
     proc, r = run(tmp_path, "--instance", "pasta4p17", "--m", 256, "--blocks", 4, "--nonce", 123456789)
     assert proc.returncode == 0, proc.stderr

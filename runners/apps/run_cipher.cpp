@@ -95,6 +95,7 @@
 #include <vector>
 
 #include "apps/catalog_json.h"
+#include "apps/ctr_run.h"
 #include "apps/keystream_run.h"
 #include "apps/memory_json.h"
 #include "backend/bgv_backend.h"
@@ -134,8 +135,9 @@ struct Options {
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
   bool measure_noise = false, list_ciphers = false;
   bool hwt_given = false;  // --hwt on the command line: --security-target keeps it
-  uint64_t nonce = 0, counter = 0;  // a keystream entry's first block (apps/keystream_run.h)
+  uint64_t nonce = 0, counter = 0;  // a keystream entry's or CTR run's first block (apps/keystream_run.h, ctr_run.h)
   long depth_after = 0;             // products after the keystream the chain must hold
+  std::string mode;                 // --mode: block or ctr (empty: the entry's own, block or keystream)
 };
 
 // The cipher instance of a run, in the clear: its catalog entry and constants.
@@ -711,27 +713,54 @@ std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
   if (!o.instance.empty()) std::tie(e, sp) = find_instance_id(o.instance);
   else e = &find_cipher(o.cipher);
   if (!e->keystream()) {
-    if (o.nonce || o.counter || o.depth_after)
-      throw ParameterError(msg("--nonce, --counter and --depth-after are for keystream entries; ", e->name,
+    if (o.mode != "ctr" && (o.nonce || o.counter || o.depth_after))
+      throw ParameterError(msg("--nonce, --counter and --depth-after are for keystream entries and --mode ctr; ", e->name,
                                " is a block cipher"));
     return std::nullopt;
   }
+  if (o.mode == "block")
+    throw ParameterError(msg("--mode block: ", e->name, " is a keystream generator, it has no block mode (its blocks are ",
+                             "(nonce, counter) pairs: use --mode ctr or no --mode)"));
   if (!sp) sp = &find_instance(*e, o.n, o.s, o.p);
-  if (o.decrypt || !o.pt_hex.empty() || o.rounds != -1 || o.linear != "separate" || o.security_target > 0 ||
-      o.measure_noise || (o.packing != "packed" && o.packing != "sliced"))
+  if (o.decrypt || !o.pt_hex.empty() || o.rounds != -1 || o.linear != "separate" || o.measure_noise ||
+      (o.packing != "packed" && o.packing != "sliced"))
     throw ParameterError(msg(e->name, " is a keystream generator (one block per slot, --nonce/--counter/--depth-after): ",
-                             "--decrypt, --plaintext, --rounds, --linear, --packing, --security-target and ",
-                             "--measure-noise are the block ciphers'"));
+                             "--decrypt, --plaintext, --rounds, --linear, --packing and --measure-noise are the block ",
+                             "ciphers'"));
   KeystreamRunOptions k;
   k.entry = e, k.spec = sp, k.backend = o.backend, k.key_text = o.key_hex, k.json_path = o.json_path;
   k.encryption = o.encryption, k.m = o.m, k.bits = o.bits, k.c = o.c, k.hwt = o.hwt, k.blocks = o.blocks;
   k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce;
   k.counter = o.counter, k.plan_only = o.plan, k.force = o.force;
+  k.security_target = o.security_target, k.hwt_given = o.hwt_given;
   return k;
 }
 
 // What the run's memory is known to be made of, for an allocation failure's message.
 std::string memory_note;
+
+// A block cipher in CTR mode (apps/ctr_run.h); the options it has no use for refused by name.
+CtrRunOptions ctr_options(const Options& o, const Instance& in) {
+  if (o.decrypt || !o.pt_hex.empty() || o.security_target > 0 || o.measure_noise || o.corrupt_output)
+    throw ParameterError(msg("--mode ctr: the blocks are counter blocks (--nonce, --counter) and the direction is "
+                             "encryption; --decrypt, --plaintext, --security-target (not offered in CTR mode yet) and "
+                             "--measure-noise are block mode's"));
+  CtrRunOptions k;
+  k.entry = in.entry, k.spec = in.spec, k.packing = o.packing, k.linear = o.linear, k.backend = o.backend;
+  k.json_path = o.json_path, k.encryption = o.encryption, k.plan_cache = o.plan_cache;
+  k.key = input_bytes(in, o.key_hex, in.spec->key_elements, "--key");
+  k.rounds = in.rounds, k.m = o.m, k.bits = o.bits, k.c = o.c, k.hwt = o.hwt, k.blocks = o.blocks;
+  k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce, k.counter = o.counter;
+  k.plan_only = o.plan, k.force = o.force;
+  k.subkey_policy = [o, p = in.spec->p](long ciphertexts, long bits) {
+    if (o.backend == "bgv" && bits > 0)
+      fresh_ciphertext_bytes = double(bgv::MemoryModel(bgv::Chain(bgv::ChainParams{o.m, bits, o.c}), o.m,
+                                                       ZmStar(o.m, long(p)).phi(), size_t(BgvParams{}.keep_uniform_mib) << 20)
+                                          .ciphertext);
+    return subkey_policy(o, ciphertexts);
+  };
+  return k;
+}
 
 int run(const Options& o_in) {
   const Stopwatch process;  // the whole run: checks, planning, setup, rounds, output
@@ -774,6 +803,7 @@ int run(const Options& o_in) {
     }
   }
   if (in.spec->p == 2) check_ring(o, in, ZmStar(o.m));  // F_p: the backends check m against p (ZmStar(m, p))
+  if (o.mode == "ctr") return run_ctr(ctr_options(o, in));  // the transciphering session (apps/ctr_run.h)
   // The output must be writable before any work starts.
   {
     const bool existed = std::ifstream(o.json_path).good();
@@ -921,10 +951,17 @@ int main(int argc, char** argv) {
   app.add_option("--blocks", o.blocks, "blocks to process (default: all the ciphertexts hold)");
   app.add_option("--seed", o.seed, "seed of the random key and blocks, and of the BGV randomness (default 1)");
   app.add_flag("--decrypt", o.decrypt, "run the inverse cipher on the blocks' ciphertexts (transciphering)");
-  app.add_option("--nonce", o.nonce, "keystream entries: the public nonce (0..2^64-1, default 0)");
-  app.add_option("--counter", o.counter, "keystream entries: the first block's counter (default 0; block j has counter + j)");
+  app.add_option("--mode", o.mode,
+                 "block (a block cipher's default: the key and the blocks encrypted) or ctr (transciphering: block j's "
+                 "keystream E_k(counter block of nonce, counter + j), the counters public, the key encrypted, the "
+                 "keystream subtracted from the public symmetric ciphertext; a keystream entry's only mode)")
+      ->check(CLI::IsMember({"block", "ctr"}));
+  app.add_option("--nonce", o.nonce, "keystream entries and --mode ctr: the public nonce (0..2^64-1, default 0)");
+  app.add_option("--counter", o.counter,
+                 "keystream entries and --mode ctr: the first block's counter (default 0; block j has counter + j)");
   app.add_option("--depth-after", o.depth_after,
-                 "keystream entries: products after the keystream the chain is planned for and the run checks (default 0)")
+                 "keystream entries and --mode ctr: products after the keystream the chain is planned for and the run "
+                 "checks (0..1000, default 0)")
       ->check(CLI::NonNegativeNumber);
 #ifdef CB_HAVE_HELIB
   app.add_option("--backend", o.backend, "bgv (default), clear (slot simulator, no noise) or helib (HElib 2.3.0)")
