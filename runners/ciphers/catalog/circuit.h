@@ -49,6 +49,16 @@
 
 namespace cb {
 
+// Why a compiled program cannot take public blocks (CTR mode: round 1 must start with the
+// whitening AddKey(0), in the encryption direction), or "".
+inline std::string ctr_program_refusal(const CompiledProgram& p) {
+  if (p.rounds.empty() || p.rounds[0].empty() || p.rounds[0][0].kind != CompiledOp::kAddKey || p.rounds[0][0].key != 0)
+    return "round 1 does not start with the whitening key addition AddKey(0): --mode ctr adds the public counter "
+           "blocks to the encrypted subkey 0, which needs it";
+  if (p.subtract_keys) return "--mode ctr runs the encryption direction only";
+  return "";
+}
+
 // The representation's fused map type (none on bits: nothing is fused there).
 template <class R, bool = R::kBits>
 struct FusedOf {
@@ -148,7 +158,27 @@ class CipherCircuit {
   std::vector<Elements> decrypt_output(const State& st, long blocks) const { return rep_.decrypt(st, blocks); }
 
   // Runs all rounds on st; one record per round.
-  std::vector<RoundRecord> run(Evaluator<B>& ev, State& st) const {
+  std::vector<RoundRecord> run(Evaluator<B>& ev, State& st) const { return run_rounds(ev, st, nullptr); }
+
+  // CTR mode (apps/ctr_run.h): the blocks are public (counter blocks, harness.h), so round
+  // 1's whitening AddKey(0) is the encrypted subkey 0 plus the blocks as a constant
+  // addition (add_plain of the blocks' slot vectors in the representation's layout,
+  // encoded by encode_public), never an encryption of them. st is replaced by that sum and
+  // the rounds run on from there; the first step's time includes the constant addition.
+  // ParameterError when round 1 does not start with AddKey(0) (ctr_program_refusal).
+  std::vector<typename B::Ptxt> encode_public(const std::vector<Elements>& blocks) const {
+    std::vector<typename B::Ptxt> out;
+    for (const auto& v : rep_.block_slots(blocks)) out.push_back(b_.encode(v));
+    return out;
+  }
+  std::vector<RoundRecord> run_public(Evaluator<B>& ev, const std::vector<typename B::Ptxt>& blocks, State& st) const {
+    if (const std::string why = ctr_program_refusal(prog_); !why.empty()) throw ParameterError(msg(inst_.spec().id, ": ", why));
+    if (long(blocks.size()) != rep_.ciphertexts())
+      throw Error(msg("run_public: ", blocks.size(), " encoded slot vectors, the state has ", rep_.ciphertexts()));
+    return run_rounds(ev, st, &blocks);
+  }
+ private:
+  std::vector<RoundRecord> run_rounds(Evaluator<B>& ev, State& st, const std::vector<typename B::Ptxt>* pub) const {
     if (long(per_round_ ? clear_keys_.size() : keys_.size()) != prog_.subkeys)
       throw ParameterError(msg(inst_.spec().id, ": subkeys not loaded"));
     std::vector<RoundRecord> recs;
@@ -160,7 +190,10 @@ class CipherCircuit {
         while (e < ops.size() && ops[e].label == ops[k].label) ++e;
         const double late0 = late_s_;
         t.step(ops[k].label, [&] {
-          for (size_t j = k; j < e; ++j) apply(ev, st, ops[j]);
+          for (size_t j = k; j < e; ++j) {
+            if (pub && i == 0 && j == 0) start_public(ev, st, *pub);
+            else apply(ev, st, ops[j]);
+          }
         });
         t.exclude(ops[k].label, late_s_ - late0);
         k = e;
@@ -170,6 +203,7 @@ class CipherCircuit {
     return recs;
   }
 
+ public:
   double capacity(const State& st) const { return min_capacity(b_, st); }
 
  private:
@@ -240,6 +274,20 @@ class CipherCircuit {
     late_cpu_s_ += process_cpu_seconds() - cpu0;
     late_s_ += w.seconds();
     ev.lanes(long(st.size()), [&](Evaluator<B>& e, long i) { e.add(st[size_t(i)], k[size_t(i)]); });
+  }
+  // CTR's first operation: st = subkey 0 (encrypted; per round: now, its time apart) + the
+  // public blocks.
+  void start_public(Evaluator<B>& ev, State& st, const std::vector<typename B::Ptxt>& pub) const {
+    if (!per_round_) {
+      st = keys_.at(0);
+    } else {
+      Stopwatch w;
+      const double cpu0 = process_cpu_seconds();
+      st = rep_.encrypt_replicated(clear_keys_.at(0));
+      late_cpu_s_ += process_cpu_seconds() - cpu0;
+      late_s_ += w.seconds();
+    }
+    ev.lanes(long(st.size()), [&](Evaluator<B>& e, long i) { e.add_plain(st[size_t(i)], pub[size_t(i)]); });
   }
   void apply(Evaluator<B>& ev, State& st, const CompiledOp& c) const {
     if constexpr (kBits)

@@ -79,9 +79,9 @@ class BitSlicedRep {
   long map_automorphisms(long) const { return 0; }
   std::vector<long> automorphisms() const { return {}; }
 
-  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const { return encrypt_all(b_, slots(blocks)); }
+  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const { return encrypt_all(b_, block_slots(blocks)); }
   std::vector<std::vector<uint64_t>> replicated_slots(const std::vector<uint64_t>& block) const {
-    return slots(std::vector<std::vector<uint64_t>>(max_blocks(), block));
+    return block_slots(std::vector<std::vector<uint64_t>>(max_blocks(), block));
   }
   State encrypt_replicated(const std::vector<uint64_t>& block) const { return encrypt_all(b_, replicated_slots(block)); }
   // Error when a slot holds anything but a bit (a broken circuit, not a wrong bit).
@@ -183,10 +183,9 @@ class BitSlicedRep {
     st = std::move(out);
   }
 
- private:
   // The slot vectors of the blocks' state: bit j of element i of block k in slot k of
-  // ciphertext i n + j.
-  std::vector<std::vector<uint64_t>> slots(const std::vector<std::vector<uint64_t>>& blocks) const {
+  // ciphertext i n + j (encrypt's, and the constants a public block is added as).
+  std::vector<std::vector<uint64_t>> block_slots(const std::vector<std::vector<uint64_t>>& blocks) const {
     if (long(blocks.size()) > max_blocks())
       throw ParameterError(msg(blocks.size(), " blocks given: ", b_.slot_count(), " slots hold ", max_blocks(),
                                " bit-sliced blocks"));
@@ -200,6 +199,7 @@ class BitSlicedRep {
     return vs;
   }
 
+ private:
   const B& b_;
   GF2n F_;
   long n_, s_;

@@ -79,9 +79,12 @@ class PackedRep {
     return ks;
   }
 
-  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const {
-    return {b_.encrypt(layout_.scatter(b_.slot_count(), blocks))};
+  // The slot vectors of the state holding these blocks, one per ciphertext (encrypt's, and
+  // the constants a public block is added as: circuit.h's CTR start).
+  std::vector<std::vector<uint64_t>> block_slots(const std::vector<std::vector<uint64_t>>& blocks) const {
+    return {layout_.scatter(b_.slot_count(), blocks)};
   }
+  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const { return {b_.encrypt(block_slots(blocks)[0])}; }
   // The slot vectors of the state holding the same block in every block position (a
   // subkey), one per ciphertext, and that state.
   std::vector<std::vector<uint64_t>> replicated_slots(const std::vector<uint64_t>& block) const {
@@ -159,14 +162,16 @@ class SlicedRep {
   long map_automorphisms(long) const { return 0; }
   std::vector<long> automorphisms() const { return {}; }
 
-  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const {
+  // Element i of block k in slot k of ciphertext i.
+  std::vector<std::vector<uint64_t>> block_slots(const std::vector<std::vector<uint64_t>>& blocks) const {
     if (long(blocks.size()) > max_blocks())
       throw ParameterError(msg(blocks.size(), " blocks given: ", b_.slot_count(), " slots hold ", max_blocks()));
     std::vector<std::vector<uint64_t>> vs(size_t(s_), std::vector<uint64_t>(b_.slot_count(), 0));
     for (long i = 0; i < s_; ++i)
       for (size_t k = 0; k < blocks.size(); ++k) vs[size_t(i)][k] = blocks[k].at(i);
-    return encrypt_all(b_, vs);
+    return vs;
   }
+  State encrypt(const std::vector<std::vector<uint64_t>>& blocks) const { return encrypt_all(b_, block_slots(blocks)); }
   std::vector<std::vector<uint64_t>> replicated_slots(const std::vector<uint64_t>& block) const {
     std::vector<std::vector<uint64_t>> vs;
     for (long i = 0; i < s_; ++i) vs.emplace_back(b_.slot_count(), block.at(i));
