@@ -7,6 +7,19 @@
 //              [--backend {bgv|clear}] [--plan] --json OUT
 //   run_cipher --list-ciphers --json OUT      the catalog (apps/catalog_json.h)
 //   run_cipher --cipher NAME --p P | --instance ID ...   a prime-field instance (bgv or clear)
+//   run_cipher --cipher NAME --mode ctr [--nonce N] [--counter C] [--depth-after L] ...
+//   run_cipher --cipher pasta|hera|rasta ...   a keystream entry (apps/keystream_run.h)
+//
+// --mode block (a block cipher's default) encrypts the key and the blocks and runs the
+// cipher on both, as below. --mode ctr is transciphering (apps/ctr_run.h): block j's
+// keystream is E_k(ctr_j), ctr_j the counter block of (nonce, counter + j) (harness.h:
+// nonce 2^64 + counter + j in big-endian digits of the field; AES-128: SP 800-38A's
+// nonce || counter, OpenSSL's AES-128-CTR IV); the counter blocks stay public (round 1's
+// whitening AddKey is the encrypted subkey 0 plus them as constants), the key schedule is
+// encrypted, and the keystream is subtracted from the public symmetric ciphertext, then
+// --depth-after L products; the keystream entries' record fields with mode "ctr".
+// --decrypt, --plaintext, --measure-noise and (for now) --security-target are refused
+// there; a keystream entry takes --mode ctr or none, and refuses --mode block.
 //
 // The cipher is an entry of the catalog (ciphers/catalog/catalog.h); --field-bits and
 // --state-size pick one of its instances (default: its first), and the generic circuit
