@@ -226,6 +226,30 @@ json round_json(const RoundRecord& r) {
           {"counts", r.counts.as_map()}};
 }
 
+// The session in the FHE.org transciphering workload's shape, as keystream records give it
+// (keystream_run.h): "Timing" per stage in seconds, "Bandwidth" in bytes. The encrypted
+// symmetric key is the key schedule's ciphertexts (the subkeys, as block mode encrypts
+// them); the results are the state's ciphertexts after the subtraction.
+json fheorg_json(const Session& s, double keygen_s, double pt_bits, const CipherInstance& inst, long blocks,
+                 long subkey_cts, long state_cts) {
+  json bw = nullptr;
+  if (s.sizes.is_object()) {
+    const double ct = s.sizes.value("output_ciphertext_bytes", 0.0), fresh = s.sizes.value("fresh_ciphertext_bytes", 0.0);
+    bw = {{"Public and evaluation keys", s.sizes.value("public_key_bytes", 0.0) + s.sizes.value("eval_key_bytes", 0.0)},
+          {"Encrypted symmetric key", fresh * double(subkey_cts)},
+          {"Symmetric ciphertext", double(blocks) * double(inst.spec().s) * double(inst.element_bytes())},
+          {"Encrypted results", ct * double(state_cts)}};
+  }
+  return {{"Timing",
+           {{"Key generation", keygen_s},
+            {"Key encryption", s.encrypt_key_s},
+            {"Transciphering", s.material_s + s.keystream_s + s.subtract_s},
+            {"Workload", s.work_after_s},
+            {"Decryption", s.decrypt_s}}},
+          {"Bandwidth", bw},
+          {"plaintext_bits", pt_bits}};
+}
+
 // The blocks a run takes: --blocks, else all the ring holds in the packing (packed: at
 // most floor(ell / s) before the layout is chosen; the circuit checks the exact count).
 long blocks_bound(const CtrRunOptions& o, long ell) {
@@ -359,7 +383,7 @@ int run_rep(const CtrRunOptions& o) {
   Session s;
   json params;
   double keygen_s = 0;
-  long max_blocks = 0, autos = 0;
+  long max_blocks = 0, autos = 0, state_cts = 0;
   std::string layout;
   auto take = [&](auto& b) {
     keygen_s = wall.seconds();
@@ -369,6 +393,7 @@ int run_rep(const CtrRunOptions& o) {
     s = sess.run();
     keygen_s += s.autokeys_s;
     max_blocks = sess.circuit().max_blocks();
+    state_cts = sess.circuit().rep().ciphertexts();
     autos = long(sess.circuit().automorphisms().size());
     layout = sess.circuit().describe();
     params = info_json(b.info());
@@ -437,6 +462,7 @@ int run_rep(const CtrRunOptions& o) {
                         {"work_after_s", s.work_after_s}, {"decrypt_s", s.decrypt_s},
                         {"wall_s", wall_s},              {"plan_s", plan_s},
                         {"process_s", process.seconds()}};
+  out["fheorg"] = fheorg_json(s, keygen_s, pt_bits, inst, blocks, subkey_cts, state_cts);
   const long wrong = s.wrong_keystream + s.wrong_msgs + s.wrong_work;
   out["wrong_blocks"] = {{"keystream", s.wrong_keystream}, {"messages", s.wrong_msgs}, {"work_after", s.wrong_work}};
   out["correct"] = wrong == 0;

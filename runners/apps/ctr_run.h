@@ -32,7 +32,9 @@
 // throughput{plaintext_bits, server_s (material, keystream, subtraction),
 // bits_per_second, seconds_per_block}, sizes (apps/record_sizes.h; the output
 // ciphertext's plaintext bits: the blocks' elements it holds), wrong_blocks{keystream,
-// messages (blocks), work_after (slots)}, correct, plan (BGV).
+// messages (blocks), work_after (slots)}, correct, plan (BGV), fheorg{Timing, Bandwidth}
+// (the FHE.org transciphering workload's shape, as keystream records; the encrypted
+// symmetric key is the subkeys' ciphertexts).
 #pragma once
 
 #include <cstdint>

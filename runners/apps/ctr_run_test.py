@@ -82,6 +82,9 @@ def test_aes_ctr_two_rounds_with_work_after(tmp_path):
     assert s["plaintext_bits"] == 2 * 128 and s["fresh_ciphertext_bytes"] > s["output_ciphertext_bytes"] > 0
     assert r["throughput"]["plaintext_bits"] == 256
     assert r["subkeys"]["ciphertexts"] == 3 and r["ops"]["add_plain"] >= 1
+    bw = r["fheorg"]["Bandwidth"]
+    assert bw["Encrypted symmetric key"] == 3 * s["fresh_ciphertext_bytes"] and bw["Symmetric ciphertext"] == 2 * 16
+    assert r["fheorg"]["Timing"]["Workload"] == t["work_after_s"]
     # The plan alone: the same chain.
     proc, p = run(tmp_path, "--cipher", "aes128", "--m", 771, "--rounds", 2, "--mode", "ctr", "--nonce", 5,
                   "--counter", 7, "--depth-after", 2, "--plan", "--plan-cache", "")
