@@ -70,6 +70,7 @@ struct Session {
   long wrong_keystream = 0, wrong_msgs = 0, wrong_work = 0;
   Elements keystream0;
   nlohmann::json sizes;  // the keys', a fresh (key) and an output (message) ciphertext's bytes
+  nlohmann::json op_profile = nlohmann::json::array();  // BGV: the keystream's engine steps
 };
 
 // One session of the keystream circuit on b, checked stage by stage (the planner runs it
@@ -86,10 +87,16 @@ Session session(B& b, const KeystreamInstance& ks, const KeystreamRunOptions& o,
   s.encrypt_key_s = w.lap();
   s.fresh = circ.capacity(key);
   Evaluator<B> ev(b);
+  if constexpr (std::is_same_v<B, BgvBackend>) b.reset_op_profile();  // the keystream's steps only
   const double cpu0 = process_cpu_seconds();
   w.lap();
   auto out = circ.run(ev, key, &s.rounds);
   s.keystream_s = w.lap();
+  if constexpr (std::is_same_v<B, BgvBackend>) {
+    for (const auto& e : b.op_profile())
+      s.op_profile.push_back({{"op", e.op}, {"primes", e.primes}, {"dropped", e.dropped}, {"count", e.count},
+                              {"seconds", e.seconds}});
+  }
   s.keystream_cpu_s = process_cpu_seconds() - cpu0;
   s.after_keystream = circ.capacity(out);
   const auto got = decrypt_blocks(b, out, blocks);
@@ -341,6 +348,7 @@ int run_keystream(const KeystreamRunOptions& o) {
   out["key_fingerprint"] = msg(std::hex, fnv1a(ks.to_bytes(cd.key)));
   out["keystream"] = ks.format(s.keystream0);
   out["sizes"] = s.sizes;
+  if (o.backend == "bgv") out["op_profile"] = s.op_profile;
   json rounds = json::array();
   for (const auto& r : s.rounds) rounds.push_back(round_json(r));
   out["per_round"] = rounds;

@@ -23,7 +23,7 @@
 // the instance's text codec), sizes (apps/record_sizes.h: the keys, a fresh ciphertext, the
 // key's, and an output one, the message's after the subtraction, whose expansion counts
 // the blocks' bits, one per used slot), wrong_blocks{keystream, messages, work_after},
-// correct, plan (BGV), fheorg{Timing, Bandwidth} (the same session in the FHE.org
+// correct, plan and op_profile (BGV: the keystream's engine steps, as run_cipher's), fheorg{Timing, Bandwidth} (the same session in the FHE.org
 // transciphering workload's shape: Timing per stage in seconds, Bandwidth in bytes).
 #pragma once
 

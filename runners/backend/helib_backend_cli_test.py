@@ -94,6 +94,27 @@ def test_run_cipher_mimc_prime_on_helib(tmp_path):
 
 
 @needs_helib
+def test_run_cipher_keystream_entries_on_helib(tmp_path):
+    """The transciphering session of keystream entries on HElib (apps/keystream_run.h):
+    HERA-5 at p = 65537 on m = 256 with IAIK's key (block 0 is IAIK's keystream) and a
+    product after, every stage checked; HElib's sizes. (Rasta on HElib works too but takes
+    minutes: 7 layers of n^2 constant products.)"""
+    v = json.loads((REPO / "runners" / "ciphers" / "hera" / "kat_hera5.json").read_text())["vectors"][0]
+    out = tmp_path / "out.json"
+    proc = subprocess.run([str(RUN_CIPHER), "--cipher", "hera", "--m", "256", "--backend", "helib", "--bits", "600",
+                           "--key", ",".join(map(str, v["key"])), "--nonce", "123456789", "--depth-after", "1",
+                           "--json", str(out)], capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, OMP_NUM_THREADS="1"))
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(out.read_text())
+    assert d["correct"] is True and d["backend"] == "helib" and d["mode"] == "keystream"
+    assert d["keystream"] == ",".join(map(str, v["keystream"]))
+    assert d["wrong_blocks"] == {"keystream": 0, "messages": 0, "work_after": 0}
+    assert d["sizes"]["counted"].startswith("helib") and d["sizes"]["output_ciphertext_bytes"] > 0
+    assert d["capacity"]["after_work_bits"] > 0 and d["params"]["p"] == 65537
+
+
+@needs_helib
 def test_run_cipher_helib_refuses_a_ring_at_p(tmp_path):
     """A ring HElib's context cannot take at p is refused in one line, no JSON: p divides m."""
     out = tmp_path / "out.json"
