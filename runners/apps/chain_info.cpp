@@ -1,7 +1,7 @@
 // chain_info: the engine's modulus chains, in batch, for the parameter explorer.
 //
 //   chain_info < requests      one request a line: "m bits c [ks_margin_bits]", or
-//                              "m transform" (only transform_ops and transform_ops_bluestein,
+//                              "m transform" (m odd or 2^k; only transform_ops and transform_ops_bluestein,
 //                              for a chain's usual primes)
 //
 // Prints one JSON object a line, in request order: the chain exactly as the engine builds
@@ -42,13 +42,15 @@ int main() {
     std::string word;
     if (line.find("transform") != std::string::npos) {  // "m transform"
       std::istringstream ts(line);
-      if (ts >> m >> word && word == "transform" && m >= 3 && m % 2) {
+      // odd m, or m = 2^k (the F_p rings, the negacyclic transform)
+      if (ts >> m >> word && word == "transform" && m >= 3 && (m % 2 || (m >= 4 && (m & (m - 1)) == 0))) {
         j["m"] = m;
         using T = cb::util::CyclotomicTransform;
         j["transform_ops"] = T::cost(m);
         j["transform_ops_bluestein"] = T::algorithm_for(m) == T::Algorithm::bluestein ? T::cost(m) : 0.0;
       } else {
-        j["error"] = "chain_info: a transform request is \"m transform\" with odd m >= 3, got \"" + line + "\"";
+        j["error"] = "chain_info: a transform request is \"m transform\" with odd m >= 3 or m = 2^k >= 4, got \"" +
+                     line + "\"";
       }
       return j;
     }
@@ -83,8 +85,10 @@ int main() {
       j["transform_ops_bluestein"] = bluestein / double(ch.primes().size());
       j["chain"] = ch.describe();
       j["keep_uniform_bytes"] = cb::bgv::KeySwitchKey::kKeepUniformBytes;  // keys above it stored compact
+      // phi(2^k) = m/2 (a power-of-two ring is one at an odd p; ZmStar(m) is the ring at p = 2)
+      const long phi = m % 2 ? cb::ZmStar(m).phi() : m / 2;
       j["memory"] = cb::apps::memory_model_json(
-          cb::bgv::MemoryModel(ch, m, cb::ZmStar(m).phi(), cb::bgv::KeySwitchKey::kKeepUniformBytes));
+          cb::bgv::MemoryModel(ch, m, phi, cb::bgv::KeySwitchKey::kKeepUniformBytes));
     } catch (const std::exception& e) {
       j = nlohmann::json::object();
       j["error"] = e.what();

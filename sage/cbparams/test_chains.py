@@ -62,3 +62,21 @@ def test_cli(capsys):
     assert "c=9 exceeds the" in capsys.readouterr().err
     with pytest.raises(SystemExit):   # chain sizing is the engine planner's (cbparams plan)
         C.main(["--m", "53261", "--cipher", "aes"])
+
+
+@needs_engine
+def test_power_of_two_chain_and_transform():
+    """The F_p rings m = 2^k (the negacyclic transform of length phi = m/2): primes q = 1 mod
+    m, no Bluestein part, the transform request answered as the chain's; the memory model at
+    phi = m/2 (a key of 2 phi words a prime per part); an even m that is not 2^k refused."""
+    ch = C.build_chain(65536, 795, 3)
+    assert all(q % 65536 == 1 and _is_prime(q) for q in ch.primes)
+    assert ch.transform_ops_bluestein == 0 and ch.transform_ops > 0
+    assert C.transform_ops([65536]) == {65536: (ch.transform_ops, 0.0)}
+    half = C.build_chain(32768, 795, 3)
+    assert half.key_full_bytes == pytest.approx(ch.key_full_bytes / 2, rel=0.05)
+    with pytest.raises(ChainError, match=r"m=96: chain_info: a transform request is \"m transform\" with odd m >= 3 "
+                                         r"or m = 2\^k >= 4"):
+        C.transform_ops([96])
+    with pytest.raises(ChainError, match="m=96 is even but not a power of two"):
+        C.build_chain(96, 300, 2)
