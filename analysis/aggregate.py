@@ -20,7 +20,7 @@ import ciphers  # noqa: E402
 from records import BadRecord, load_record, run_id  # noqa: E402
 
 # Columns that identify a run; rounds.csv and ops.csv repeat them.
-KEYS = ["name", "backend", "cipher", "instance", "field_bits", "state_size", "packing", "linear", "m", "bits", "rep"]
+KEYS = ["name", "backend", "cipher", "instance", "field_bits", "state_size", "p", "packing", "linear", "m", "bits", "rep"]
 
 
 def instance_label(experiment):

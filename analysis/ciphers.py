@@ -3,8 +3,8 @@
 Every fact comes from the engine's catalog (cbparams.catalog, which asks
 build/bin/run_cipher --list-ciphers; CB_BUILD_DIR selects another build): the analysis
 names no cipher. A run or a tidy row names its instance by `cipher` plus, for ciphers with
-several instances, `field_bits` and `state_size` (the config's keys; NaN in tidy CSV when
-absent).
+several instances, `field_bits` and `state_size`, and `p` for a prime-field instance (the
+config's keys; NaN in tidy CSV when absent).
 """
 
 import math
@@ -21,7 +21,8 @@ def _key(row):
     def clean(v):
         return None if v is None or (isinstance(v, float) and math.isnan(v)) else int(v)
 
-    return {"cipher": row["cipher"], "field_bits": clean(row.get("field_bits")), "state_size": clean(row.get("state_size"))}
+    return {"cipher": row["cipher"], "field_bits": clean(row.get("field_bits")), "state_size": clean(row.get("state_size")),
+            "p": clean(row.get("p")) or 2}
 
 
 def instance(row):

@@ -66,7 +66,7 @@ def test_aggregate_writes_csv(tmp_path):
     out = [tmp_path / f for f in ("runs.csv", "rounds.csv", "ops.csv")]
     aggregate.aggregate(RUNS, *out)
     assert all(p.stat().st_size > 0 for p in out)
-    assert out[1].read_text().splitlines()[0] == "name,backend,cipher,instance,field_bits,state_size,packing,linear,m,bits,rep,round,seconds,capacity_bits"
+    assert out[1].read_text().splitlines()[0] == "name,backend,cipher,instance,field_bits,state_size,p,packing,linear,m,bits,rep,round,seconds,capacity_bits"
 
 
 def test_annotate_adds_provenance_and_benchmark(tmp_path):

@@ -12,7 +12,8 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
-SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml", "test_select.yaml", "helib.yaml", "new_ciphers.yaml"]
+SHIPPED = ["config.yaml", "paper.yaml", "selected.yaml", "test.yaml", "test_select.yaml", "test_select_prime.yaml",
+           "helib.yaml", "new_ciphers.yaml"]
 
 
 def snakemake(*args, results_dir):
@@ -104,7 +105,14 @@ BAD = [
      "bits=400 and security_target=128: a security target chooses the digits and key weight and plans the chain"),
     (["experiments", 0, "hwt"], 50, "invalid config: experiments[0].hwt: 50 is not allowed (Hamming weight of the "
      "secret key (run_cipher --hwt), 0 (a dense key) or at least 120"),
+    (["experiments", 0, "p"], 65537, "experiments[0] (name='aes-packed'): cipher=aes128 has no instance with p=65537: "
+     "it has GF(2^8)^16 (p=2)"),
+    (["experiments", 0, "p"], 2, "invalid config: experiments[0].p: 2 is less than the minimum of 3"),
 ]
+
+#: An experiment over F_p: MiMC over F_65537, picked by the catalog's p.
+PRIME = {"name": "mimcp17", "cipher": "mimc", "p": 65537, "packing": "packed", "rounds": 2,
+         "rings": [{"m": 256, "bits": 300, "blocks": 1}]}
 
 
 @pytest.mark.parametrize("path, value, message", BAD, ids=[".".join(map(str, b[0])) for b in BAD])
@@ -116,6 +124,26 @@ def test_bad_config_fails_with_clear_message(path, value, message, tmp_path):
     result = snakemake("--configfile", str(bad), results_dir=tmp_path)
     assert result.returncode != 0
     assert message in result.stderr + result.stdout, result.stderr
+
+
+def test_prime_field_experiment_runs_at_its_p(tmp_path):
+    """An F_p experiment: a power-of-two ring accepted, run_cipher given --p (the dry run's
+    command), and the rings the ring at p cannot be refused by name."""
+    cfg = copy.deepcopy(load_test_config())
+    cfg["experiments"] = [PRIME]
+    good = tmp_path / "prime.yaml"
+    good.write_text(yaml.safe_dump(cfg))
+    result = snakemake("-p", "--configfile", str(good), results_dir=tmp_path)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert re.search(r"run_cipher --backend bgv --cipher mimc --p 65537 .*--m 256 --bits 300", result.stdout), \
+        result.stdout[-3000:]
+    for m, message in ((96, "m=96 is even but not a power of two: the ring at p=65537 needs odd m or m = 2^k"),
+                       (65537, "p=65537 divides m=65537: the plaintext modulus must be coprime to m")):
+        cfg["experiments"] = [dict(PRIME, rings=[{"m": m, "bits": 300}])]
+        good.write_text(yaml.safe_dump(cfg))
+        result = snakemake("--configfile", str(good), results_dir=tmp_path)
+        out = result.stderr + result.stdout
+        assert result.returncode != 0 and f"experiments[0] (name='mimcp17').rings[0]: {message}" in out, out[-2000:]
 
 
 def test_lint_is_clean():

@@ -86,3 +86,36 @@ def test_selection_remade_when_its_inputs_change(results, tmp_path):
     dry = snakemake(results, "-n", "params_selection", configfile=other)
     assert dry.returncode == 0, dry.stderr[-2000:] + dry.stdout[-2000:]
     assert "checkpoint params_candidates:" in dry.stdout     # ... but the params changed
+
+
+@pytest.fixture(scope="module")
+def prime_results(tmp_path_factory):
+    """The route at a prime: config/test_select_prime.yaml (mimcp17, p = 65537 from the
+    catalog), both passes."""
+    if not os.path.exists(RUN_CIPHER) and os.environ.get("CB_ALLOW_NO_RUNNER") == "1":
+        pytest.skip("build/bin/run_cipher is missing and CB_ALLOW_NO_RUNNER=1: selection route not run")
+    out = str(tmp_path_factory.mktemp("select_prime") / "results")
+    for args in (["params_selection"], []):
+        res = snakemake(out, *args, configfile="config/test_select_prime.yaml")
+        assert res.returncode == 0, res.stderr[-4000:]
+    return out
+
+
+def test_selected_ring_at_a_prime_runs_at_its_plan(prime_results):
+    """The sweep at the catalog's p (a `p` column, powers of two among the rings), the
+    selected experiment naming its p, and its run at p on the selected ring at the planned
+    chain with every block decrypted right."""
+    results = prime_results
+    cyc = list(csv.DictReader(open(os.path.join(results, "params", "cyclotomics.csv"))))
+    assert {r["p"] for r in cyc} == {"65537"} and {"256", "4096"} <= {r["m"] for r in cyc}
+    with open(os.path.join(results, "params", "selected.yaml")) as f:
+        (exp,) = yaml.safe_load(f)["experiments"]
+    assert exp["cipher"] == "mimc" and exp["p"] == 65537 and exp["rounds"] == 11
+    ring = exp["rings"][0]
+    sel = next(csv.DictReader(open(os.path.join(results, "params", "selected.csv"))))
+    assert sel["status"] == "ok" and sel["cipher"] == "mimcp17" and sel["p"] == "65537"
+    assert int(sel["m"]) == ring["m"] and float(sel["helib_bits"]) >= 18
+    path = os.path.join(results, "runs", exp["name"], "engine", f"m{ring['m']}_bits{ring['bits']}_rep0.json")
+    run = json.load(open(path))
+    assert run["correct"] and run["wrong_blocks"] == 0 and run["blocks"] == ring["blocks"]
+    assert run["p"] == 65537 and run["instance_id"] == "mimcp17" and run["plan"]["bits"] == ring["bits"]

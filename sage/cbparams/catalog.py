@@ -11,17 +11,17 @@ names its cipher (`cipher: vision`) and, for ciphers with several instances, pic
 `field_bits` (n) and/or `state_size` (s); with neither, the cipher's first instance (the
 rule run_cipher applies to --field-bits and --state-size).
 
-Prime-field instances (F_p, p > 2: mimcp17, ...) are in the catalog with their `p`, but
-the engine, and so the explorer and the pipeline, plan and run GF(2^n) instances only for
-now: `instances()` leaves them out (`instances(prime=True)` has them), and naming one where
-a plan or a run is asked (`instance`, `instance_of`) is refused, naming the instance and
-the constraint. `run_cipher --backend clear` runs them.
+Prime-field instances (F_p, p > 2: mimcp17, mimcp33) are in the catalog with their `p`
+(the one source of it: run_cipher --list-ciphers): the explorer sweeps their rings at that p
+(odd m coprime to p and m = 2^k), the engine plans them at p, and a pipeline experiment
+picks one by `p` as a GF(2^n) one by `field_bits` (`instance_of({"cipher": "mimc", "p":
+65537})`); run_cipher takes them with --p (`flags`). `instances(prime=False)` leaves them
+out, for the questions only GF(2^n) instances answer.
 
 Every instance is found again from its cipher and field (tests/test_catalog_names.py has
 the concrete ones):
 
->>> all(instance_of({"cipher": i.cipher, "field_bits": i.n, "state_size": i.s}) == i.id
-...     for i in instances().values())
+>>> all(instance_of(i.fields) == i.id for i in instances().values())
 True
 >>> all(flags(i.id)[:2] == ["--cipher", i.cipher] for i in instances().values())
 True
@@ -69,8 +69,10 @@ class Instance:
 
     @property
     def fields(self) -> dict:
-        """The pipeline's experiment fields that select this instance (config schema)."""
-        return {"cipher": self.cipher, "field_bits": self.n, "state_size": self.s, "packing": "packed"}
+        """The pipeline's experiment fields that select this instance (config schema): p too
+        for an F_p instance."""
+        return {"cipher": self.cipher, "field_bits": self.n, "state_size": self.s, "packing": "packed",
+                **({"p": self.p} if self.p != 2 else {})}
 
 
 @lru_cache(maxsize=None)
@@ -105,14 +107,14 @@ def ciphers() -> dict:
     return {c["name"]: c for c in catalog()["ciphers"]}
 
 
-def instances(prime: bool = False) -> dict:
-    """{instance id: Instance}, in the catalog's order: the GF(2^n) instances, which the
-    explorer and the pipeline plan and run; prime=True: the F_p instances (p > 2) too.
+def instances(prime: bool = True) -> dict:
+    """{instance id: Instance}, in the catalog's order: every instance, F_p ones (p > 2)
+    included; prime=False: the GF(2^n) instances only.
 
-    >>> all(i.p == 2 for i in instances().values())
+    >>> all(i.p == 2 for i in instances(prime=False).values())
     True
-    >>> sorted({i.p for i in instances(prime=True).values()})[0]
-    2
+    >>> sorted({i.p for i in instances().values()})[:2]
+    [2, 65537]
     """
     out = {}
     for c in catalog()["ciphers"]:
@@ -126,58 +128,50 @@ def instances(prime: bool = False) -> dict:
     return out
 
 
-def prime_field_refusal(i: Instance) -> CatalogError:
-    """The error for an F_p instance asked of the explorer or the pipeline."""
-    return CatalogError(f"{i.id} is over F_{i.p}: the explorer and the pipeline plan and run GF(2^n) instances only "
-                        "for now (the engine at p > 2 is issue 45's); run_cipher --backend clear runs it")
-
-
 def instance(name: str) -> str:
-    """The instance id for an id or a cipher name (a cipher's first GF(2^n) instance);
-    CatalogError listing both otherwise, or naming an F_p instance and why it is refused.
+    """The instance id for an id or a cipher name (the cipher's first instance); CatalogError
+    listing both otherwise.
 
-    >>> instance("mimcp17")
-    Traceback (most recent call last):
-    ...
-    cbparams.catalog.CatalogError: mimcp17 is over F_65537: the explorer and the pipeline plan and run GF(2^n) instances only for now (the engine at p > 2 is issue 45's); run_cipher --backend clear runs it
+    >>> instance("mimcp17"), instance("mimc")
+    ('mimcp17', 'mimc63')
     """
     insts = instances()
     if name in insts:
         return name
-    every = instances(prime=True)
-    if name in every:
-        raise prime_field_refusal(every[name])
     cs = ciphers()
     if name in cs:
-        firsts = [i["id"] for i in cs[name]["instances"] if i["id"] in insts]
-        if not firsts:
-            raise prime_field_refusal(every[cs[name]["instances"][0]["id"]])
-        return firsts[0]
+        return cs[name]["instances"][0]["id"]
     raise CatalogError(f"cipher={name!r} is not in the catalog: instances {sorted(insts)}, ciphers {sorted(cs)}")
 
 
 def instance_of(experiment: dict) -> str:
-    """The instance id of a pipeline experiment (cipher, optional field_bits/state_size)."""
+    """The instance id of a pipeline experiment (cipher, optional p, field_bits, state_size):
+    without p a GF(2^n) instance, with p > 2 one over F_p at that p.
+
+    >>> instance_of({"cipher": "mimc", "p": 65537})
+    'mimcp17'
+    >>> instance_of({"cipher": "mimc", "p": 7})
+    Traceback (most recent call last):
+    ...
+    cbparams.catalog.CatalogError: cipher=mimc has no instance with p=7: it has GF(2^63)^1 (p=2), GF(2^31)^1 (p=2), F_65537^1 (p=65537), F_8088322049^1 (p=8088322049)
+    """
     name = experiment.get("cipher")
     cs = ciphers()
     if name not in cs:
         raise CatalogError(f"cipher={name!r} is not in the catalog: use one of {', '.join(cs)} "
                            "(build/bin/run_cipher --list-ciphers)")
-    n, s = experiment.get("field_bits"), experiment.get("state_size")
-    if experiment.get("p", 2) != 2:
-        every = instances(prime=True)
-        for i in cs[name]["instances"]:
-            if i.get("p", 2) == experiment["p"]:
-                raise prime_field_refusal(every[i["id"]])
-        raise CatalogError(f"cipher={name} has no instance with p={experiment['p']}")
-    cands = [i for i in cs[name]["instances"] if i.get("p", 2) == 2]
+    n, s, p = experiment.get("field_bits"), experiment.get("state_size"), experiment.get("p", 2)
+    cands = [i for i in cs[name]["instances"] if i.get("p", 2) == p]
+    if not cands:
+        have = ", ".join(f"{i['label']} (p={i.get('p', 2)})" for i in cs[name]["instances"])
+        raise CatalogError(f"cipher={name} has no instance with p={p}: it has {have}")
     if n is None and s is None:
         return cands[0]["id"]
     for i in cands:
         if (n is None or i["n"] == n) and (s is None or i["s"] == s):
             return i["id"]
     asked = " and ".join(f"{k}={v}" for k, v in (("field_bits", n), ("state_size", s)) if v is not None)
-    raise CatalogError(f"cipher={name} has no instance with {asked}: it has "
+    raise CatalogError(f"cipher={name} has no instance with {asked}{f' at p={p}' if p != 2 else ''}: it has "
                        f"{', '.join(i['label'] for i in cands)}")
 
 
@@ -188,8 +182,14 @@ def display(experiment: dict) -> str:
 
 def flags(instance_id: str) -> list:
     """run_cipher's flags selecting the instance (--field-bits and --state-size only for a
-    cipher with several instances)."""
+    cipher with several instances; --p and --state-size for an F_p one).
+
+    >>> flags("mimcp17")
+    ['--cipher', 'mimc', '--p', 65537, '--state-size', 1]
+    """
     i = instances()[instance(instance_id)]
+    if i.p != 2:  # F_p: the prime names the field (n = 1)
+        return ["--cipher", i.cipher, "--p", i.p, "--state-size", i.s]
     if len(ciphers()[i.cipher]["instances"]) == 1:
         return ["--cipher", i.cipher]
     return ["--cipher", i.cipher, "--field-bits", i.n, "--state-size", i.s]
@@ -222,5 +222,5 @@ def packing_names(cipher: str) -> tuple:
 
 
 def field_degrees() -> list[int]:
-    """The distinct field degrees of the catalog's instances, increasing."""
-    return sorted({i.n for i in instances().values()})
+    """The distinct field degrees n of the catalog's GF(2^n) instances, increasing."""
+    return sorted({i.n for i in instances(prime=False).values()})

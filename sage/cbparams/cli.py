@@ -4,7 +4,8 @@
                                         (p = 2 by default; at odd p also m = 2^k)
     cbparams check M [M ...] [--p P]    Sage's cross-checks of those rings against the engine
     cbparams sweep [--m-max N] [--p P]  every odd m with n | ord_m(2)      (cyclotomics.csv);
-                                        at p > 2 odd m coprime to p and m = 2^k, n | ord_m(p)
+                                        at p > 2 odd m coprime to p and m = 2^k, n | ord_m(p);
+                                        without --p at every prime of the config's instances
     cbparams select [--m-max N]         the rings per cipher and target the engine planned, ranked
                                         by predicted latency and time per block (ranked.csv)
     cbparams security [--m M --bits B]  security of the selection and the paper's rings
@@ -71,10 +72,14 @@ def _params(a) -> dict:
     return p
 
 
-def _sweep_rows(p: dict, pt: int = 2) -> list[dict]:
-    from .enumerate import sweep
+def _sweep_rows(p: dict, pt: int | None = None) -> tuple[list[dict], list[str]]:
+    """(rows, columns) of the sweep at pt with params.field_degrees, or (None) the
+    pipeline's: at each prime of the configured instances (cbparams.enumerate.config_sweep)."""
+    from .enumerate import columns, config_sweep, sweep
 
-    return sweep(p["m_min"], p["m_max"], p["field_degrees"], p["workers"], cache=None, p=pt)
+    if pt is None:
+        return config_sweep(p)
+    return sweep(p["m_min"], p["m_max"], p["field_degrees"], p["workers"], cache=None, p=pt), columns(pt)
 
 
 def _selection(a, p):
@@ -85,7 +90,7 @@ def _selection(a, p):
 
     log = lambda s: print(s, file=sys.stderr)  # noqa: E731
     model = cost_model.load_model(a.cost_model)
-    cand = sel.candidates(_sweep_rows(p), p, model, log, a.plans_dir)
+    cand = sel.candidates(_sweep_rows(p)[0], p, model, log, a.plans_dir)
     built = runner.find_executable("run_cipher").stat().st_mtime
     for r in cand:
         if r["plan"]:
@@ -137,10 +142,9 @@ def cmd_check(a) -> int:
 
 def cmd_sweep(a) -> int:
     from .cyclotomic import check_p
-    from .enumerate import columns
 
-    pt = check_p(a.p)
-    emit(_sweep_rows(_params(a), pt), columns(pt), a.fmt)
+    rows, cols = _sweep_rows(_params(a), None if a.p is None else check_p(a.p))
+    emit(rows, cols, a.fmt)
     return 0
 
 
@@ -268,7 +272,8 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sweep", help="every odd m with n | ord_m(2) (cyclotomics.csv); at --p P also m = 2^k")
     cfg(p)
-    prime(p)
+    p.add_argument("--p", help="the plaintext modulus, a prime 2 <= p < 2^61, swept alone with the field degrees "
+                               "(default: the pipeline's sweep, at the primes of params.ciphers' instances)")
     fmt(p)
     p.set_defaults(fn=cmd_sweep)
 

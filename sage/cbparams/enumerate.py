@@ -12,6 +12,11 @@ the catalog's instances over GF(p^n) at that p (1 for MiMC over F_65537), else a
 state, ceil(128 / (n log2 p)) elements; those rows carry a `p` column (the p = 2 columns
 stay as they were).
 
+The pipeline's sweep (`python -m cbparams.enumerate --params-json`, `cbparams sweep`
+without --p: config_sweep) is one at each prime its instances need (sweep_primes: p = 2
+for the GF(2^n) instances of params.ciphers, each F_p instance's p from the catalog), in
+one file with a `p` column when any prime is not 2.
+
 Every fact comes from the engine (cbparams.cyclotomic asks build/bin/zmstar_info): the
 cheap part (factors, phi, d) for every odd m in one batch, the quotient structure only for
 the m that some n accepts, in `workers` batches side by side. A ring whose hypercube the
@@ -54,12 +59,12 @@ from .errors import ParamError, RingError
 def state_size(n: int, p: int = 2) -> int:
     """Field elements per block for the `state` and `blocks` columns: the smallest state of
     the catalog's instances over GF(2^n), or a 128-bit state (128 / n) when none has n. At
-    p > 2 the smallest state of its instances over GF(p^n) at that p (catalog.instances(
-    prime=True)), or a 128-bit state, ceil(128 / (n log2 p)) elements."""
+    p > 2 the smallest state of its instances over GF(p^n) at that p (catalog.instances()),
+    or a 128-bit state, ceil(128 / (n log2 p)) elements."""
     if p != 2:
-        sizes = [i.s for i in catalog.instances(prime=True).values() if i.n == n and i.p == p]
+        sizes = [i.s for i in catalog.instances().values() if i.n == n and i.p == p]
         return min(sizes) if sizes else max(1, math.ceil(128 / (n * math.log2(p))))
-    sizes = [i.s for i in catalog.instances().values() if i.n == n]
+    sizes = [i.s for i in catalog.instances(prime=False).values() if i.n == n]
     return min(sizes) if sizes else max(1, 128 // n)
 
 #: Bump when the cached structure changes: older caches are then ignored. 2: the engine's
@@ -196,6 +201,54 @@ def sweep(m_min: int, m_max: int, degrees, workers: int = 2, cache: Path | None 
     return rows
 
 
+def sweep_primes(p: dict) -> dict:
+    """{plaintext modulus: the field degrees to sweep at it} for a params section: p = 2 with
+    params.field_degrees when some instance of params.ciphers is over GF(2^n) (or none is
+    named), and each F_p instance's p (the catalog's: run_cipher --list-ciphers) with its
+    degree n = 1. A config of GF(2^n) instances sweeps p = 2 alone, as before p existed.
+
+    >>> sweep_primes({"ciphers": ["aes", "mimcp17"], "field_degrees": [8]})
+    {2: [8], 65537: [1]}
+    >>> sweep_primes({"ciphers": ["mimcp17"], "field_degrees": [8]})
+    {65537: [1]}
+    """
+    out: dict = {}
+    for name in p.get("ciphers") or []:
+        inst = catalog.instances()[catalog.instance(name)]
+        if inst.p == 2:
+            out[2] = list(p["field_degrees"])
+        else:
+            out.setdefault(inst.p, [])
+            if inst.n not in out[inst.p]:
+                out[inst.p].append(inst.n)
+    if not out:
+        out[2] = list(p["field_degrees"])
+    return dict(sorted(out.items()))
+
+
+def config_sweep(p: dict, cache: Path | None = None, progress=None, stats: dict | None = None) -> tuple:
+    """(rows, columns) of the pipeline's sweep (cyclotomics.csv) for a params section: a
+    sweep at every prime of sweep_primes(p) over [m_min, m_max]; the columns of a sweep at
+    p = 2 when that is the only prime (the file as before p existed), else with `p` after
+    `m` on every row. `stats` gets the counts summed and, per prime, its field degrees and
+    those no m of the range has ("primes": {p: {"field_degrees", "missing", "rows"}})."""
+    primes = sweep_primes(p)
+    rows, per = [], {}
+    for pt, degrees in primes.items():
+        st: dict = {}
+        got = sweep(p["m_min"], p["m_max"], degrees, p["workers"], cache, progress=progress, stats=st, p=pt)
+        if set(primes) != {2}:
+            got = [{"m": r["m"], "p": pt, **{k: v for k, v in r.items() if k != "m"}} for r in got]
+        rows += got
+        per[pt] = {"field_degrees": degrees, "missing": unsupported_degrees(got, degrees), "rows": len(got)}
+        if stats is not None:
+            for k, v in st.items():
+                stats[k] = stats.get(k, 0) + v
+    if stats is not None:
+        stats["primes"] = per
+    return rows, (COLUMNS if set(primes) == {2} else columns(3))
+
+
 def unsupported_degrees(rows, degrees) -> list[int]:
     """The n in degrees for which no row was found."""
     have = {r["n"] for r in rows}
@@ -218,7 +271,8 @@ def main(argv=None) -> int:
     ap.add_argument("--params-json", help="the params: section as JSON (overrides --config)")
     ap.add_argument("--m-max", type=int, help="override params.m_max")
     ap.add_argument("--workers", type=int, help="override params.workers")
-    ap.add_argument("--p", default="2", help="the plaintext modulus, a prime (default 2)")
+    ap.add_argument("--p", help="the plaintext modulus, a prime: sweep at it alone with params.field_degrees "
+                                "(default: the primes of params.ciphers' instances, the catalog's)")
     ap.add_argument("--out", default="results/params/cyclotomics.csv")
     ap.add_argument("--meta", help="JSON file for timing and counts (default: OUT with .meta.json)")
     a = ap.parse_args(argv)
@@ -232,28 +286,47 @@ def main(argv=None) -> int:
         cache = out.parent / "cache" / "zmstar.pkl"
         t0 = time.time()
         stats = {}
-        pt = check_p(a.p)
-        rows = sweep(p["m_min"], p["m_max"], p["field_degrees"], p["workers"], cache,
-                     progress=lambda s: print(s, file=sys.stderr, flush=True), stats=stats, p=pt)
+        progress = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
+        if a.p is not None:
+            pt = check_p(a.p)
+            rows = sweep(p["m_min"], p["m_max"], p["field_degrees"], p["workers"], cache, progress=progress,
+                         stats=stats, p=pt)
+            cols, primes = columns(pt), {pt: p["field_degrees"]}
+            bad = [(pt, n) for n in unsupported_degrees(rows, p["field_degrees"])]
+        else:
+            rows, cols = config_sweep(p, cache, progress, stats)
+            per = stats.pop("primes")
+            primes = {k: v["field_degrees"] for k, v in per.items()}
+            bad = [(k, n) for k, v in per.items() for n in v["missing"]]
         secs = time.time() - t0
-        write_csv(rows, out, pt)
-        meta = {**({"p": pt} if pt != 2 else {}), "m_min": p["m_min"], "m_max": p["m_max"],
-                "field_degrees": p["field_degrees"],
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with open(out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=cols)
+            w.writeheader()
+            w.writerows(rows)
+        only2 = set(primes) == {2}
+        degrees = sorted({n for ds in primes.values() for n in ds})
+        meta = {**({"p": next(iter(primes))} if len(primes) == 1 and not only2 else {}),
+                **({"primes": {str(k): v for k, v in primes.items()}} if len(primes) > 1 else {}),
+                "m_min": p["m_min"], "m_max": p["m_max"],
+                "field_degrees": p["field_degrees"] if only2 else degrees,
                 "workers": p["workers"], "rows": len(rows),
-                "rings": len({r["m"] for r in rows}), "seconds": round(secs, 2),
+                "rings": len({(r["m"], r.get("p", 2)) for r in rows}), "seconds": round(secs, 2),
                 "structures_computed": stats.get("computed"), "structures_cached": stats.get("cached"),
                 "refused_by_engine": stats.get("refused"),
-                "per_degree": {str(n): sum(1 for r in rows if r["n"] == n) for n in p["field_degrees"]}}
+                "per_degree": {str(n): sum(1 for r in rows if r["n"] == n)
+                               for n in (p["field_degrees"] if only2 else degrees)}}
         Path(a.meta or str(out.with_suffix("")) + ".meta.json").write_text(json.dumps(meta, indent=1) + "\n")
         print(f"{out}: {len(rows)} rows, {meta['rings']} rings ({stats.get('computed')} computed, "
               f"{stats.get('cached')} from {cache}), {secs:.1f} s with {p['workers']} workers", file=sys.stderr)
-        bad = unsupported_degrees(rows, p["field_degrees"])
         if bad:
+            pt, n = bad[0]
             raise RingError(
-                f"field degree n={bad[0]}: no {'odd ' if pt == 2 else ''}m in [{p['m_min']}, {p['m_max']}] "
+                f"field degree n={n}: no {'odd ' if pt == 2 else ''}m in [{p['m_min']}, {p['m_max']}] "
                 f"has n | ord_m({pt}); "
-                f"raise params.m_max or drop {bad[0]} from params.field_degrees "
-                f"(the rings found are kept in {cache})")
+                f"raise params.m_max or drop {n} from params.field_degrees"
+                + (f" (or the instances over F_{pt} from params.ciphers)" if pt != 2 else "")
+                + f" (the rings found are kept in {cache})")
     except ParamError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -4,8 +4,10 @@ planned chain, c, key weight and security; and the security table.
 
 Steps, each a CLI sub-command over tidy files (the rules in workflow/rules/params.smk):
 
-candidates  Per instance (cbparams.catalog.instances()) and target: every ring of the sweep
-            whose slots hold the instance's field (n | d), that the engine runs (d <= 1024)
+candidates  Per instance (cbparams.catalog.instances(), F_p ones included) and target: every
+            ring of the sweep at the instance's p (the catalog's; cyclotomics.csv's `p`
+            column, 2 where it has none) whose slots hold the instance's field (n | d),
+            that the engine runs (d <= 1024)
             and that holds min_blocks blocks, with a cheap estimate made before any plan:
             the chain interpolated (linear in log2 phi) between the engine's plans on two
             small reference rings, its security by HElib's formula and core-SVP (est_security:
@@ -46,7 +48,7 @@ import yaml
 
 from . import catalog, chains, cost_model, estimator, measure, planner, runner, security
 from .config import ROOT, paper_configs, params_from_args
-from .cyclotomic import D_LIMIT, basic_facts
+from .cyclotomic import D_LIMIT, basic_facts, basic_facts_many, limits
 from .errors import ParamError, SecurityError
 
 #: The paper's configurations (Toprakhisar, Mahzoun, Ashur, Table 2;
@@ -54,10 +56,10 @@ from .errors import ParamError, SecurityError
 #: Read from config/paper.yaml, the one place the paper's figures are kept as data.
 PAPER_CONFIGS = paper_configs()
 
-CANDIDATE_COLUMNS = ["cipher", "packing", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "hwt", "c",
+CANDIDATE_COLUMNS = ["cipher", "packing", "security_target", "m", "p", "phi", "d", "slots", "n", "state", "blocks", "hwt", "c",
                      "est_bits", "est_log2_q", "est_helib_bits", "est_coresvp_bits", "est_security", "est_latency_s",
                      "est_block_s", "plan"]
-RANKED_COLUMNS = ["cipher", "packing", "security_target", "m", "phi", "d", "slots", "n", "state", "blocks", "rounds",
+RANKED_COLUMNS = ["cipher", "packing", "security_target", "m", "p", "phi", "d", "slots", "n", "state", "blocks", "rounds",
                   "status", "bits", "c", "hwt", "L", "K", "log2_q_ct", "log2_q", "helib_bits", "engine_security",
                   "helib_dense_bits", "coresvp_bits", "est_usvp", "est_dual", "est_hybrid", "est_full",
                   "est_best", "est_best_attack", "estimator_source", "predicted_latency_s", "predicted_block_s",
@@ -110,6 +112,12 @@ def plan_path(plans_dir: str | Path, cipher: str, m: int, hwt: int, target: floa
 BIT_SLICED = "bit-sliced"
 
 
+def has_bit_sliced(inst) -> bool:
+    """Whether the instance runs bit-sliced: its cipher offers it and its field is GF(2^n)
+    (an F_p element has no bits for the slots to hold; run_cipher refuses it)."""
+    return BIT_SLICED in inst.packings and inst.p == 2
+
+
 def blocks_of(slots: int, state: int, packing: str) -> int:
     """Blocks one run holds: packed, slots // state (a block's state in one ciphertext);
     sliced and bit-sliced, slots (one ciphertext per state element or bit, a block per slot)."""
@@ -125,20 +133,40 @@ def ring_degree(inst, packing: str) -> int:
 
 def reference_rings(name: str, packing: str = "packed") -> tuple[int, int]:
     """Two small rings the instance runs on in the packing (its field in the slots, or bits
-    for bit-sliced; a block, d <= 1024): the smallest odd m with phi >= 256 and the smallest
-    with phi >= 4000 (bit-sliced: 1000, its circuit has some 20 times the operations). Plans
-    there are quick (under seconds to tens of seconds) and anchor the candidates' estimates."""
+    for bit-sliced; a block, d <= 1024), at its p (the catalog's): the smallest m with phi
+    >= 256 and the smallest with phi >= 4000 (bit-sliced: 1000, its circuit has some 20
+    times the operations), m odd (coprime to p); at p > 2 the powers of two first, the
+    rings F_p implementations run (d = 1 where p = 1 mod m: a plan in a second, where an odd
+    m's GF(p^d) slots take tens of seconds), odd m where no 2^k has the field. Plans there
+    are quick (under seconds to tens of seconds) and anchor the candidates' estimates."""
+    from .enumerate import sweep_ms
+
     inst = catalog.instances()[name]
     n = ring_degree(inst, packing)
-    found = []
-    for floor in (256, 1000 if packing == BIT_SLICED else 4000):
-        m = 3
-        while True:
-            _, phi, d = basic_facts(m)
-            if phi >= floor and d % n == 0 and d <= D_LIMIT and blocks_of(phi // d, inst.state, packing) >= 1:
+    floors = (256, 1000 if packing == BIT_SLICED else 4000)
+    found: list[int] = []
+    if inst.p != 2:
+        pow2 = [1 << k for k in range(2, limits()["m_max"].bit_length())]
+        for m, (_, phi, d) in zip(pow2, basic_facts_many(pow2, inst.p)):
+            if len(found) < 2 and phi >= floors[len(found)] and d % n == 0 and d <= D_LIMIT \
+                    and blocks_of(phi // d, inst.state, packing) >= 1:
                 found.append(m)
-                break
-            m += 2
+        if len(found) == 2:
+            return found[0], found[1]
+        found = []
+    lo, hi = 3, 1024
+    while len(found) < 2:
+        if lo > limits()["m_max"]:
+            raise ParamError(f"{name}: no m up to {lo - 1} at p={inst.p} holds {inst.display} with phi >= "
+                             f"{floors[len(found)]} and d <= {D_LIMIT}")
+        ms = sweep_ms(lo, hi, inst.p)
+        for m, (_, phi, d) in zip(ms, basic_facts_many(ms, inst.p)):
+            if (phi >= floors[len(found)] and d % n == 0 and d <= D_LIMIT
+                    and blocks_of(phi // d, inst.state, packing) >= 1):
+                found.append(m)
+                if len(found) == 2:
+                    break
+        lo, hi = hi + 1, 2 * hi
     return found[0], found[1]
 
 
@@ -207,19 +235,23 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
     out = []
     for name in p["ciphers"]:
         inst = catalog.instances()[planner.instance(name)]
-        packings = [k for k in p["packings"] if k != BIT_SLICED or BIT_SLICED in inst.packings]
+        packings = [k for k in p["packings"] if k != BIT_SLICED or has_bit_sliced(inst)]
         if len(packings) < len(p["packings"]):
-            log(f"{name}: no bit-sliced form in the catalog ({', '.join(inst.packings)}): bit-sliced left out")
-        # per packing: rings the engine runs (d <= D_LIMIT) whose slots hold the field the
-        # packing needs, whose dimension holds the key's weight, with min_blocks blocks
+            log(f"{name}: no bit-sliced form in the catalog ({', '.join(inst.packings)}"
+                f"{'; F_p has no bits to slice' if inst.p != 2 else ''}): bit-sliced left out")
+        # per packing: rings of the sweep at the instance's p the engine runs (d <= D_LIMIT)
+        # whose slots hold the field the packing needs, whose dimension holds the key's
+        # weight, with min_blocks blocks
         rings_of, refs_of = {}, {}
+        at_p = [r for r in cyc_rows if int(r.get("p") or 2) == inst.p]
         for k in packings:
             n = ring_degree(inst, k)
-            rings_of[k] = [r for r in cyc_rows if int(r["n"]) == n and int(r["d"]) <= D_LIMIT
+            rings_of[k] = [r for r in at_p if int(r["n"]) == n and int(r["d"]) <= D_LIMIT
                            and int(r["phi"]) >= p["hwt"] and blocks_of(r["slots"], inst.state, k) >= p["min_blocks"]]
             if not rings_of[k]:
-                log(f"warning: {name} {k}: no ring of the sweep has n={n} | d, d <= {D_LIMIT} and "
-                    f"{p['min_blocks']}+ blocks; raise params.m_max or add {n} to params.field_degrees")
+                log(f"warning: {name} {k}: no ring of the sweep at p={inst.p} has n={n} | d, d <= {D_LIMIT} and "
+                    f"{p['min_blocks']}+ blocks; raise params.m_max"
+                    + (f" or add {n} to params.field_degrees" if inst.p == 2 else ""))
         packings = [k for k in packings if rings_of[k]]
         if not packings:
             continue
@@ -240,7 +272,7 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
                 blocks = blocks_of(r["slots"], inst.state, packing)
                 if blocks < p["min_blocks"]:
                     continue
-                row = {"cipher": name, "packing": packing, "security_target": t, "m": m, "phi": phi,
+                row = {"cipher": name, "packing": packing, "security_target": t, "m": m, "p": inst.p, "phi": phi,
                        "d": int(r["d"]), "slots": int(r["slots"]), "n": inst.n, "state": inst.state,
                        "blocks": blocks, "hwt": p["hwt"]}
                 # as run_cipher --security-target does: the fewest digits c from params.c up
@@ -386,8 +418,8 @@ def answers(p: dict) -> list[tuple]:
     groups): with select_per_packing, each packing the instance offers."""
     out = []
     for name in p["ciphers"]:
-        offered = catalog.instances()[planner.instance(name)].packings
-        ks = [k for k in p["packings"] if k != BIT_SLICED or BIT_SLICED in offered] if p["select_per_packing"] else [None]
+        inst = catalog.instances()[planner.instance(name)]
+        ks = [k for k in p["packings"] if k != BIT_SLICED or has_bit_sliced(inst)] if p["select_per_packing"] else [None]
         out += [(name, t, k) for t in targets(p) for k in ks]
     return out
 
@@ -445,7 +477,7 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
     out = []
     for r, path, d in docs:
         t = float(r["security_target"])
-        row = {"cipher": r["cipher"], "packing": r["packing"],
+        row = {"cipher": r["cipher"], "packing": r["packing"], "p": int(r.get("p") or 2),
                **{k: int(r[k]) for k in ("m", "phi", "d", "slots", "n", "state", "blocks", "hwt")}}
         row.update(security_target=t, plan_file=str(path), status=d["status"])
         if d["status"] != "ok":

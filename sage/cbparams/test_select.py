@@ -122,6 +122,41 @@ def test_selection_measures_its_best_candidates(small_rows, model, tmp_path):
 
 
 @needs_engine
+def test_selection_at_a_prime(small_rows, model, tmp_path):
+    """MiMC over F_65537 (mimcp17), p from the catalog: the sweep at p (odd m coprime to p
+    and m = 2^k, a `p` column), the reference plans on powers of two, candidates only among
+    the rows at p (the p = 2 rows beside them ignored), plans and the measuring run at p
+    (run_cipher decrypts and checks every block), and selected.yaml naming the instance by
+    the catalog's p, which the pipeline resolves back to mimcp17."""
+    from cbparams import catalog
+
+    p = load_params(dict(SMALL, m_max=4200, ciphers=["mimcp17"], security_target=18, measure_candidates=1,
+                         measure_rounds=1))
+    assert E.sweep_primes(p) == {65537: [1]}
+    rows, cols = E.config_sweep(p)
+    assert cols[:2] == ["m", "p"] and {r["p"] for r in rows} == {65537}
+    assert {r["m"]: r["d"] for r in rows if r["m"] in (256, 4096)} == {256: 1, 4096: 1}   # 65537 = 1 mod 2^16
+    assert SEL.reference_rings("mimcp17") == (512, 8192)
+    _, ranked = _selection(rows + small_rows, p, model, tmp_path / "plans", tmp_path / "measured")
+    at_p = {r["m"] for r in rows}
+    assert ranked and all(int(r["p"]) == 65537 and int(r["m"]) in at_p for r in ranked)
+    for r in ranked:
+        plan = json.loads(Path(r["plan_file"]).read_text())
+        assert plan["params"]["p"] == 65537 and plan["params"]["m"] == int(r["m"])
+    measured = [r for r in ranked if r.get("measured_latency_s") not in (None, "")]
+    assert measured
+    for r in measured:
+        doc = json.loads(Path(r["measured_file"]).read_text())
+        assert doc["correct"] and doc["wrong_blocks"] == 0 and doc["p"] == 65537 and doc["instance_id"] == "mimcp17"
+    (sel,) = SEL.select(ranked, p)
+    assert sel["status"] == "ok" and float(sel["helib_bits"]) >= 18 and int(sel["p"]) == 65537
+    (exp,) = yaml.safe_load(SEL.selected_yaml([sel]))["experiments"]
+    assert exp["p"] == 65537 and exp["cipher"] == "mimc" and exp["name"] == "mimcp17-sel18"
+    assert catalog.instance_of(exp) == "mimcp17"
+    assert exp["rings"] == [{"m": int(sel["m"]), "bits": int(sel["bits"]), "blocks": int(sel["blocks"])}]
+
+
+@needs_engine
 def test_bit_sliced_is_a_packing_the_selection_compares(model, tmp_path):
     """Bit-sliced AES (one ciphertext per state bit, a block per slot): its rings are the
     sweep's n = 1 rows (any slot field), its estimates come from its own reference plans, and

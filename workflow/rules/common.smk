@@ -63,11 +63,11 @@ wildcard_constraints:
     rep=r"\d+",
 
 
-def multiplicative_order_of_2(m):
-    """d = ord_m(2), the degree of the slots GF(2^d) of Z[X]/(Phi_m, 2)."""
-    k, x = 1, 2 % m
+def multiplicative_order(p, m):
+    """d = ord_m(p), the degree of the slots GF(p^d) of Z[X]/(Phi_m, p) (p coprime to m)."""
+    k, x = 1, p % m
     while x != 1:
-        x, k = x * 2 % m, k + 1
+        x, k = x * p % m, k + 1
     return k
 
 
@@ -142,17 +142,24 @@ def _expand_runs(cfg):
         names.add(exp["name"])
         inst = experiment_instance(exp, where)
         n = inst.n if inst else exp.get("field_bits", 1)
+        p = inst.p if inst else exp.get("p", 2)  # the catalog's prime (exp's p picked the instance)
         bits_in_slots = exp["packing"] == BIT_SLICED  # slots hold bits: GF(2) is in every ring
         slot_n = 1 if bits_in_slots else n
         for j, ring in enumerate(exp["rings"]):
             m = ring["m"]
-            if m % 2 == 0:
+            if m % 2 == 0 and p == 2:
                 raise ConfigError(f"{where}.rings[{j}]: m={m} is even: the ring needs odd m")
-            d = multiplicative_order_of_2(m)
+            if m % 2 == 0 and m & (m - 1):
+                raise ConfigError(f"{where}.rings[{j}]: m={m} is even but not a power of two: the ring at "
+                                  f"p={p} needs odd m or m = 2^k")
+            if m % p == 0:
+                raise ConfigError(f"{where}.rings[{j}]: p={p} divides m={m}: the plaintext modulus must be "
+                                  f"coprime to m")
+            d = multiplicative_order(p, m)
             if d % slot_n:
                 raise ConfigError(
-                    f"{where}.rings[{j}]: m={m} has slots GF(2^{d}) (d = ord_m(2) = {d}), "
-                    f"which do not contain GF(2^{n}): the field degree {n} must divide d"
+                    f"{where}.rings[{j}]: m={m} has slots GF({p}^{d}) (d = ord_m({p}) = {d}), "
+                    f"which do not contain GF({p}^{n}): the field degree {n} must divide d"
                 )
             bits_list = ring.get("bits", PLAN)
             bits_list = bits_list if isinstance(bits_list, list) else [bits_list]
@@ -176,6 +183,7 @@ def _expand_runs(cfg):
                     cipher=exp["cipher"],
                     field_bits=exp.get("field_bits"),
                     state_size=exp.get("state_size"),
+                    p=exp.get("p"),
                     state=inst.s if inst else exp.get("state_size"),  # elements per block
                     # ciphertexts per state: packed 1, sliced one per element, bit-sliced one per bit
                     ciphertexts=(1 if exp["packing"] == "packed" else
@@ -247,6 +255,8 @@ def run_cipher_args(wildcards):
     """Command-line arguments of run_cipher for one run (all but --json)."""
     r = run_record(wildcards)
     args = ["--backend", {"engine": "bgv", "helib": "helib"}[r["backend"]], "--cipher", r["cipher"]]
+    if r.get("p") is not None:
+        args += ["--p", r["p"]]
     if r["field_bits"] is not None:
         args += ["--field-bits", r["field_bits"]]
     if r["state_size"] is not None:
