@@ -2,7 +2,7 @@
 
 passagemath-standard ships `sage/all.py`. The smaller set of passagemath distributions
 this project installs (requirements.txt: repl, pari, ntl, flint, modules, m4ri-m4rie,
-symbolics, plot, gsl; see the README's "Weighing the Sage install") does not: each
+symbolics, plot, gsl; see docs/explorer.md, "The Sage install") does not: each
 distribution has its own `sage.all__sagemath_<name>`. `sage_all()` returns `sage.all`
 when it exists, else a module assembled from those pieces and registered as `sage.all`,
 so that `from sage.all import ...` (the lattice estimator's idiom) works either way.
