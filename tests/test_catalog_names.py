@@ -95,6 +95,11 @@ def test_catalog_json_and_the_explorers_view_agree(tmp_path):
     insts = catalog.instances(prime=True)
     seen = []
     for c in doc["ciphers"]:
+        if c["kind"] == "keystream":  # run by run_cipher alone: not in the explorer's view (yet)
+            assert c["name"] not in catalog.ciphers() and c["packings"] == ["sliced"]
+            assert not set(i["id"] for i in c["instances"]) & set(insts)
+            continue
+        assert c["kind"] == "block"
         assert c["description"] and c["citation"] and c["packings"][0] == "packed"
         for i in c["instances"]:
             e = insts[i["id"]]

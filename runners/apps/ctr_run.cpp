@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "apps/record_sizes.h"
+#include "apps/security_target.h"
 #include "backend/backend_json.h"
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
@@ -275,12 +276,13 @@ int run_rep(const CtrRunOptions& o) {
     if (!existed) std::remove(o.json_path.c_str());
   }
   // The planner's backend: its circuit decides the blocks (all the layout holds).
-  PlanParams pp;
-  pp.m = o.m, pp.bits = 1000, pp.c = o.c, pp.hwt = o.hwt, pp.seed = o.seed;
-  auto make_plan_backend = [&] {
+  long c = o.c, hwt = o.hwt;  // the run's digits and key weight (--security-target chooses them)
+  auto make_plan_backend = [&](long cc, long w) {
+    PlanParams pp;
+    pp.m = o.m, pp.bits = 1000, pp.c = cc, pp.hwt = w, pp.seed = o.seed;
     return sp.p != 2 ? PlanBackend(pp, inst.element_field().prime()) : PlanBackend(pp, slot_n, slot_f_low);
   };
-  PlanBackend pb = make_plan_backend();
+  PlanBackend pb = make_plan_backend(c, hwt);
   using S = CtrSession<PlanBackend, Rep>;
   S sess(pb, inst, o, R, false);  // the planner's noise does not depend on when subkeys are encrypted
   const long blocks = o.blocks ? o.blocks : sess.circuit().max_blocks();
@@ -307,29 +309,47 @@ int run_rep(const CtrRunOptions& o) {
       r.round_capacity.push_back(s.after_work);
       return r;
     };
-    const std::string key =
-        msg("ctr 1|", PlanCache::engine_identity(), "|instance=", sp.id, "|packing=", o.packing, "|linear=", o.linear,
-            "|rounds=", R, "|blocks=", blocks, "|key=", fnv1a(inst.to_bytes(cd->key)), "|m=", o.m, "|p=", sp.p,
-            "|c=", o.c, "|hwt=", o.hwt, "|seed=", o.seed, "|nonce=", o.nonce, "|counter=", o.counter,
-            "|depth_after=", o.depth_after);
-    if (cache) plan = cache->load(key);
-    if (!plan) {
+    // The session's plan at digits cc and key weight w, from the cache where it has it.
+    auto plan_at = [&](long cc, long w, long hint, bool hint_is_plan) {
+      const std::string key =
+          msg("ctr 1|", PlanCache::engine_identity(), "|instance=", sp.id, "|packing=", o.packing, "|linear=", o.linear,
+              "|rounds=", R, "|blocks=", blocks, "|key=", fnv1a(inst.to_bytes(cd->key)), "|m=", o.m, "|p=", sp.p,
+              "|c=", cc, "|hwt=", w, "|seed=", o.seed, "|nonce=", o.nonce, "|counter=", o.counter,
+              "|depth_after=", o.depth_after);
+      if (cache)
+        if (auto hit = cache->load(key)) return *hit;
+      PlanBackend b = make_plan_backend(cc, w);
+      S ss(b, inst, o, R, false);
+      ss.set_client(cd);
       auto lanes = [&]() {
-        auto lb = pb.lane();
+        auto lb = b.lane();
         auto ls = std::make_shared<S>(*lb, inst, o, R, false);
         ls->set_client(cd);
         return PlanLane{lb, [ls, to_run](PlanBackend&) { return to_run(ls->run()); }};
       };
-      const long hint = o.bits_hint > 0 ? o.bits_hint : 150 * R + 60 * o.depth_after + 100;
-      plan = plan_chain(pb, [&](PlanBackend&) { return to_run(sess.run()); }, hint, 40000, lanes);
-      if (cache) cache->store(key, *plan);
+      if (hint <= 0) hint = 150 * R + 60 * o.depth_after + 100;
+      const ChainPlan p = plan_chain(b, [&](PlanBackend&) { return to_run(ss.run()); }, hint, 40000, lanes, hint_is_plan);
+      if (cache) cache->store(key, p);
+      return p;
+    };
+    if (o.security_target > 0) {
+      TargetQuery q;
+      q.m = o.m, q.phi = ZmStar(o.m, long(sp.p)).phi(), q.target = o.security_target, q.c = o.c;
+      q.weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
+      q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint;
+      plan = choose_for_target(q, plan_at, &c, &hwt);
+    } else {
+      plan = plan_at(c, hwt, o.bits_hint, false);
     }
     if (o.bits > 0 && o.bits < plan->bits && !o.force)
       throw ParameterError(msg("--bits ", o.bits, " is below the planned chain: ", R, " rounds of ", sp.id,
                                " in CTR mode with --depth-after ", o.depth_after, " at m=", o.m, " need ", plan->bits,
                                " bits (--force runs anyway)"));
-    pb.set_bits(o.bits > 0 ? o.bits : plan->bits);
-    left = sess.run(true).depth_left;
+    PlanBackend at = make_plan_backend(c, hwt);  // the run's digits and weight, at its chain
+    at.set_bits(o.bits > 0 ? o.bits : plan->bits);
+    S chosen(at, inst, o, R, false);
+    chosen.set_client(cd);
+    left = chosen.run(true).depth_left;
     plan_s = pw.seconds();
     std::fprintf(stderr,
                  "run_cipher: planned chain %ld bits for %s in CTR mode and %ld products after (security %.1f) in %.1f s%s\n",
@@ -366,6 +386,7 @@ int run_rep(const CtrRunOptions& o) {
                    {"round_capacity_bits", plan->round_capacity},
                    {"min_capacity_bits", plan->min_capacity},
                    {"chains_tried", plan->chains_tried},
+                   {"choice", plan->choice},
                    {"seconds", plan_s},
                    {"cache", cache ? json{{"dir", cache->dir()}, {"hits", cache->hits()}, {"misses", cache->misses()}}
                                    : json(nullptr)}};
@@ -410,7 +431,7 @@ int run_rep(const CtrRunOptions& o) {
 #ifdef CB_HAVE_HELIB
   } else if (o.backend == "helib") {
     if (bits <= 0) throw ParameterError("--bits is required with --backend helib (HElib builds its own chain for it)");
-    const HelibParams hp{o.m, bits, o.c, o.hwt, o.seed};
+    const HelibParams hp{o.m, bits, c, hwt, o.seed};
     std::optional<HelibBackend> made;
     if (sp.p != 2) made.emplace(hp, inst.element_field().prime());
     else made.emplace(hp, slot_n, slot_f_low);
@@ -419,7 +440,7 @@ int run_rep(const CtrRunOptions& o) {
 #endif
   } else if (o.backend == "bgv") {
     BgvParams p;
-    p.m = o.m, p.bits = bits, p.c = o.c, p.hwt = o.hwt, p.seed = o.seed;
+    p.m = o.m, p.bits = bits, p.c = c, p.hwt = hwt, p.seed = o.seed;
     p.secret_key_encryption = o.encryption == "secret";
     std::optional<BgvBackend> made;
     if (sp.p != 2) made.emplace(p, inst.element_field().prime());

@@ -57,6 +57,8 @@ struct CtrRunOptions {
   long m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, depth_after = 0, bits_hint = 0;
   uint64_t seed = 1, nonce = 0, counter = 0;
   bool plan_only = false, force = false;
+  double security_target = 0;  // > 0: c and the key weight chosen (apps/security_target.h)
+  bool hwt_given = false;      // --hwt given: --security-target keeps it
   // Whether the subkeys are encrypted per round, and why, for this many ciphertexts on a
   // chain of this many bits (run_cipher's --subkeys policy); none: up front.
   std::function<std::pair<bool, std::string>(long ciphertexts, long bits)> subkey_policy;

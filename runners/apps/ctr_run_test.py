@@ -136,10 +136,8 @@ def test_keystream_entries_take_mode_ctr_and_refuse_block(tmp_path):
      "--counter 65500 with 128 blocks: the last counter block"),
     (["--cipher", "aes128", "--m", 771, "--mode", "ctr", "--depth-after", 1001],
      "--depth-after 1001: the products after the keystream are 0..1000"),
-    (["--cipher", "aes128", "--m", 771, "--mode", "ctr", "--decrypt"], "--decrypt, --plaintext, --security-target"),
+    (["--cipher", "aes128", "--m", 771, "--mode", "ctr", "--decrypt"], "--decrypt, --plaintext and --measure-noise"),
     (["--cipher", "aes128", "--m", 771, "--mode", "ctr", "--plaintext", "00" * 16], "--mode ctr: the blocks are counter"),
-    (["--cipher", "aes128", "--m", 771, "--mode", "ctr", "--security-target", 80],
-     "--security-target (not offered in CTR mode yet)"),
     (["--cipher", "aes128", "--m", 771, "--nonce", 3], "--nonce, --counter and --depth-after are for keystream entries "
                                                        "and --mode ctr; aes128 is a block cipher"),
     (["--cipher", "aes128", "--m", 771, "--mode", "ctr", "--key", "00"], "--key has 1 bytes"),
@@ -149,3 +147,14 @@ def test_refusals_before_any_work(tmp_path, args, message):
     assert proc.returncode == 1 and r is None, proc.stderr
     assert message in proc.stderr, proc.stderr
     assert "planned chain" not in proc.stderr
+
+
+def test_security_target_in_ctr_mode(tmp_path):
+    """--security-target chooses c and the key weight as block mode does (apps/security_target.h);
+    beyond what the ring holds it is refused naming what the chains reached."""
+    proc, r = run(tmp_path, "--cipher", "aes128", "--m", 771, "--mode", "ctr", "--rounds", 2, "--security-target", 20)
+    assert proc.returncode == 0, proc.stderr
+    assert r["correct"] and r["params"]["security"] >= 20 and "reaching 20 bits by HElib's formula" in r["plan"]["choice"]
+    proc, r = run(tmp_path, "--cipher", "aes128", "--m", 771, "--mode", "ctr", "--rounds", 2, "--security-target", 128)
+    assert proc.returncode == 1 and r is None
+    assert "--security-target 128: the planned chains at m=771 reach at most" in proc.stderr

@@ -110,6 +110,7 @@
 #include "apps/catalog_json.h"
 #include "apps/ctr_run.h"
 #include "apps/keystream_run.h"
+#include "apps/security_target.h"
 #include "apps/memory_json.h"
 #include "backend/bgv_backend.h"
 #include "backend/chain_planner.h"
@@ -400,117 +401,24 @@ ChainPlan plan_for(const Options& o, const Instance& in) {
   return plan_circuit<SlicedRep>(o, in);
 }
 
-// --security-target T: the digits c and, unless --hwt was given, the key weight, for the
-// cheapest run that reaches T by HElib's formula. The digits set P, hence the security of
-// a chain (HElib's formula counts Q P), but barely the noise; the key weight changes both
-// the formula (its table, docs/references.md §2) and the noise (|s| at every root). A run
-// costs about its chain times the key-switching work, which grows with c: so the fewest
-// digits win, then the shorter chain, then the lighter key. Weights tried: 120, 150, 200,
-// 300 (the table's points; a dense key needs a much longer chain, BENCHMARKS.md), each
-// planned once, the c search being arithmetic on that chain; the choice is re-planned at
-// its digits (the weight's chain, checked there: chain_planner.h's hint_is_plan) and its
-// security checked again. A heavier key is not planned when it cannot win: its noise
-// bounds grow with |s|, so its chain is at least the lightest key's, and where even that
-// chain does not reach the target by the formula at this weight, or needs more than the
-// best digits found (as many, at a weight above the best's), the weight loses. So the
-// heavier keys are planned by the digits they need at the lightest key's chain, the fewest
-// first: on the papers' Vision rows the first one planned settles the digits and a weight
-// fewer is planned (BENCHMARKS.md, "Planning"). The plan's chains_tried counts the chains
-// of every search here, not the re-plan's alone.
+// --security-target T: the digits c and, unless --hwt was given, the key weight of the
+// cheapest run that reaches T by HElib's formula (apps/security_target.h says how), this
+// circuit planned at each (c, hwt) asked; o.c and o.hwt become the choice.
 ChainPlan choose_for_target(Options& o, const Instance& in) {
-  const long phi = ZmStar(o.m, long(in.spec->p)).phi();
-  const std::vector<long> weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
-  struct Cand {
-    long hwt, c, bits;
-    double sec;
-  };
-  std::optional<Cand> best;
-  std::string tried;
-  double most = 0;
-  long lightest_bits = 0;  // the first (lightest) weight's planned chain
-  long chains_run = 0;     // by every search below: the plan reports them all
-  const long digits_planned = o.c;  // the weights' plans are at these digits
+  TargetQuery q;
+  q.m = o.m, q.phi = ZmStar(o.m, long(in.spec->p)).phi(), q.target = o.security_target, q.c = o.c;
+  q.weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
+  q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint, q.hint_is_plan = o.hint_is_plan;
   // Each weight's planner, and the re-plan at other digits, build their backends on one
   // ring's slot CRT, encodings and permutations, made once, when a plan is first computed
   // (PlanRing::keep: none when every plan is cached).
   const auto keep_ring = PlanRing::keep(o.m, in.slot_n, in.slot_f_low, in.spec->p);
-  // The fewest digits from --c up at which a chain of `bits` reaches the target with key
-  // weight w by HElib's formula (0: none up to 16), and the security at each c tried.
-  auto digits_for = [&](long bits, long w, std::string* line) -> long {
-    for (long c = o.c; c <= std::min<long>(bits / 20, 16); ++c) {
-      double sec;
-      try {
-        const bgv::Chain ch(bgv::ChainParams{o.m, bits, c});
-        sec = bgv::helib_security(o.m, phi, ch.log2_Q() + ch.log2_P(), w);
-      } catch (const ParameterError&) {
-        break;  // more digits than primes
-      }
-      if (line) {  // a planned chain (not a bound)
-        *line += msg(line->empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
-        most = std::max(most, sec);
-      }
-      if (sec >= o.security_target) return c;
-    }
-    return 0;
-  };
-  auto plan_weight = [&](long w) {
+  auto plan = [&](long c, long hwt, long hint, bool hint_is_plan) {
     Options ow = o;
-    ow.hwt = w;
-    if (ow.bits_hint <= 0) ow.bits_hint = lightest_bits;  // a heavier key's chain is at least the lightest's
-    const ChainPlan p = plan_for(ow, in);
-    chains_run += p.chains_tried;
-    if (!lightest_bits) lightest_bits = p.bits;
-    std::string line;
-    if (const long c = digits_for(p.bits, w, &line)) {
-      const Cand cand{w, c, p.bits, 0};
-      if (!best || std::tie(cand.c, cand.bits, cand.hwt) < std::tie(best->c, best->bits, best->hwt)) best = cand;
-    }
-    tried += msg(tried.empty() ? "" : "; ", "hwt=", w, ", ", p.bits, " bits: ", line);
+    ow.c = c, ow.hwt = hwt, ow.bits_hint = hint, ow.hint_is_plan = hint_is_plan;
+    return plan_for(ow, in);
   };
-  // The lightest key, then the heavier ones as the comment above says.
-  plan_weight(weights[0]);
-  std::vector<std::pair<long, long>> heavier;  // (digits needed at the lightest's chain, weight)
-  for (size_t i = 1; i < weights.size(); ++i) {
-    const long c_at_lightest = digits_for(lightest_bits, weights[i], nullptr);
-    if (c_at_lightest == 0) {
-      tried += msg("; hwt=", weights[i], ": not planned (at the lightest key's ", lightest_bits,
-                   " bits it stays below the target)");
-      continue;
-    }
-    heavier.emplace_back(c_at_lightest, weights[i]);
-  }
-  std::sort(heavier.begin(), heavier.end());
-  for (const auto& [c_at_lightest, w] : heavier) {
-    if (best && (c_at_lightest > best->c || (c_at_lightest == best->c && w > best->hwt))) {
-      tried += msg("; hwt=", w, ": not planned (at the lightest key's ", lightest_bits, " bits it would need c=",
-                   c_at_lightest, ")");
-      continue;
-    }
-    plan_weight(w);
-  }
-  if (!best)
-    throw ParameterError(msg("--security-target ", o.security_target, ": the planned chains at m=", o.m,
-                             " reach at most ", std::fixed, std::setprecision(1), most, " bits by HElib's formula (",
-                             tried, "): use a larger m", o.hwt_given ? " or another key weight" : ""));
-  o.hwt = best->hwt;
-  // The re-plan at the chosen digits starts from the chain planned for this weight; where
-  // --bits-hint was not given, that chain is the plan if it holds at these digits and the
-  // chain one bit shorter does not (plan_chain's hint_is_plan).
-  if (o.bits_hint <= 0) o.bits_hint = best->bits, o.hint_is_plan = true;
-  for (o.c = best->c;; ++o.c) {  // re-planned at the choice; one more digit if that fell short
-    ChainPlan p = plan_for(o, in);
-    if (o.c != digits_planned) chains_run += p.chains_tried;  // else the weight's own plan, counted
-    p.chains_tried = chains_run;
-    if (p.info.security < o.security_target && o.c >= 16)
-      throw ParameterError(msg("--security-target ", o.security_target, ": re-planned at c=", o.c, ", hwt=", o.hwt,
-                               " the chain reaches ", std::fixed, std::setprecision(1), p.info.security,
-                               " bits only (", tried, ")"));
-    if (p.info.security >= o.security_target) {
-      p.choice = msg("c=", o.c, ", hwt=", o.hwt, ": the fewest digits, then the shortest chain, then the lightest key ",
-                     "reaching ", o.security_target, " bits by HElib's formula (", tried, ")");
-      return p;
-    }
-  }
+  return choose_for_target(q, plan, &o.c, &o.hwt);
 }
 
 // MemAvailable of /proc/meminfo in bytes, 0 when unknown.
@@ -754,10 +662,9 @@ std::string memory_note;
 
 // A block cipher in CTR mode (apps/ctr_run.h); the options it has no use for refused by name.
 CtrRunOptions ctr_options(const Options& o, const Instance& in) {
-  if (o.decrypt || !o.pt_hex.empty() || o.security_target > 0 || o.measure_noise || o.corrupt_output)
+  if (o.decrypt || !o.pt_hex.empty() || o.measure_noise || o.corrupt_output)
     throw ParameterError(msg("--mode ctr: the blocks are counter blocks (--nonce, --counter) and the direction is "
-                             "encryption; --decrypt, --plaintext, --security-target (not offered in CTR mode yet) and "
-                             "--measure-noise are block mode's"));
+                             "encryption; --decrypt, --plaintext and --measure-noise are block mode's"));
   CtrRunOptions k;
   k.entry = in.entry, k.spec = in.spec, k.packing = o.packing, k.linear = o.linear, k.backend = o.backend;
   k.json_path = o.json_path, k.encryption = o.encryption, k.plan_cache = o.plan_cache;
@@ -765,6 +672,7 @@ CtrRunOptions ctr_options(const Options& o, const Instance& in) {
   k.rounds = in.rounds, k.m = o.m, k.bits = o.bits, k.c = o.c, k.hwt = o.hwt, k.blocks = o.blocks;
   k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce, k.counter = o.counter;
   k.plan_only = o.plan, k.force = o.force;
+  k.security_target = o.security_target, k.hwt_given = o.hwt_given;
   k.subkey_policy = [o, p = in.spec->p](long ciphertexts, long bits) {
     if (o.backend == "bgv" && bits > 0)
       fresh_ciphertext_bytes = double(bgv::MemoryModel(bgv::Chain(bgv::ChainParams{o.m, bits, o.c}), o.m,
