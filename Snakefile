@@ -18,6 +18,8 @@ if not workflow.overwrite_configfiles:
     configfile: "config/config.yaml"
 
 
+# Before config.smk: takes a transciphering leaderboard's section out of the config.
+include: "workflow/rules/transcipher.smk"
 include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/params.smk"
@@ -44,9 +46,13 @@ localrules:
     annotate_peer,
     aggregate_peers,
     figure_schemes,
+    transcipher_table,
+    transcipher_figure,
 
 
 rule all:
+    default_target: True
     input:
         all_targets(),
         peer_targets(),
+        transcipher_targets(),
