@@ -51,6 +51,11 @@
 //                                     holds it at its current primes (KeySizes::counted
 //                                     says how: stored words, or the library's own
 //                                     serialization); apps/record_sizes.h reports both
+//   void align(const std::vector<Ctxt*>& cs) const;
+//                                     (optional) the operands of a layer of sums switched
+//                                     once to one modulus they all reach (BGV and its
+//                                     planner: Levels::common_set), so each sum is a plain
+//                                     addition
 //
 // Everything above is const on the backend except require_automorphisms: evaluation
 // never mutates backend state, so independent ciphertexts may be processed in parallel.

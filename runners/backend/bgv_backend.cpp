@@ -271,6 +271,7 @@ void BgvBackend::require_automorphisms(const std::vector<long>& ks) {
 }
 
 void BgvBackend::mod_switch_to(Ctxt& a, long level) const { impl_->ev->mod_switch_to(a, level); }
+void BgvBackend::align(const std::vector<Ctxt*>& cs) const { impl_->ev->align(cs); }
 
 std::vector<bgv::OpProfile::Entry> BgvBackend::op_profile() const { return impl_->ev->profile().entries(); }
 void BgvBackend::reset_op_profile() const { impl_->ev->reset_profile(); }

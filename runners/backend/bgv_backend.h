@@ -123,6 +123,8 @@ class BgvBackend {
   BgvMemory memory() const;
   // Drops a's primes above the first `level` (the evaluator's modulus switch; bench_ops).
   void mod_switch_to(Ctxt& a, long level) const;
+  // The optional member of backend.h: the operands of a layer of sums at one prime set.
+  void align(const std::vector<Ctxt*>& cs) const;
   // The measured noise of c (log2 max |nu_i|), by decrypting: for tests and reports.
   double measured_noise_bits(const Ctxt& c) const;
   // The noise of c at every root of the canonical embedding, computed exactly from the

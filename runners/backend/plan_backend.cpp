@@ -259,6 +259,15 @@ void PlanBackend::note(const Ctxt& a) const {
   }
 }
 
+void PlanBackend::align(const std::vector<Ctxt*>& cs) const {
+  std::vector<PrimeSet> sets;
+  for (const Ctxt* c : cs) sets.push_back(c->primes);
+  if (sets.empty() || std::all_of(sets.begin(), sets.end(), [&](const PrimeSet& s) { return s == sets[0]; })) return;
+  const PrimeSet target = impl_->levels->common_set(sets);
+  if (target.empty()) return;
+  for (Ctxt* c : cs) switch_to(*c, target);
+}
+
 void PlanBackend::switch_to(Ctxt& a, const PrimeSet& target) const {
   if (a.primes == target) return;
   std::vector<int> drop;

@@ -172,6 +172,8 @@ class PlanBackend {
   std::vector<Ctxt> automorph_many(const Ctxt& a, const std::vector<long>& ks) const;
   void require_automorphisms(const std::vector<long>& ks) { clear_.require_automorphisms(ks); }
   double capacity_bits(const Ctxt& c) const;
+  // As BgvBackend::align (Evaluator::align): one switch per operand to Levels::common_set.
+  void align(const std::vector<Ctxt*>& cs) const;
 
  private:
   void switch_to(Ctxt& a, const bgv::PrimeSet& target) const;

@@ -20,7 +20,8 @@
 //     Quadratic   one product per distinct (a, b) (a square where a == b), additions;
 //     Power       power_map.h's products (x^3: a square and a product);
 //     Truncate    drops the tail.
-// Rows of a layer run side by side (backend/lanes.h). Over GF(2) (Rasta) the slots hold
+// Rows of a layer run side by side (backend/lanes.h), their inputs first switched to one
+// prime set where the backend offers it (align), so the sums in them need no decisions. Over GF(2) (Rasta) the slots hold
 // bits (the backend's field GF(2)) and additions are XORs; over F_p everything is mod p.
 //
 // The server's step after the keystream: the symmetric ciphertext c_j (public, clear) minus
@@ -42,6 +43,13 @@
 #include "engine/errors.h"
 
 namespace cb {
+
+// Whether B has the optional align(operands) of backend.h (BGV and its planner).
+template <class B, class = void>
+struct HasAlign : std::false_type {};
+template <class B>
+struct HasAlign<B, std::void_t<decltype(std::declval<const B&>().align(
+                       std::declval<const std::vector<typename B::Ctxt*>&>()))>> : std::true_type {};
 
 template <class B>
 class KeystreamCircuit {
@@ -286,6 +294,7 @@ class KeystreamCircuit {
         const long k = op.size;
         std::vector<Value> y(static_cast<size_t>(k));
         if (op.matrix) {
+          align(x, op.offset, k);
           const auto& M = M_.at(iM++);
           ev.lanes(k, [&](Evaluator<B>& e, long i) {
             for (long j = 0; j < k; ++j) {
@@ -306,6 +315,7 @@ class KeystreamCircuit {
         break;
       }
       case KsOp::kLinear: {
+        align(x, 0, long(x.size()));
         std::vector<Value> y(x.size());
         fixed_terms(ev, op.L, x, y);
         x = std::move(y);
@@ -347,6 +357,18 @@ class KeystreamCircuit {
       case KsOp::kTruncate:
         x.resize(size_t(op.size));
         break;
+    }
+  }
+
+  // The ciphertexts of x[offset, offset + k) at one prime set before a layer of sums over
+  // them, where the backend offers it (BGV: one switch per operand, not a decision and a
+  // switch per sum).
+  void align(std::vector<Value>& x, long offset, long k) const {
+    if constexpr (HasAlign<B>::value) {
+      std::vector<Ctxt*> cs;
+      for (long i = offset; i < offset + k; ++i)
+        if (x[size_t(i)].ct) cs.push_back(&*x[size_t(i)].ct);
+      b_.align(cs);
     }
   }
 

@@ -138,6 +138,25 @@ TEST(KeystreamCircuit, PlannedChainRunsOnTheEngine) {
   }
 }
 
+// align: operands at different prime sets end at one, the least, and decrypt as before;
+// the planner's backend takes the same set (the plans above depend on it).
+TEST(KeystreamCircuit, AlignSwitchesOperandsToOneSet) {
+  BgvParams bp;
+  bp.m = 256, bp.bits = 300, bp.seed = 3;
+  BgvBackend b(bp, PrimeField(17));
+  const std::vector<uint64_t> v(size_t(b.slot_count()), 5), w(size_t(b.slot_count()), 3);
+  auto x = b.encrypt(v), y = b.encrypt(w), z = b.encrypt(w);
+  b.mul(y, z);  // y at fewer primes than x
+  ASSERT_NE(b.capacity_bits(x), b.capacity_bits(y));
+  b.align({&x, &y});
+  const double cx = b.capacity_bits(x);
+  EXPECT_EQ(b.decrypt(x), v);
+  EXPECT_EQ(b.decrypt(y), std::vector<uint64_t>(size_t(b.slot_count()), 9));
+  b.add(x, y);  // now a plain addition
+  EXPECT_EQ(b.decrypt(x), std::vector<uint64_t>(size_t(b.slot_count()), 14));
+  EXPECT_LT(cx, 300);
+}
+
 TEST(KeystreamCircuit, Refusals) {
   ToyKeystream ks(toy_spec(17));
   ClearBackend b(16, PrimeField(17));

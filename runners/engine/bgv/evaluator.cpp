@@ -88,6 +88,15 @@ void Evaluator::mod_switch_to(Ciphertext& a, const std::vector<int>& target) con
   if (ctx_.p() != 2) a.factor = util::mul_mod(a.factor, switch_factor(have, target), uint64_t(ctx_.p()));
 }
 
+void Evaluator::align(const std::vector<Ciphertext*>& cs) const {
+  std::vector<PrimeSet> sets;
+  for (const Ciphertext* c : cs) sets.push_back(c->primes());
+  if (sets.empty() || std::all_of(sets.begin(), sets.end(), [&](const PrimeSet& s) { return s == sets[0]; })) return;
+  const PrimeSet target = levels_.common_set(sets);
+  if (target.empty()) return;
+  for (Ciphertext* c : cs) mod_switch_to(*c, target);
+}
+
 void Evaluator::mod_switch_to(Ciphertext& a, long level) const {
   if (level < 1 || level > a.level())
     throw ParameterError(msg("mod_switch_to: level=", level, " must be in [1, ", a.level(), "]"));

@@ -80,6 +80,9 @@ class Evaluator {
   void mod_switch_to(Ciphertext& a, const std::vector<int>& keep) const;
   // Keeps only the first `level` primes of a's set (1 <= level <= a.level()).
   void mod_switch_to(Ciphertext& a, long level) const;
+  // The operands of a layer of sums switched once to a set they all reach (Levels::
+  // common_set; none there: left as they are), so the sums need no decisions.
+  void align(const std::vector<Ciphertext*>& cs) const;
   // Switch to the smallest modulus that costs the coming key switch at most
   // Levels::kKeySwitchLossBits of capacity (levels.h).
   void reduce_level(Ciphertext& a) const;

@@ -97,6 +97,28 @@ std::vector<PrimeSet> Levels::switch_targets(const PrimeSet& primes) const {
   return out;
 }
 
+PrimeSet Levels::common_set(const std::vector<PrimeSet>& sets) const {
+  if (sets.empty()) return {};
+  const long S = chain_.S();
+  auto big = [&](const PrimeSet& s) {
+    PrimeSet b;
+    for (int p : s)
+      if (p >= S) b.push_back(p);
+    return b;
+  };
+  const PrimeSet* low = &sets[0];
+  for (const auto& s : sets)
+    if (chain_.log2_Q(s) < chain_.log2_Q(*low)) low = &s;
+  // Reachable from s: its big primes a prefix of s's (switch_targets drops big primes from
+  // the top and takes any small ones).
+  const PrimeSet lb = big(*low);
+  for (const auto& s : sets) {
+    const PrimeSet sb = big(s);
+    if (sb.size() < lb.size() || !std::equal(lb.begin(), lb.end(), sb.begin())) return {};
+  }
+  return *low;
+}
+
 RootBound Levels::switched(const PrimeSet& have, const RootBound& a, const PrimeSet& target) const {
   if (target == have) return a;
   RootBound r = a;

@@ -69,6 +69,11 @@ class Levels {
   // The subsets a ciphertext over `primes` may switch to: big primes dropped from the
   // top, any small ones (present or added back); from the most primes to the fewest.
   std::vector<PrimeSet> switch_targets(const PrimeSet& primes) const;
+  // A set each of `sets` may switch to (switch_targets): the one of least modulus among
+  // them when every other reaches it, else empty. A layer of sums over many operands
+  // aligned there once (Evaluator::align) makes one switch per operand, where sum_set's
+  // decisions, pair by pair, would make one per sum.
+  PrimeSet common_set(const std::vector<PrimeSet>& sets) const;
   // The bound after switching from `have` to `target`.
   RootBound switched(const PrimeSet& have, const RootBound& a, const PrimeSet& target) const;
   double capacity(const PrimeSet& primes, const RootBound& a) const;  // log2(Q_T/2) - log2 max B
