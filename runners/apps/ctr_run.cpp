@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "apps/record_json.h"
 #include "apps/record_sizes.h"
 #include "apps/security_target.h"
 #include "backend/backend_json.h"
@@ -29,18 +30,13 @@ namespace cb {
 namespace {
 
 using json = nlohmann::json;
+using apps::finite;
+using apps::fnv1a;
+using apps::round_json;
 using Slots = std::vector<uint64_t>;
 
 // The most products the capacity count tries beyond --depth-after.
 constexpr long kMaxDepthLeft = 64;
-
-uint64_t fnv1a(const std::vector<uint8_t>& bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
-  return h;
-}
-
-json finite(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 // The client's side in the clear: the key (as block mode draws it), the public counter
 // blocks, the reference keystream (the entry's encryption of them), the messages (block
@@ -217,16 +213,6 @@ class CtrSession {
   std::vector<bool> used_;
 };
 
-json round_json(const RoundRecord& r) {
-  json ops = json::object();
-  for (auto& [k, v] : r.ops) ops[k] = v;
-  return {{"round", r.round},
-          {"seconds", r.seconds},
-          {"capacity_bits", std::isfinite(r.capacity_bits) ? json(r.capacity_bits) : json(nullptr)},
-          {"ops", ops},
-          {"counts", r.counts.as_map()}};
-}
-
 // The session in the FHE.org transciphering workload's shape, as keystream records give it
 // (keystream_run.h): "Timing" per stage in seconds, "Bandwidth" in bytes. The encrypted
 // symmetric key is the key schedule's ciphertexts (the subkeys, as block mode encrypts
@@ -268,13 +254,7 @@ int run_rep(const CtrRunOptions& o) {
   const bool bits_rep = Rep<PlanBackend>::kBits;
   const long slot_n = bits_rep ? 1 : sp.p != 2 ? 1 : sp.n;
   const uint64_t slot_f_low = bits_rep ? 1 : sp.p != 2 ? 0 : sp.f_low;
-  {
-    const bool existed = std::ifstream(o.json_path).good();
-    std::ofstream probe(o.json_path, std::ios::app);
-    if (!probe) throw ParameterError(msg("--json ", o.json_path, ": cannot open for writing"));
-    probe.close();
-    if (!existed) std::remove(o.json_path.c_str());
-  }
+  apps::check_writable(o.json_path);
   // The planner's backend: its circuit decides the blocks (all the layout holds).
   long c = o.c, hwt = o.hwt;  // the run's digits and key weight (--security-target chooses them)
   auto make_plan_backend = [&](long cc, long w) {

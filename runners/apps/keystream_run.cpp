@@ -10,6 +10,7 @@
 #include <optional>
 #include <random>
 
+#include "apps/record_json.h"
 #include "apps/record_sizes.h"
 #include "apps/security_target.h"
 #include "backend/backend_json.h"
@@ -28,15 +29,12 @@ namespace cb {
 namespace {
 
 using json = nlohmann::json;
+using apps::finite;
+using apps::fnv1a;
+using apps::round_json;
 
 // The most products the capacity count tries beyond --depth-after.
 constexpr long kMaxDepthLeft = 64;
-
-uint64_t fnv1a(const std::vector<uint8_t>& bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
-  return h;
-}
 
 // The client's side in the clear: the key (--key or drawn from --seed) and the messages,
 // with their symmetric ciphertexts c = m + KS under the reference keystream.
@@ -144,18 +142,6 @@ long depth_left(PlanBackend& pb, const KeystreamInstance& ks, const KeystreamRun
   return more;
 }
 
-json round_json(const RoundRecord& r) {
-  json ops = json::object();
-  for (auto& [k, v] : r.ops) ops[k] = v;
-  return {{"round", r.round},
-          {"seconds", r.seconds},
-          {"capacity_bits", std::isfinite(r.capacity_bits) ? json(r.capacity_bits) : json(nullptr)},
-          {"ops", ops},
-          {"counts", r.counts.as_map()}};
-}
-
-json finite(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
-
 // The session in the FHE.org transciphering workload's shape (docs/references.md §10):
 // "Timing" per stage in seconds and "Bandwidth" in bytes, so a record stands beside that
 // workload's published measurements. Its stages map to ours: key generation (the
@@ -207,13 +193,7 @@ int run_keystream(const KeystreamRunOptions& o) {
   std::mt19937_64 g(o.seed);
   ClientData cd;
   cd.key = o.key_text.empty() ? random_elements(g, F, sp.key_elements) : ks.parse(o.key_text, sp.key_elements, "--key");
-  {
-    const bool existed = std::ifstream(o.json_path).good();
-    std::ofstream probe(o.json_path, std::ios::app);
-    if (!probe) throw ParameterError(msg("--json ", o.json_path, ": cannot open for writing"));
-    probe.close();
-    if (!existed) std::remove(o.json_path.c_str());
-  }
+  apps::check_writable(o.json_path);
   // The client: messages and their symmetric ciphertexts under the reference keystream.
   std::vector<Elements> ks_ref(static_cast<size_t>(blocks));
   for_each_lane<ClearBackend>(blocks, [&](long j) { ks_ref[size_t(j)] = ks.keystream(cd.key, o.nonce, o.counter + uint64_t(j)); });

@@ -108,6 +108,7 @@
 #include <vector>
 
 #include "apps/catalog_json.h"
+#include "apps/record_json.h"
 #include "apps/ctr_run.h"
 #include "apps/keystream_run.h"
 #include "apps/security_target.h"
@@ -133,6 +134,9 @@ namespace cb {
 namespace {
 
 using json = nlohmann::json;
+using apps::finite;
+using apps::fnv1a;
+using apps::round_json;
 
 struct Options {
   std::string cipher, instance, packing = "packed", backend = "bgv", key_hex, pt_hex, json_path;
@@ -208,12 +212,6 @@ void check_ring(const Options& o, const Instance& in, const ZmStar& zm) {
                              " per block"));
 }
 
-uint64_t fnv1a(const std::vector<uint8_t>& bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (uint8_t b : bytes) h = (h ^ b) * 0x100000001b3ull;
-  return h;
-}
-
 double peak_rss_bytes() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -222,16 +220,6 @@ double peak_rss_bytes() {
 
 // Peak resident memory once keys, subkeys and inputs are ready (before the rounds).
 double peak_rss_setup = 0;
-
-json round_json(const RoundRecord& r) {
-  json ops = json::object();
-  for (auto& [k, v] : r.ops) ops[k] = v;
-  return {{"round", r.round},
-          {"seconds", r.seconds},
-          {"capacity_bits", std::isfinite(r.capacity_bits) ? json(r.capacity_bits) : json(nullptr)},
-          {"ops", ops},
-          {"counts", r.counts.as_map()}};
-}
 
 json params_json(const BackendInfo& i) {  // the record's "params": the backend's fields but its name
   json j = info_json(i);
@@ -726,13 +714,7 @@ int run(const Options& o_in) {
   if (in.spec->p == 2) check_ring(o, in, ZmStar(o.m));  // F_p: the backends check m against p (ZmStar(m, p))
   if (o.mode == "ctr") return run_ctr(ctr_options(o, in));  // the transciphering session (apps/ctr_run.h)
   // The output must be writable before any work starts.
-  {
-    const bool existed = std::ifstream(o.json_path).good();
-    std::ofstream probe(o.json_path, std::ios::app);
-    if (!probe) throw ParameterError(msg("--json ", o.json_path, ": cannot open for writing"));
-    probe.close();
-    if (!existed) std::remove(o.json_path.c_str());
-  }
+  apps::check_writable(o.json_path);
   std::optional<ChainPlan> plan;
   double plan_s = 0;
   if (o.backend == "bgv") {
