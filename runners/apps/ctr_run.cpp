@@ -11,6 +11,7 @@
 
 #include "apps/record_json.h"
 #include "apps/record_sizes.h"
+#include "apps/transcipher_record.h"
 #include "apps/security_target.h"
 #include "backend/backend_json.h"
 #include "backend/bgv_backend.h"
@@ -66,15 +67,9 @@ Client make_client(const CipherInstance& inst, long R, long blocks, const CtrRun
 }
 
 // What one session on a backend measured.
-struct Session {
-  std::vector<RoundRecord> rounds;
+struct Session : apps::SessionStages {
   OpCounts ops;
-  double autokeys_s = 0, material_s = 0, encrypt_key_s = 0, keystream_s = 0, keystream_cpu_s = 0, subtract_s = 0,
-         work_after_s = 0, decrypt_s = 0;
-  double fresh = 0, after_keystream = 0, after_subtract = 0, after_work = 0;
-  long wrong_keystream = 0, wrong_msgs = 0, wrong_work = 0;
-  Elements keystream0;
-  json sizes;
+  double autokeys_s = 0;
   long depth_left = -1;  // asked of the planner's backend only
 };
 
@@ -212,30 +207,6 @@ class CtrSession {
   double autokeys_s_ = 0;
   std::vector<bool> used_;
 };
-
-// The session in the FHE.org transciphering workload's shape, as keystream records give it
-// (keystream_run.h): "Timing" per stage in seconds, "Bandwidth" in bytes. The encrypted
-// symmetric key is the key schedule's ciphertexts (the subkeys, as block mode encrypts
-// them); the results are the state's ciphertexts after the subtraction.
-json fheorg_json(const Session& s, double keygen_s, double pt_bits, const CipherInstance& inst, long blocks,
-                 long subkey_cts, long state_cts) {
-  json bw = nullptr;
-  if (s.sizes.is_object()) {
-    const double ct = s.sizes.value("output_ciphertext_bytes", 0.0), fresh = s.sizes.value("fresh_ciphertext_bytes", 0.0);
-    bw = {{"Public and evaluation keys", s.sizes.value("public_key_bytes", 0.0) + s.sizes.value("eval_key_bytes", 0.0)},
-          {"Encrypted symmetric key", fresh * double(subkey_cts)},
-          {"Symmetric ciphertext", double(blocks) * double(inst.spec().s) * double(inst.element_bytes())},
-          {"Encrypted results", ct * double(state_cts)}};
-  }
-  return {{"Timing",
-           {{"Key generation", keygen_s},
-            {"Key encryption", s.encrypt_key_s},
-            {"Transciphering", s.material_s + s.keystream_s + s.subtract_s},
-            {"Workload", s.work_after_s},
-            {"Decryption", s.decrypt_s}}},
-          {"Bandwidth", bw},
-          {"plaintext_bits", pt_bits}};
-}
 
 // The blocks a run takes: --blocks, else all the ring holds in the packing (packed: at
 // most floor(ell / s) before the layout is chosen; the circuit checks the exact count).
@@ -439,45 +410,15 @@ int run_rep(const CtrRunOptions& o) {
   out["subkeys"] = {{"encrypted", per_round ? "per round" : "up front"}, {"ciphertexts", subkey_cts}, {"why", why}};
   out["key_fingerprint"] = msg(std::hex, fnv1a(inst.to_bytes(cd->key)));
   out["keystream"] = inst.format(s.keystream0);
-  out["sizes"] = s.sizes;
-  json rounds = json::array();
-  for (const auto& r : s.rounds) rounds.push_back(round_json(r));
-  out["per_round"] = rounds;
   out["ops"] = s.ops.as_map();
-  out["capacity"] = {{"fresh_bits", finite(s.fresh)},
-                     {"after_keystream_bits", finite(s.after_keystream)},
-                     {"after_subtract_bits", finite(s.after_subtract)},
-                     {"after_work_bits", finite(s.after_work)},
-                     {"depth_after", o.depth_after},
-                     {"depth_left", left >= 0 ? json(left) : json(nullptr)}};
-  const double server_s = s.material_s + s.keystream_s + s.subtract_s;
-  const double element_bits = sp.p != 2 ? std::log2(double(sp.p)) : double(sp.n);
-  const double pt_bits = double(blocks) * double(sp.s) * element_bits;
-  out["throughput"] = {{"plaintext_bits", pt_bits},
-                       {"server_s", server_s},
-                       {"bits_per_second", pt_bits / server_s},
-                       {"seconds_per_block", server_s / double(blocks)}};
-  const json timings = {{"keygen_s", keygen_s},          {"material_s", s.material_s},
-                        {"encrypt_key_s", s.encrypt_key_s}, {"keystream_s", s.keystream_s},
-                        {"keystream_cpu_s", s.keystream_cpu_s}, {"subtract_s", s.subtract_s},
-                        {"work_after_s", s.work_after_s}, {"decrypt_s", s.decrypt_s},
-                        {"wall_s", wall_s},              {"plan_s", plan_s},
-                        {"process_s", process.seconds()}};
-  out["fheorg"] = fheorg_json(s, keygen_s, pt_bits, inst, blocks, subkey_cts, state_cts);
-  const long wrong = s.wrong_keystream + s.wrong_msgs + s.wrong_work;
-  out["wrong_blocks"] = {{"keystream", s.wrong_keystream}, {"messages", s.wrong_msgs}, {"work_after", s.wrong_work}};
-  out["correct"] = wrong == 0;
-  if (wrong == 0) out["timings"] = timings;
-  else out["invalid_timings"] = {{"timings", timings}};
-  std::ofstream f(o.json_path);
-  if (!f) throw Error(msg("--json ", o.json_path, ": cannot open for writing"));
-  f << out.dump(2) << "\n";
-  if (wrong) {
-    std::fprintf(stderr, "run_cipher: WRONG RESULT: %ld keystream, %ld message and %ld work-after slots of %ld blocks differ\n",
-                 s.wrong_keystream, s.wrong_msgs, s.wrong_work, blocks);
-    return 2;
-  }
-  return 0;
+  apps::SessionShape shape;
+  shape.blocks = blocks, shape.s = sp.s, shape.key_cts = subkey_cts, shape.result_cts = state_cts;
+  shape.element_bytes = inst.element_bytes();
+  shape.element_bits = sp.p != 2 ? std::log2(double(sp.p)) : double(sp.n);
+  shape.depth_after = o.depth_after, shape.depth_left = left;
+  shape.wrong_unit = "slots";
+  const json timings = {{"keygen_s", keygen_s}, {"wall_s", wall_s}, {"plan_s", plan_s}, {"process_s", process.seconds()}};
+  return apps::finish_session_record(out, s, shape, timings, o.json_path);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "apps/record_json.h"
 #include "apps/record_sizes.h"
+#include "apps/transcipher_record.h"
 #include "apps/security_target.h"
 #include "backend/backend_json.h"
 #include "backend/bgv_backend.h"
@@ -59,15 +60,8 @@ std::vector<Elements> decrypt_blocks(const B& b, const std::vector<typename B::C
   return out;
 }
 
-// What one session on a backend measured.
-struct Session {
-  std::vector<RoundRecord> rounds;
-  double material_s = 0, encrypt_key_s = 0, keystream_s = 0, keystream_cpu_s = 0, subtract_s = 0, work_after_s = 0,
-         decrypt_s = 0;
-  double fresh = 0, after_keystream = 0, after_subtract = 0, after_work = 0;
-  long wrong_keystream = 0, wrong_msgs = 0, wrong_work = 0;
-  Elements keystream0;
-  nlohmann::json sizes;  // the keys', a fresh (key) and an output (message) ciphertext's bytes
+// What one session on a backend measured (apps/transcipher_record.h), with the engine's steps.
+struct Session : apps::SessionStages {
   nlohmann::json op_profile = nlohmann::json::array();  // BGV: the keystream's engine steps
 };
 
@@ -140,33 +134,6 @@ long depth_left(PlanBackend& pb, const KeystreamInstance& ks, const KeystreamRun
     y = std::move(z);
   }
   return more;
-}
-
-// The session in the FHE.org transciphering workload's shape (docs/references.md §10):
-// "Timing" per stage in seconds and "Bandwidth" in bytes, so a record stands beside that
-// workload's published measurements. Its stages map to ours: key generation (the
-// backend's keys), the client's key encryption, transciphering (material, keystream and
-// subtraction: the server's step), the work after, decryption; its bandwidth to the keys
-// the server receives, the encrypted symmetric key, the symmetric ciphertext (sent in the
-// clear) and the results (the transciphered ciphertexts, one per state element kept).
-json fheorg_json(const Session& s, double keygen_s, double pt_bits, const KeystreamInstance& ks,
-                 const InstanceSpec& sp, long blocks) {
-  json bw = nullptr;
-  if (s.sizes.is_object()) {
-    const double ct = s.sizes.value("output_ciphertext_bytes", 0.0), fresh = s.sizes.value("fresh_ciphertext_bytes", 0.0);
-    bw = {{"Public and evaluation keys", s.sizes.value("public_key_bytes", 0.0) + s.sizes.value("eval_key_bytes", 0.0)},
-          {"Encrypted symmetric key", fresh * double(sp.key_elements)},
-          {"Symmetric ciphertext", double(blocks) * double(sp.s) * double(ks.element_bytes())},
-          {"Encrypted results", ct * double(sp.s)}};
-  }
-  return {{"Timing",
-           {{"Key generation", keygen_s},
-            {"Key encryption", s.encrypt_key_s},
-            {"Transciphering", s.material_s + s.keystream_s + s.subtract_s},
-            {"Workload", s.work_after_s},
-            {"Decryption", s.decrypt_s}}},
-          {"Bandwidth", bw},
-          {"plaintext_bits", pt_bits}};
 }
 
 }  // namespace
@@ -327,45 +294,14 @@ int run_keystream(const KeystreamRunOptions& o) {
   out["layout"] = msg("one block per slot: ", ks.state_size(), " ciphertexts of state, ", blocks, " of ", ell, " slots");
   out["key_fingerprint"] = msg(std::hex, fnv1a(ks.to_bytes(cd.key)));
   out["keystream"] = ks.format(s.keystream0);
-  out["sizes"] = s.sizes;
   if (o.backend == "bgv") out["op_profile"] = s.op_profile;
-  json rounds = json::array();
-  for (const auto& r : s.rounds) rounds.push_back(round_json(r));
-  out["per_round"] = rounds;
-  out["capacity"] = {{"fresh_bits", finite(s.fresh)},
-                     {"after_keystream_bits", finite(s.after_keystream)},
-                     {"after_subtract_bits", finite(s.after_subtract)},
-                     {"after_work_bits", finite(s.after_work)},
-                     {"depth_after", o.depth_after},
-                     {"depth_left", left >= 0 ? json(left) : json(nullptr)}};
-  const double server_s = s.material_s + s.keystream_s + s.subtract_s;
-  const double element_bits = F.is_prime() ? std::log2(double(F.p())) : double(F.n());
-  const double pt_bits = double(blocks) * double(sp.s) * element_bits;
-  out["throughput"] = {{"plaintext_bits", pt_bits},
-                       {"server_s", server_s},
-                       {"bits_per_second", pt_bits / server_s},
-                       {"seconds_per_block", server_s / double(blocks)}};
-  const json timings = {{"keygen_s", keygen_s},          {"material_s", s.material_s},
-                        {"encrypt_key_s", s.encrypt_key_s}, {"keystream_s", s.keystream_s},
-                        {"keystream_cpu_s", s.keystream_cpu_s}, {"subtract_s", s.subtract_s},
-                        {"work_after_s", s.work_after_s}, {"decrypt_s", s.decrypt_s},
-                        {"wall_s", wall_s},              {"plan_s", plan_s},
-                        {"process_s", process.seconds()}};
-  out["fheorg"] = fheorg_json(s, keygen_s, pt_bits, ks, sp, blocks);
-  const long wrong = s.wrong_keystream + s.wrong_msgs + s.wrong_work;
-  out["wrong_blocks"] = {{"keystream", s.wrong_keystream}, {"messages", s.wrong_msgs}, {"work_after", s.wrong_work}};
-  out["correct"] = wrong == 0;
-  if (wrong == 0) out["timings"] = timings;
-  else out["invalid_timings"] = {{"timings", timings}};
-  std::ofstream f(o.json_path);
-  if (!f) throw Error(msg("--json ", o.json_path, ": cannot open for writing"));
-  f << out.dump(2) << "\n";
-  if (wrong) {
-    std::fprintf(stderr, "run_cipher: WRONG RESULT: %ld keystream, %ld message and %ld work-after blocks of %ld differ\n",
-                 s.wrong_keystream, s.wrong_msgs, s.wrong_work, blocks);
-    return 2;
-  }
-  return 0;
+  apps::SessionShape shape;
+  shape.blocks = blocks, shape.s = sp.s, shape.key_cts = sp.key_elements, shape.result_cts = sp.s;
+  shape.element_bytes = ks.element_bytes();
+  shape.element_bits = F.is_prime() ? std::log2(double(F.p())) : double(F.n());
+  shape.depth_after = o.depth_after, shape.depth_left = left;
+  const json timings = {{"keygen_s", keygen_s}, {"wall_s", wall_s}, {"plan_s", plan_s}, {"process_s", process.seconds()}};
+  return apps::finish_session_record(out, s, shape, timings, o.json_path);
 }
 
 }  // namespace cb
