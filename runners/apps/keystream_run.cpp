@@ -19,6 +19,7 @@
 #include "backend/chain_planner.h"
 #include "backend/clear_backend.h"
 #include "backend/plan_backend.h"
+#include "backend/plan_cache.h"
 #ifdef CB_HAVE_HELIB
 #include "backend/helib_backend.h"
 #endif
@@ -181,6 +182,8 @@ int run_keystream(const KeystreamRunOptions& o) {
     pp.m = o.m, pp.bits = bits, pp.c = cc, pp.hwt = w, pp.seed = o.seed;
     return sp.p != 2 ? PlanBackend(pp, F.prime()) : PlanBackend(pp, 1, 1);
   };
+  std::optional<PlanCache> cache;
+  if (!o.plan_cache.empty() && o.backend == "bgv") cache.emplace(o.plan_cache);
   if (o.backend == "bgv") {
     Stopwatch pw;
     auto run = [&](PlanBackend& b) {
@@ -195,10 +198,19 @@ int run_keystream(const KeystreamRunOptions& o) {
       return r;
     };
     // The session's plan at digits cc and key weight w (the planner runs it whole).
+    // From the plan cache where it has it (keyed by all a plan depends on).
     auto plan_at = [&](long cc, long w, long hint, bool hint_is_plan) {
+      const std::string key = msg("keystream 1|", PlanCache::engine_identity(), "|instance=", sp.id, "|blocks=", blocks,
+                                  "|key=", apps::fnv1a(ks.to_bytes(cd.key)), "|m=", o.m, "|p=", sp.p, "|c=", cc,
+                                  "|hwt=", w, "|seed=", o.seed, "|nonce=", o.nonce, "|counter=", o.counter,
+                                  "|depth_after=", o.depth_after);
+      if (cache)
+        if (auto hit = cache->load(key)) return *hit;
       PlanBackend pb = plan_backend(1000, cc, w);
       if (hint <= 0) hint = 60 * (long(ks.program().size()) + o.depth_after) + 100;
-      return plan_chain(pb, run, hint, 40000, nullptr, hint_is_plan);
+      const ChainPlan p = plan_chain(pb, run, hint, 40000, nullptr, hint_is_plan);
+      if (cache) cache->store(key, p);
+      return p;
     };
     if (o.security_target > 0) {
       TargetQuery q;
@@ -235,7 +247,9 @@ int run_keystream(const KeystreamRunOptions& o) {
   if (plan) {
     json pj = {{"bits", plan->bits}, {"chain", plan->chain}, {"fresh_capacity_bits", plan->fresh_capacity},
                {"round_capacity_bits", plan->round_capacity}, {"min_capacity_bits", plan->min_capacity},
-               {"chains_tried", plan->chains_tried}, {"choice", plan->choice}, {"seconds", plan_s}};
+               {"chains_tried", plan->chains_tried}, {"choice", plan->choice}, {"seconds", plan_s},
+               {"cache", cache ? json{{"dir", cache->dir()}, {"hits", cache->hits()}, {"misses", cache->misses()}}
+                               : json(nullptr)}};
     out["plan"] = pj;
   }
   if (o.plan_only) {

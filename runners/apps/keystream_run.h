@@ -38,6 +38,7 @@ struct KeystreamRunOptions {
   const CipherEntry* entry = nullptr;
   const InstanceSpec* spec = nullptr;
   std::string backend = "bgv", key_text, json_path, encryption = "secret";
+  std::string plan_cache;  // directory of plans kept between runs (backend/plan_cache.h; empty: none)
   long m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, depth_after = 0, bits_hint = 0;
   uint64_t seed = 1, nonce = 0, counter = 0;
   bool plan_only = false, force = false;

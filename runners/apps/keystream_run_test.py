@@ -125,3 +125,15 @@ def test_cipher_ref_refusals():
     proc = subprocess.run([str(REF), "--cipher", "hera", "--p", "65537", "--key", csv([1] * 16), "--nonce", "1",
                            "--plaintext", "1"], capture_output=True, text=True)
     assert proc.returncode == 2 and "keystream generator" in proc.stderr
+
+
+def test_plans_come_from_the_plan_cache(tmp_path):
+    """--plan-cache: the second run of the same session reads its plan (the same chain)."""
+    args = ["--cipher", "hera", "--m", 256, "--blocks", 8, "--nonce", 3, "--plan-cache", tmp_path / "plans"]
+    proc, a = run(tmp_path, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert a["plan"]["cache"]["misses"] == 1 and a["plan"]["cache"]["hits"] == 0
+    proc, b = run(tmp_path, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert b["plan"]["cache"]["hits"] == 1 and b["plan"]["cache"]["misses"] == 0
+    assert b["plan"]["bits"] == a["plan"]["bits"] and b["correct"]

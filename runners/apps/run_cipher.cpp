@@ -641,7 +641,7 @@ std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
   k.encryption = o.encryption, k.m = o.m, k.bits = o.bits, k.c = o.c, k.hwt = o.hwt, k.blocks = o.blocks;
   k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce;
   k.counter = o.counter, k.plan_only = o.plan, k.force = o.force;
-  k.security_target = o.security_target, k.hwt_given = o.hwt_given;
+  k.security_target = o.security_target, k.hwt_given = o.hwt_given, k.plan_cache = o.plan_cache;
   return k;
 }
 
