@@ -77,18 +77,18 @@ def bgv_row(record, path="", svp=coresvp):
         c=p["c"], hwt=p["hwt"], correct=True, source=os.path.basename(path) or "measured")
 
 
-#: Plaintext bits of one AES-128 block (the TFHE peers evaluate AES-128; analysis/peers.py).
-AES_BLOCK_BITS = 128
-
-
 def tfhe_rows(peers_csv):
-    """The TFHE peers' rows (tidy/peers.csv, every run already checked by analysis/peers.py)."""
+    """The TFHE peers' rows (tidy/peers.csv, every run already checked by analysis/peers.py):
+    their cipher (peers.PEER_CIPHER) as the catalog has it, its block's bits from there."""
+    from cbparams import catalog
+    from peers import PEER_CIPHER
+    inst = catalog.instances()[catalog.instance_of({"cipher": PEER_CIPHER})]
     df = pd.read_csv(peers_csv)
     rows = []
     for _, r in df.iterrows():
-        rows.append(dict(kind="TFHE (tfhe-rs, this machine)", entry=f"{r['peer']} AES-128", instance="aes",
+        rows.append(dict(kind="TFHE (tfhe-rs, this machine)", entry=f"{r['peer']} {inst.display}", instance=inst.id,
                          mode=r["method"], blocks=int(r["blocks"]), latency_s=float(r["latency_s"]),
-                         bits_per_second=AES_BLOCK_BITS / float(r["per_block_s"]),
+                         bits_per_second=inst.block_bits / float(r["per_block_s"]),
                          seconds_per_block=float(r["per_block_s"]), security_helib=None,
                          correct=True, source=f"tidy/peers.csv ({r['params']}, {r['threads']} threads, "
                                               f"stated security {r['security']})"))

@@ -125,3 +125,18 @@ def test_a_wrong_record_gives_no_row():
 
     with pytest.raises(LeaderboardRejected, match="correct=None"):
         bgv_row({"params": {}}, "r.json")
+
+
+def test_tfhe_rows_take_their_cipher_and_block_bits_from_the_catalog(tmp_path):
+    """A TFHE peer's row: its cipher (analysis/peers.py) as the catalog names it, the
+    throughput from the catalog's block bits, never a constant of this module."""
+    import transciphering
+    from cbparams import catalog
+    from peers import PEER_CIPHER
+    csv = tmp_path / "peers.csv"
+    csv.write_text("peer,method,blocks,latency_s,per_block_s,params,threads,security\n"
+                   "tfhe,transciphering,2,40.0,20.0,default,2,128\n")
+    inst = catalog.instances()[catalog.instance_of({"cipher": PEER_CIPHER})]
+    (row,) = transciphering.tfhe_rows(str(csv))
+    assert row["instance"] == inst.id and row["bits_per_second"] == inst.block_bits / 20.0
+    assert row["kind"].startswith("TFHE") and row["blocks"] == 2
