@@ -10,62 +10,7 @@
 # Paths and the build flag come from common.smk (R, BUILD_DIR, BUILD_STAMP), read only when
 # a job's inputs are computed, after every file is included.
 
-import json
-import os
-import sys
-
-def _tc_validate(section):
-    """The section checked against its schema (the first error, naming the key and the value),
-    with the schema's top-level defaults filled in."""
-    import jsonschema
-    import yaml
-
-    with open(os.path.join(workflow.basedir, "config", "schema", "transciphering.schema.yaml")) as f:
-        schema = yaml.safe_load(f)
-    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(section))
-    if err is not None:
-        where = "transciphering" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
-        what = f"{err.instance!r} is not allowed" if err.validator in ("oneOf", "anyOf") else err.message
-        hint = f" ({' '.join(err.schema['description'].split())})" if isinstance(err.schema, dict) and \
-            "description" in err.schema else ""
-        raise WorkflowError(f"invalid config: {where}: {what}{hint}; see config/schema/transciphering.schema.yaml")
-    for key, prop in schema["properties"].items():
-        if "default" in prop:
-            section.setdefault(key, prop["default"])
-    return section
-
-
-TRANSCIPHER = config.pop("transciphering", None)
-if TRANSCIPHER is not None:
-    _tc_validate(TRANSCIPHER)
-    _names = [r["name"] for r in TRANSCIPHER["rows"]]
-    _dups = sorted({n for n in _names if _names.count(n) > 1})
-    if _dups:
-        raise WorkflowError(f"invalid config: transciphering.rows: name(s) {_dups} appear more than once: "
-                            "each row needs its own name (its files are named after it)")
-    for _row in TRANSCIPHER["rows"]:
-        _rings = _row["rings"]
-        if isinstance(_rings, dict) and _rings["to"] < _rings["from"]:
-            raise WorkflowError(f"invalid config: transciphering.rows[{_row['name']}].rings: from={_rings['from']} "
-                                f"> to={_rings['to']}: the range is empty")
-TC_ROWS = {r["name"]: r for r in (TRANSCIPHER or {}).get("rows", [])}
-TC_DEFAULTS = {k: v for k, v in (TRANSCIPHER or {}).items() if k != "rows"}
-TC_DIR = os.path.join(config["results_dir"], "transciphering")
-TC_PY = f"PYTHONPATH={os.path.join(workflow.basedir, 'sage')} {sys.executable}"
-TC_TABLE = {ext: os.path.join(TC_DIR, f"leaderboard.{ext}") for ext in ("csv", "md")}
-TC_FIGURE = {ext: os.path.join(TC_DIR, f"leaderboard_throughput_capacity.{ext}") for ext in ("png", "svg")}
-
-
-def transcipher_targets():
-    """What rule all adds for a config with a transciphering section."""
-    if TRANSCIPHER is None:
-        return []
-    return list(TC_TABLE.values()) + list(TC_FIGURE.values())
-
-
-def tc_plan_cache():
-    cache = config.get("plan_cache", ".cache/plans")
-    return os.path.join(workflow.basedir, cache) if cache else ""
+include: "transcipher_common.smk"
 
 
 rule transcipher_select:
@@ -84,6 +29,8 @@ rule transcipher_select:
         spec=lambda wildcards: json.dumps({"row": TC_ROWS[wildcards.row], "defaults": TC_DEFAULTS}),
         build_dir=lambda wildcards: BUILD_DIR,
         cache=lambda wildcards: tc_plan_cache(),
+    conda:
+        "../envs/python.yaml"
     shell:
         "OMP_NUM_THREADS=1 CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.transcipher select"
         " --row-json {params.spec:q} --plan-cache {params.cache:q} --out {output.selection:q} > {log:q} 2>&1"
@@ -105,15 +52,12 @@ rule transcipher_run:
         py=TC_PY,
         build_dir=lambda wildcards: BUILD_DIR,
         cache=lambda wildcards: tc_plan_cache(),
+    conda:
+        "../envs/python.yaml"
     shell:
         "OMP_NUM_THREADS={threads} CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.transcipher run"
         " --selection {input.selection:q} --threads {threads} --plan-cache {params.cache:q}"
         " --out {output.record:q} > {log:q} 2>&1"
-
-
-def tc_peers(wildcards):
-    """tidy/peers.csv when the config runs the TFHE peers (peers.smk), for the TFHE rows."""
-    return [PEERS_CSV] if PEERS else []
 
 
 rule transcipher_table:
@@ -131,6 +75,8 @@ rule transcipher_table:
         py=TC_PY,
         script=os.path.join(workflow.basedir, "analysis", "transciphering.py"),
         published=lambda wildcards: "--published" if TC_DEFAULTS.get("published", True) else "",
+    conda:
+        "../envs/python.yaml"
     shell:
         "{params.py} {params.script:q} table --records {input.records:q} --peers {input.peers:q}"
         " --references {input.references:q} {params.published} --csv {output.csv:q} --md {output.md:q} > {log:q} 2>&1"
@@ -147,5 +93,7 @@ rule transcipher_figure:
     params:
         py=TC_PY,
         script=os.path.join(workflow.basedir, "analysis", "transciphering.py"),
+    conda:
+        "../envs/python.yaml"
     shell:
         "{params.py} {params.script:q} figure --csv {input.csv:q} --png {output.png:q} --svg {output.svg:q} > {log:q} 2>&1"
