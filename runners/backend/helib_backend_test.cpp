@@ -39,6 +39,28 @@ std::vector<long> automorphisms_to_check(const ZmStar& zm, std::mt19937_64& g) {
   return ks;
 }
 
+// Encryption and decryption, constants and arithmetic, ((a b + k) b)^2 + a, on HElib and on
+// the clear backend, which must agree: each one's encryption of a and its result.
+struct Same {
+  HelibBackend::Ctxt ha, hx;
+  ClearBackend::Ctxt ca, cx;
+};
+Same same_arithmetic(const HelibBackend& he, const ClearBackend& cl, const std::vector<uint64_t>& a,
+                     const std::vector<uint64_t>& b, const std::vector<uint64_t>& k) {
+  auto ha = he.encrypt(a), hb = he.encrypt(b);
+  EXPECT_EQ(he.decrypt(ha), a);
+  auto ca = cl.encrypt(a), cb_ = cl.encrypt(b);
+  auto hx = ha;
+  auto cx = ca;
+  he.mul(hx, hb), cl.mul(cx, cb_);
+  he.add_plain(hx, he.encode(k)), cl.add_plain(cx, cl.encode(k));
+  he.mul_plain(hx, he.encode(b)), cl.mul_plain(cx, cl.encode(b));
+  he.square(hx), cl.square(cx);
+  he.add(hx, ha), cl.add(cx, ca);
+  EXPECT_EQ(he.decrypt(hx), cl.decrypt(cx));
+  return {ha, hx, ca, cx};
+}
+
 class HelibVsClear : public ::testing::TestWithParam<long> {};
 
 TEST_P(HelibVsClear, EveryOperationMovesSlotsAsTheClearBackend) {
@@ -50,20 +72,8 @@ TEST_P(HelibVsClear, EveryOperationMovesSlotsAsTheClearBackend) {
   const long ell = he.slot_count();
   const auto a = random_bytes(ell, g), b = random_bytes(ell, g), k = random_bytes(ell, g);
 
-  // Encryption and decryption round-trip, and the encoding of constants.
-  auto ha = he.encrypt(a), hb = he.encrypt(b);
-  EXPECT_EQ(he.decrypt(ha), a);
-  auto ca = cl.encrypt(a), cb_ = cl.encrypt(b);
-
-  // Arithmetic.
-  auto hx = ha;
-  auto cx = ca;
-  he.mul(hx, hb), cl.mul(cx, cb_);
-  he.add_plain(hx, he.encode(k)), cl.add_plain(cx, cl.encode(k));
-  he.mul_plain(hx, he.encode(b)), cl.mul_plain(cx, cl.encode(b));
-  he.square(hx), cl.square(cx);
-  he.add(hx, ha), cl.add(cx, ca);
-  EXPECT_EQ(he.decrypt(hx), cl.decrypt(cx));
+  // Encryption and decryption round-trip, the encoding of constants, arithmetic.
+  const auto [ha, hx, ca, cx] = same_arithmetic(he, cl, a, b, k);
   EXPECT_LT(he.capacity_bits(hx), he.capacity_bits(ha));
   EXPECT_GT(he.capacity_bits(hx), 0);
 
@@ -113,17 +123,7 @@ TEST_P(HelibVsClearAtP, EveryOperationMovesSlotsAsTheClearBackend) {
     return v;
   };
   const auto a = random(), b = random(), k = random();
-  auto ha = he.encrypt(a), hb = he.encrypt(b);
-  EXPECT_EQ(he.decrypt(ha), a);
-  auto ca = cl.encrypt(a), cb_ = cl.encrypt(b);
-  auto hx = ha;
-  auto cx = ca;
-  he.mul(hx, hb), cl.mul(cx, cb_);
-  he.add_plain(hx, he.encode(k)), cl.add_plain(cx, cl.encode(k));
-  he.mul_plain(hx, he.encode(b)), cl.mul_plain(cx, cl.encode(b));
-  he.square(hx), cl.square(cx);
-  he.add(hx, ha), cl.add(cx, ca);
-  EXPECT_EQ(he.decrypt(hx), cl.decrypt(cx));
+  const auto [ha, hx, ca, cx] = same_arithmetic(he, cl, a, b, k);
   std::vector<long> ks{long(p % uint64_t(m))};
   for (long i = 0; i < he.zmstar().dims(); ++i) ks.push_back(he.zmstar().gen(i)), ks.push_back(he.zmstar().inverse(he.zmstar().gen(i)));
   he.require_automorphisms(ks);
