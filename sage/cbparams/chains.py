@@ -22,13 +22,18 @@ import subprocess
 from dataclasses import dataclass
 
 
-from .config import ROOT
 from .errors import ChainError
+from .paths import executable
 
 #: log2(P / largest digit), the engine's default ks_margin_bits.
 KS_MARGIN_BITS = 20
-#: The engine's batch chain command.
-CHAIN_INFO = ROOT / "build" / "bin" / "chain_info"
+
+
+def chain_info():
+    """The engine's batch chain command: <build dir>/bin/chain_info (CB_BUILD_DIR honoured,
+    cbparams.paths)."""
+    return executable("chain_info")
+
 
 _cache: dict[tuple[int, int, int, int], dict] = {}
 
@@ -71,11 +76,12 @@ def build_chains(requests, ks_margin_bits: int = KS_MARGIN_BITS, refused: str = 
     reqs = [(int(m), int(bits), int(c), int(ks_margin_bits)) for m, bits, c in requests]
     todo = sorted({r for r in reqs if r not in _cache})
     if todo:
-        if not CHAIN_INFO.exists():
-            raise ChainError(f"{CHAIN_INFO} does not exist: the explorer asks the engine for its chains; "
-                             f"build it first (make build)")
+        tool = chain_info()
+        if not tool.exists():
+            raise ChainError(f"{tool} does not exist: the explorer asks the engine for its chains; "
+                             f"build it first (make build, or set CB_BUILD_DIR to a build directory that has it)")
         text = "".join(f"{m} {bits} {c} {k}\n" for m, bits, c, k in todo)
-        out = subprocess.run([str(CHAIN_INFO)], input=text, capture_output=True, text=True, check=True,
+        out = subprocess.run([str(tool)], input=text, capture_output=True, text=True, check=True,
                              timeout=600).stdout.splitlines()
         for r, line in zip(todo, out):
             _cache[r] = json.loads(line)
@@ -104,9 +110,11 @@ def transform_ops(ms) -> dict:
     ms = sorted({int(m) for m in ms})
     if not ms:
         return {}
-    if not CHAIN_INFO.exists():
-        raise ChainError(f"{CHAIN_INFO} does not exist: build it first (make build)")
-    out = subprocess.run([str(CHAIN_INFO)], input="".join(f"{m} transform\n" for m in ms), capture_output=True,
+    tool = chain_info()
+    if not tool.exists():
+        raise ChainError(f"{tool} does not exist: build it first (make build, or set CB_BUILD_DIR to a build "
+                         f"directory that has it)")
+    out = subprocess.run([str(tool)], input="".join(f"{m} transform\n" for m in ms), capture_output=True,
                          text=True, check=True, timeout=600).stdout.splitlines()
     res = {}
     for m, line in zip(ms, out):

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import yaml
 
+from .catalog import instance_of
 from .errors import ParamError
+from .paths import ROOT
 
-#: Repository root (sage/cbparams/config.py -> ../../).
-ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = ROOT / "config" / "schema" / "params.schema.yaml"
 
 
@@ -89,13 +89,6 @@ def load_config_file(path: str | Path | None) -> dict:
 #: The papers' configuration: the rings [TMA] ran, each with the paper's own figures under
 #: `paper:` (docs/references.md §1), beside the chains this project runs there.
 PAPER_CONFIG = ROOT / "config" / "paper.yaml"
-
-
-def instance_of(experiment: dict) -> str:
-    """The explorer's instance id of a pipeline experiment (cbparams.catalog.instance_of)."""
-    from . import catalog
-
-    return catalog.instance_of(experiment)
 
 
 def paper_configs(path: str | Path = PAPER_CONFIG) -> list[tuple[str, int, int, int, float]]:

@@ -13,28 +13,22 @@ cbparams.runner.RunError: .../bin/no_such_tool is not built: run `make build` (o
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from .config import ROOT
 from .errors import ParamError
+from .paths import build_dir, executable  # noqa: F401  (build_dir: the one place, asked as runner.build_dir too)
 
 
 class RunError(ParamError):
     """An executable is missing or a run failed (the message carries its stderr)."""
 
 
-def build_dir() -> Path:
-    """build/ of this checkout, or $CB_BUILD_DIR."""
-    return Path(os.environ.get("CB_BUILD_DIR") or ROOT / "build")
-
-
 def find_executable(name: str) -> Path:
     """build/bin/<name>, or RunError saying how to build it."""
-    p = build_dir() / "bin" / name
+    p = executable(name)
     if not p.exists():
         raise RunError(f"{p} is not built: run `make build` (or set CB_BUILD_DIR to a build "
                        f"directory that has it)")

@@ -5,7 +5,7 @@ from cbparams import chains as C
 from cbparams.errors import ChainError
 
 
-needs_engine = pytest.mark.skipif(not C.CHAIN_INFO.exists(), reason="engine not built (make build)")
+needs_engine = pytest.mark.skipif(not C.chain_info().exists(), reason="engine not built (make build)")
 
 
 def _is_prime(n: int) -> bool:
