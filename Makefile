@@ -20,7 +20,7 @@ ESTIMATOR_SRC    ?= https://github.com/malb/lattice-estimator
 # `make notebook`: JupyterLab, installed into .venv on first use (make run/test do not need it).
 JUPYTERLAB := jupyterlab==4.6.6
 
-.PHONY: all deps apt venv build run test test-cpp test-py tfhe test-tfhe test-slow clean distclean estimator notebook run-config helib test-helib openfhe test-openfhe
+.PHONY: all deps apt venv build run test test-cpp test-py tfhe test-tfhe test-slow clean distclean estimator notebook run-config helib test-helib openfhe test-openfhe benchmarks
 
 all: build
 
@@ -99,6 +99,15 @@ test-slow:
 	  echo "$$cargo test $(TFHE_CARGO_FLAGS) -- --ignored"; "$$cargo" test $(TFHE_CARGO_FLAGS) -- --ignored
 
 test: deps test-cpp test-tfhe test-py
+
+# BENCHMARKS.md's tables, rerun in one sitting (benchmarks/registry.yaml declares each: its
+# commands and how its table is built from their JSON records; benchmarks/regenerate.py runs
+# them): BENCH=quick (default: a few minutes on 2 cores), all, or names separated by commas
+# (`.venv/bin/python benchmarks/regenerate.py --list`). Every record's decryption check must
+# pass. Writes results/benchmarks/<name>.md and BENCHMARKS.md, stamped with machine and date.
+BENCH ?= quick
+benchmarks: venv build
+	$(VPY) benchmarks/regenerate.py --bench $(BENCH) --bin $(BUILD)/bin --out results/benchmarks
 
 # HElib 2.3.0 as a second backend (optional): builds HElib into .deps/helib-$(NTL_ROUTE)
 # (scripts/build-helib.sh; HELIB_SRC=<checkout> / NTL_SRC=<checkout> to use local sources,
