@@ -261,6 +261,8 @@ def run_benchmark(benchmark: dict, bin_dir: str, out_dir: Path) -> tuple[list[tu
         with open(log, "w") as fh:
             status = subprocess.run(full, shell=True, stdout=fh, stderr=subprocess.STDOUT).returncode
         if status != 0:
+            if rec.exists():
+                check_record(rec, full)  # a wrong result (run_cipher exits 2) is named as one
             tail = "".join(log.read_text().splitlines(keepends=True)[-5:])
             raise BenchmarkError(f"{benchmark['name']} {run_id}: exit status {status}: {full}\n(log {log}):\n{tail}")
         records.append((row, check_record(rec, full)))

@@ -187,6 +187,16 @@ def test_a_sitting_stops_on_a_failed_check_and_writes_no_table(tmp_path):
     assert not (out / "tiny.md").exists() and not (out / "BENCHMARKS.md").exists()
 
 
+def test_a_run_that_exits_with_a_wrong_result_is_named_as_one(tmp_path, capsys):
+    fake = (f"{sys.executable} -c \"import json,sys; json.dump({{'correct': False, 'wrong_blocks': 2}}, "
+            f"open(sys.argv[1], 'w')); sys.exit(2)\" {{out}}")
+    status = regen.main(["--registry", str(_registry(tmp_path, fake)), "--bench", "tiny", "--out", str(tmp_path / "o"),
+                         "--bin", str(tmp_path)])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert "DECRYPTION CHECK FAILED" in err and "wrong_blocks: 2" in err
+
+
 def test_missing_executables_are_named_before_any_work(tmp_path, capsys):
     status = regen.main(["--registry", str(_registry(tmp_path, "{bin}/run_cipher --json {out}")), "--bench", "quick",
                          "--out", str(tmp_path / "out"), "--bin", str(tmp_path / "nobuild")])
