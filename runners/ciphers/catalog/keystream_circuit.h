@@ -176,6 +176,34 @@ class KeystreamCircuit {
 
   double capacity(const std::vector<Ctxt>& st) const { return min_capacity(b_, st); }
 
+  // What a session asks of either packing (keystream_state_circuit.h is the other): the
+  // ciphertexts of the key and of the results, the message elements one output ciphertext
+  // carries, the automorphisms run() needs (none here), the s elements of every block of a
+  // keystream or message, the work after's value per block as decrypted and as expected.
+  long key_ciphertexts() const { return ks_.spec().key_elements; }
+  long result_ciphertexts() const { return ks_.spec().s; }
+  long elements_per_ciphertext() const { return blocks_; }
+  std::vector<long> automorphisms() const { return {}; }
+  std::vector<Elements> decrypt(const std::vector<Ctxt>& st) const {
+    std::vector<Elements> out(size_t(blocks_), Elements(st.size()));
+    for (size_t i = 0; i < st.size(); ++i) {
+      const auto v = b_.decrypt(st[i]);
+      for (long j = 0; j < blocks_; ++j) out[size_t(j)][i] = v[size_t(j)];
+    }
+    return out;
+  }
+  std::vector<Elements> decrypt_work(const Ctxt& y) const {
+    const auto v = b_.decrypt(y);
+    std::vector<Elements> out;
+    for (long j = 0; j < blocks_; ++j) out.push_back({v[size_t(j)]});
+    return out;
+  }
+  std::vector<Elements> work_after_expected(const std::vector<Elements>& m, long L) const {
+    std::vector<Elements> out;
+    for (uint64_t y : work_after_clear(m, L)) out.push_back({y});
+    return out;
+  }
+
  private:
   // x = ct + v: either part may be absent (none: zero).
   struct Value {

@@ -1,0 +1,226 @@
+// The state packing (keystream_state_circuit.h): one block's state in the slots of one
+// ciphertext, matrices by rotations. Every block against the clear reference (HERA-5 also
+// against IAIK's known-answer test), on the clear backend (along the first dimension and in
+// slot order, several blocks per ciphertext), on the planner and the engine (planned, then
+// run at the plan: the plan predicts every round's capacity exactly and every block
+// decrypts), the rotations a round takes, and the refusals.
+#include "ciphers/catalog/keystream_state_circuit.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <omp.h>
+
+#include <fstream>
+
+#include "backend/bgv_backend.h"
+#include "backend/chain_planner.h"
+#include "backend/clear_backend.h"
+#include "backend/plan_backend.h"
+#include "ciphers/catalog/catalog.h"
+#include "ciphers/reference/shake128.h"
+
+namespace cb {
+namespace {
+
+// Four elements, three out; every op of keystream_spec.h, the key also added at an offset
+// (a rotation of the key).
+class ToyKeystream : public KeystreamInstance {
+ public:
+  using KeystreamInstance::KeystreamInstance;
+  long state_size() const override { return 4; }
+  std::vector<KsRound> program() const override {
+    const uint64_t two = 2 % element_field().p(), one = 1;
+    return {{{"start", {KsOp::add_key(0, 2), KsOp::affine(2, 2, false)}},
+             {"ark", {KsOp::key_mul(0, 4)}},
+             {"affine", {KsOp::affine(0, 4)}}},
+            {{"mix", {KsOp::linear({{0, 0, two}, {0, 1, one}, {1, 0, one}, {1, 1, two}, {2, 3, one}, {3, 2, one}})}},
+             {"sbox", {KsOp::quadratic({{0, 3, one}}, {{1, 0, 0, one}, {2, 1, 3, one}, {3, 2, 2, two}})}}},
+            {{"cube", {KsOp::power(3)}}, {"affine", {KsOp::affine(0, 4)}}, {"final", {KsOp::add_key(1, 3), KsOp::truncate(3)}}}};
+  }
+  KsMaterial material(uint64_t nonce, uint64_t counter) const override {
+    Shake128 x = Shake128::for_block(nonce, counter);
+    const uint64_t p = element_field().p();
+    auto vec = [&](long k) {
+      Elements v;
+      for (long i = 0; i < k; ++i) v.push_back(x.next_u64_be() % p);
+      return v;
+    };
+    KsMaterial m;
+    m.c.push_back(vec(2));
+    m.rc.push_back(vec(4));
+    for (int a = 0; a < 2; ++a) {
+      std::vector<Elements> M;
+      for (int i = 0; i < 4; ++i) M.push_back(vec(4));
+      m.M.push_back(M);
+      m.c.push_back(vec(4));
+    }
+    return m;
+  }
+  Elements keystream(const Elements& key, uint64_t nonce, uint64_t counter) const override {
+    return eval_program(*this, key, material(nonce, counter));
+  }
+};
+
+InstanceSpec toy_spec(uint64_t p) { return InstanceSpec{"toy", 1, p == 2 ? 1u : 0u, 3, 3, 4, p}; }
+
+struct Outcome {
+  std::vector<double> caps;          // fresh, each round, after the subtraction, after the work
+  std::vector<RoundRecord> rounds;
+};
+
+// The session on b for `blocks` blocks from counter0, every stage checked against the
+// reference: the keystream, the messages after the subtraction, y = m^3.
+template <class B>
+Outcome run_state(B& b, const KeystreamInstance& ks, long blocks, const Elements& key, uint64_t nonce = 123456789,
+                  uint64_t counter0 = 5) {
+  KeystreamStateCircuit<B> circ(b, ks, blocks);
+  b.require_automorphisms(circ.automorphisms());
+  circ.set_blocks(nonce, counter0);
+  Evaluator<B> ev(b);
+  const auto kc = circ.encrypt_key(key);
+  Outcome o;
+  auto out = circ.run(ev, kc, &o.rounds);
+  EXPECT_EQ(out.size(), 1u);
+  const auto expect = circ.reference(key);
+  o.caps.push_back(circ.capacity(kc));
+  for (const auto& r : o.rounds) o.caps.push_back(r.capacity_bits);
+  const auto got = circ.decrypt(out);
+  for (long j = 0; j < blocks; ++j) EXPECT_EQ(got[size_t(j)], expect[size_t(j)]) << ks.spec().id << " block " << j;
+  const auto& F = ks.element_field();
+  std::vector<Elements> msgs, cts;
+  for (long j = 0; j < blocks; ++j) {
+    Elements m, c;
+    for (long i = 0; i < ks.spec().s; ++i) {
+      m.push_back(uint64_t(7 * j + i + 1) % F.p());
+      c.push_back(F.add(m.back(), expect[size_t(j)][size_t(i)]));
+    }
+    msgs.push_back(m), cts.push_back(c);
+  }
+  auto m = circ.subtract_from(ev, cts, out);
+  EXPECT_EQ(circ.decrypt(m), msgs);
+  o.caps.push_back(circ.capacity(m));
+  const auto y = circ.work_after(ev, m, 2);
+  EXPECT_EQ(circ.decrypt_work(y), circ.work_after_expected(msgs, 2));
+  o.caps.push_back(b.capacity_bits(y));
+  return o;
+}
+
+Elements key_of(const KeystreamInstance& ks) {
+  Elements k;
+  for (long i = 0; i < ks.spec().key_elements; ++i) k.push_back(uint64_t(31 * i + 7) % ks.element_field().p());
+  return k;
+}
+
+std::unique_ptr<KeystreamInstance> instance(const std::string& id) {
+  const auto [e, sp] = find_instance_id(id);
+  return e->make_keystream(*sp);
+}
+
+TEST(KeystreamStateCircuit, ToyProgramOnTheClearBackend) {
+  for (uint64_t p : {193ull, 65537ull}) {  // p = 1 mod 64: 32 slots of F_p, 16 along the first dimension
+    ToyKeystream ks(toy_spec(p));
+    ClearBackend b(64, PrimeField(p));
+    KeystreamStateCircuit<ClearBackend> c(b, ks, 1);
+    EXPECT_TRUE(c.replicas());  // the 4 x 4 matrix: 3 shifts and a replica, not 6
+    EXPECT_EQ(c.max_blocks(), 4);  // rows of 8 slots: 2 per line, 2 lines
+    run_state(b, ks, 4, {1, 2, 3, 4 % p});
+    run_state(b, ks, 3, {5, 0, 7, 1});
+  }
+  ToyKeystream bits(toy_spec(2));
+  ClearBackend b(341, 1, 1);  // 30 slots of GF(2^10) holding bits
+  KeystreamStateCircuit<ClearBackend> c(b, bits, 1);
+  EXPECT_GE(c.max_blocks(), 2);
+  run_state(b, bits, c.max_blocks(), {1, 0, 1, 1});
+}
+
+// HERA-5 at p = 65537, m = 256 (128 slots of F_p, 64 along the first dimension): IAIK's
+// known-answer test as block 0 (nonce 123456789, counter 0), and 4 blocks in one ciphertext.
+TEST(KeystreamStateCircuit, HeraMatchesTheKnownAnswerAndTheReference) {
+  const auto ks = instance("hera5p17");
+  ClearBackend b(256, PrimeField(65537));
+  std::ifstream in(std::string(CB_CIPHERS_DIR) + "/hera/kat_hera5.json");
+  ASSERT_TRUE(in);
+  const auto kat = nlohmann::json::parse(in);
+  nlohmann::json v;
+  for (const auto& x : kat.at("vectors"))
+    if (x.at("p").get<uint64_t>() == 65537) v = x;
+  ASSERT_FALSE(v.is_null());
+  const Elements key = v.at("key").get<Elements>();
+  KeystreamStateCircuit<ClearBackend> circ(b, *ks, 4);
+  EXPECT_EQ(circ.max_blocks(), 4);  // rows of 32 slots (MixRows cyclically: a replica)
+  b.require_automorphisms(circ.automorphisms());
+  circ.set_blocks(kat.at("nonce").get<uint64_t>(), kat.at("counter").get<uint64_t>());
+  Evaluator<ClearBackend> ev(b);
+  const auto out = circ.decrypt(circ.run(ev, circ.encrypt_key(key)));
+  EXPECT_EQ(out.at(0), v.at("keystream").get<Elements>());
+  const auto outcome = run_state(b, *ks, 4, key, 99, 1000);
+  // Rounds 2..4: MixColumns 6 rotations (shifts -3..3), MixRows 3 and the replica 1.
+  for (size_t r = 1; r + 1 < outcome.rounds.size(); ++r) EXPECT_EQ(outcome.rounds[r].counts.automorph, 10) << r;
+  EXPECT_EQ(outcome.rounds.back().counts.automorph, 20);  // two MixColumns/MixRows
+}
+
+// Pasta-4 (t = 32, state 64): its two 32 x 32 matrices as one layer of 31 rotations and a
+// replica; along the first dimension at m = 512, in slot order at m = 256.
+TEST(KeystreamStateCircuit, PastaMatchesTheReference) {
+  const auto ks = instance("pasta4p17");
+  ClearBackend b512(512, PrimeField(65537));
+  const auto o = run_state(b512, *ks, 2, key_of(*ks));
+  // The layer (31 and the replica), the mix (shifts +-64: one automorphism on a line of 128),
+  // the Feistel's shift by one.
+  EXPECT_EQ(o.rounds.at(1).counts.automorph, 32 + 1 + 1);
+  ClearBackend b256(256, PrimeField(65537));
+  KeystreamStateCircuit<ClearBackend> c(b256, *ks, 1);
+  EXPECT_EQ(c.max_blocks(), 1);
+  run_state(b256, *ks, 1, key_of(*ks));
+}
+
+// Planned on the planner's backend, then run on the engine at the plan: the capacities
+// after every round are the plan's, and every block decrypts (run_state checks).
+TEST(KeystreamStateCircuit, PlannedChainRunsOnTheEngine) {
+  omp_set_num_threads(1);
+  for (const std::string id : {"hera5p17", "pasta4p17"}) {
+    const auto ks = instance(id);
+    const long m = 256, blocks = id == "hera5p17" ? 3 : 1;
+    auto pb = PlanBackend(PlanParams{m, 1000, 3, 120, 7}, PrimeField(65537));
+    const ChainPlan plan = plan_chain(
+        pb,
+        [&](PlanBackend& b) {
+          const auto o = run_state(b, *ks, blocks, key_of(*ks));
+          return PlanRun{o.caps.front(), std::vector<double>(o.caps.begin() + 1, o.caps.end())};
+        },
+        500);
+    BgvParams bp;
+    bp.m = m, bp.bits = plan.bits, bp.seed = 7;
+    BgvBackend b(bp, PrimeField(65537));
+    const auto o = run_state(b, *ks, blocks, key_of(*ks));
+    ASSERT_EQ(o.caps.size(), plan.round_capacity.size() + 1) << id;
+    for (size_t r = 0; r < plan.round_capacity.size(); ++r) EXPECT_NEAR(o.caps[r + 1], plan.round_capacity[r], 1e-6) << id << " " << r;
+    EXPECT_GE(o.caps.back(), 0) << id;
+  }
+}
+
+TEST(KeystreamStateCircuit, Refusals) {
+  const auto hera = instance("hera5p17");
+  ClearBackend small(16, PrimeField(65537));  // 8 slots: no row of 32
+  try {
+    KeystreamStateCircuit<ClearBackend> c(small, *hera, 1);
+    ADD_FAILURE() << "no refusal";
+  } catch (const ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs a row of 32 slots"), std::string::npos) << e.what();
+  }
+  ClearBackend b(256, PrimeField(65537));
+  try {
+    KeystreamStateCircuit<ClearBackend> c(b, *hera, 5);
+    ADD_FAILURE() << "no refusal";
+  } catch (const ParameterError& e) {
+    EXPECT_NE(std::string(e.what()).find("--blocks 5"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1..4"), std::string::npos) << e.what();
+  }
+  ClearBackend other(256, PrimeField(257));
+  EXPECT_THROW(KeystreamStateCircuit<ClearBackend>(other, *hera, 1), ParameterError);
+  KeystreamStateCircuit<ClearBackend> c(b, *hera, 2);
+  EXPECT_THROW(c.set_blocks(1, ~uint64_t(0)), ParameterError);
+}
+
+}  // namespace
+}  // namespace cb
