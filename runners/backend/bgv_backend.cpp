@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "backend/lanes.h"
+#include "engine/algebra/ring_fit.h"
 #include "engine/bgv/decryptor.h"
 #include "engine/bgv/encryptor.h"
 #include "engine/bgv/evaluator.h"
@@ -55,7 +56,7 @@ struct BgvBackend::Impl {
         field(std::in_place, n, f_low) {
     if (ctx.zmstar().d() % n != 0)
       throw ParameterError(msg("m=", p.m, " has slots GF(2^", ctx.zmstar().d(), "): GF(2^", n,
-                               ") needs ", n, " | d"));
+                               ") needs ", n, " | d; ", rings_holding_hint(2, n, p.m)));
     sub = std::make_unique<Subfield>(ctx.slots(), n, f_low);
     make_keys();
   }
