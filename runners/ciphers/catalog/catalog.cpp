@@ -8,14 +8,12 @@
 
 namespace cb {
 
-// The entries: one line per cipher (each folder's entry.cpp defines its function).
-const CipherEntry& aes128_entry();
-const CipherEntry& vision_entry();
-const CipherEntry& mimc_entry();
-const CipherEntry& chaghri_entry();
-const CipherEntry& pasta_entry();
-const CipherEntry& hera_entry();
-const CipherEntry& rasta_entry();
+// The entries: catalog_entries.inc has one line CB_ENTRY(name) per entry, in the registry's
+// order (CB_CIPHERS in runners/ciphers/CMakeLists.txt), and each folder's entry.cpp defines
+// name_entry().
+#define CB_ENTRY(name) const CipherEntry& name##_entry();
+#include "catalog_entries.inc"
+#undef CB_ENTRY
 
 namespace {
 
@@ -31,8 +29,11 @@ std::string refusal(const CipherEntry& e, bool bits) {
 }
 
 std::vector<const CipherEntry*> make_catalog() {
-  std::vector<const CipherEntry*> all = {&aes128_entry(), &vision_entry(), &mimc_entry(), &chaghri_entry(), &pasta_entry(),
-                                           &hera_entry(), &rasta_entry()};
+  std::vector<const CipherEntry*> all = {
+#define CB_ENTRY(name) &name##_entry(),
+#include "catalog_entries.inc"
+#undef CB_ENTRY
+  };
   for (auto* e : all) check_entry(*e);
   for (size_t i = 0; i < all.size(); ++i)
     for (size_t j = 0; j < i; ++j) {

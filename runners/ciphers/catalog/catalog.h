@@ -1,7 +1,8 @@
 // catalog.h: the registry of ciphers. Each entry lives in its own folder under
 // runners/ciphers/ (its description, clear reference and vectors) and is listed once in
-// catalog.cpp; nothing else in the project names a cipher. The executables ask the
-// catalog (run_cipher --list-ciphers writes it as JSON for the Python side).
+// the registry (CB_CIPHERS, runners/ciphers/CMakeLists.txt; catalog.cpp reads it); nothing
+// else in the project names a cipher. The executables ask the catalog (run_cipher
+// --list-ciphers writes it as JSON for the Python side).
 #pragma once
 
 #include <memory>
@@ -12,7 +13,7 @@
 
 namespace cb {
 
-// Every entry, in the order of catalog.cpp (each checked once: required fields present,
+// Every entry, in the registry's order (each checked once: required fields present,
 // instances consistent; a broken entry throws ParameterError naming the field).
 const std::vector<const CipherEntry*>& cipher_catalog();
 
