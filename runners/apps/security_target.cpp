@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "engine/bgv/chain.h"
-#include "engine/bgv/security.h"
+#include "engine/bgv/security_model.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -16,22 +16,26 @@ ChainPlan choose_for_target(const TargetQuery& q, const TargetPlanner& plan, lon
   struct Cand {
     long hwt, c, bits;
   };
+  const auto models = bgv::security_models_named(q.models);  // refuses an unknown name before any work
+  // How messages name the figure: "HElib's formula" alone keeps its words of before.
+  const std::string by = models.size() == 1 ? bgv::titles(models) : bgv::titles(models) + " (the lowest counts)";
   std::optional<Cand> best;
   std::string tried;
   double most = 0;
   long lightest_bits = 0;  // the first (lightest) weight's planned chain
   long chains_run = 0;     // by every search below: the plan reports them all
   // The fewest digits from q.c up at which a chain of `bits` reaches the target with key
-  // weight w by HElib's formula (0: none up to 16), and the security at each c tried.
+  // weight w by every model (0: none up to 16), and the security (their lowest) at each c tried.
   auto digits_for = [&](long bits, long w, std::string* line) -> long {
     for (long c = q.c; c <= std::min<long>(bits / 20, 16); ++c) {
-      double sec;
+      double log2_qp;
       try {
         const bgv::Chain ch(bgv::ChainParams{q.m, bits, c});
-        sec = bgv::helib_security(q.m, q.phi, ch.log2_Q() + ch.log2_P(), w);
+        log2_qp = ch.log2_Q() + ch.log2_P();
       } catch (const ParameterError&) {
         break;  // more digits than primes
       }
+      const double sec = bgv::lowest_bits(models, {q.m, q.phi, log2_qp, w});
       if (line) {  // a planned chain (not a bound)
         *line += msg(line->empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
         most = std::max(most, sec);
@@ -75,7 +79,7 @@ ChainPlan choose_for_target(const TargetQuery& q, const TargetPlanner& plan, lon
   }
   if (!best)
     throw ParameterError(msg("--security-target ", q.target, ": the planned chains at m=", q.m, " reach at most ",
-                             std::fixed, std::setprecision(1), most, " bits by HElib's formula (", tried,
+                             std::fixed, std::setprecision(1), most, " bits by ", by, " (", tried,
                              "): use a larger m", q.weight_given ? " or another key weight" : ""));
   // The re-plan at the chosen digits starts from the chain planned for this weight; where
   // --bits-hint was not given, that chain is the plan if it holds at these digits and the
@@ -86,13 +90,15 @@ ChainPlan choose_for_target(const TargetQuery& q, const TargetPlanner& plan, lon
     ChainPlan p = plan(c, best->hwt, hint, hint_is_plan);
     if (c != q.c) chains_run += p.chains_tried;  // else the weight's own plan, counted
     p.chains_tried = chains_run;
-    if (p.info.security < q.target && c >= 16)
+    // The plan's own figures: HElib's alone is p.info.security (plan_backend's, the same function).
+    const double sec = bgv::lowest_bits(models, {q.m, q.phi, p.info.log2_q, best->hwt});
+    if (sec < q.target && c >= 16)
       throw ParameterError(msg("--security-target ", q.target, ": re-planned at c=", c, ", hwt=", best->hwt,
-                               " the chain reaches ", std::fixed, std::setprecision(1), p.info.security, " bits only (",
+                               " the chain reaches ", std::fixed, std::setprecision(1), sec, " bits only (",
                                tried, ")"));
-    if (p.info.security >= q.target) {
+    if (sec >= q.target) {
       p.choice = msg("c=", c, ", hwt=", best->hwt, ": the fewest digits, then the shortest chain, then the lightest key ",
-                     "reaching ", q.target, " bits by HElib's formula (", tried, ")");
+                     "reaching ", q.target, " bits by ", by, " (", tried, ")");
       *chosen_c = c;
       *chosen_hwt = best->hwt;
       return p;

@@ -1,5 +1,11 @@
 // security_target.h: --security-target T, the digits c and the key weight of the cheapest
-// run that reaches T bits by HElib's formula, for any circuit the caller can plan.
+// run that reaches T bits by every security model named (--security-models; HElib's formula
+// by default), for any circuit the caller can plan.
+//
+// The models are the engine's registry's (engine/bgv/security_model.h: helib, coresvp); a
+// chain's security is the lowest of their figures on it (ring m, log2 of ciphertext and
+// special primes Q P, key weight), so one search meets them all. What is said below of
+// "the formula" holds of any of them: each rises with fewer bits of Q P.
 //
 // The digits set P, hence the security of a chain (HElib's formula counts Q P), but barely
 // the noise; the key weight changes both the formula (its table, docs/references.md §2)
@@ -22,6 +28,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "backend/chain_planner.h"
@@ -30,7 +37,8 @@ namespace cb {
 
 struct TargetQuery {
   long m = 0, phi = 0;
-  double target = 0;           // bits, by HElib's formula
+  double target = 0;           // bits, by every model of `models`
+  std::vector<std::string> models{"helib"};  // the registry's names (--security-models)
   long c = 3;                  // the fewest digits tried (--c)
   std::vector<long> weights;   // key weights to try (--hwt given: that one alone)
   bool weight_given = false;   // --hwt on the command line (the error message says so)

@@ -6,7 +6,8 @@ fact is computed in one place, the C++ engine, and never mirrored here:
     zmstar_info     Z_m^*/<p>: phi, d, slots, the hypercube, and the engine's limits
                     (requests "m" and "m basic" at p = 2, "m p=P" and "m basic p=P" at a
                     prime P; cbparams.cyclotomic builds them)
-    security_info   HElib's security formula (engine/bgv/security.h)
+    security_info   the security models: HElib's formula, core-SVP and the registry
+                    (engine/bgv/security_model.h; cbparams.security, cbparams.security_models)
     chain_info      the modulus chains (asked by cbparams.chains)
 
 A `Batch` keeps its command running and asks one request at a time when few are asked

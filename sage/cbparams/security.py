@@ -18,19 +18,15 @@
    [129.233, 158.603, 180.567, 126.742]
 
 2. Primal uSVP under the core-SVP model [ADPS16] (Alkim, Ducas, Poeppelmann, Schwabe,
-   "Post-quantum key exchange - a new hope", USENIX Security 2016, section 6): the attack
-   succeeds with BKZ block size beta when the projected target is shorter than the
-   Gram-Schmidt norm at index d - beta,
-       sigma sqrt(beta) <= delta(beta)^(2 beta - d) Vol^(1/d),
-   with the Bai-Galbraith embedding of LWE (n = phi, w samples, d = n + w + 1,
-   Vol = q^w (sigma/sigma_s)^n after scaling the secret to the error's size) and the
-   GSA root-Hermite factor delta(beta) = (beta/(2 pi e) (pi beta)^(1/beta))^(1/(2(beta-1)))
-   [Chen13]. The cost of one SVP call in dimension beta is 2^(0.292 beta) [BDGL16 sieve,
-   ADPS16's classical core-SVP]. We take the smallest beta over all w (samples are free:
-   key-switching keys give many), and no hybrid or sparse-secret guessing: this is a
-   lower-envelope sanity figure, the same model as the lattice estimator's "rough" uSVP.
-   This model lives only here; every core-SVP figure of the project (security.csv, the
-   tables) is this function of log2 Q, the same Q as HElib's formula (coresvp_of_chain).
+   "Post-quantum key exchange - a new hope", USENIX Security 2016, section 6), also
+   computed in the engine (runners/engine/bgv/coresvp.h states the model: Bai-Galbraith
+   embedding, GSA root-Hermite factor [Chen13], 2^(0.292 beta) a call [BDGL16], the smallest
+   beta over all sample counts, no hybrid or sparse-secret guessing: the lattice estimator's
+   "rough" uSVP), because the engine's target search meets it (run_cipher
+   --security-models); the functions below ask security_info for it. Every core-SVP
+   figure of the project (security.csv, the tables) is this function of log2 Q, the same Q
+   as HElib's formula (coresvp_of_chain). The models by name, with their citations and key
+   assumptions: cbparams.security_models.
 
    At m = 53261 with q = 2^820 and key weight 120, docs/references.md §3 lists the
    estimator's rough (ADPS16) uSVP as 166.4:
@@ -40,24 +36,8 @@
 """
 from __future__ import annotations
 
-import math
-
 from .batch import SECURITY
 from .errors import SecurityError
-
-#: Error standard deviation of HElib's and the engine's encryption, as the core-SVP model
-#: takes it (the engine's sampler, engine/bgv/sampler.h; HElib's formula scales it by sqrt(m)
-#: itself, in the engine).
-SIGMA = 3.2
-
-#: Cost models of one SVP call in dimension beta, by citation key: log2 of the cost.
-COST_MODELS = {
-    # Becker, Ducas, Gama, Laarhoven, SODA 2016: classical sieve 2^(0.292 beta);
-    # used without lower-order terms as "core-SVP" by ADPS16.
-    "ADPS16": lambda beta: 0.292 * beta,
-    # ADPS16's quantum core-SVP (Laarhoven's quantum sieve, 2^(0.265 beta)).
-    "ADPS16-quantum": lambda beta: 0.265 * beta,
-}
 
 
 def _checked(answers: list[dict]) -> list[dict]:
@@ -121,74 +101,33 @@ def coresvp_of_chain(phi: int, log2_q: float, hwt: int) -> float:
 
 
 # ---------------------------------------------------------------------------------------
-# core-SVP
+# core-SVP (the engine's, engine/bgv/coresvp.h)
 
-def delta_0(beta: float) -> float:
-    """Root-Hermite factor of BKZ-beta under the GSA [Chen13]."""
-    return (beta / (2 * math.pi * math.e) * (math.pi * beta) ** (1 / beta)) ** (1 / (2 * (beta - 1)))
-
-
-def secret_stddev(n: int, hwt: int) -> float:
-    """Standard deviation of a ternary secret coefficient: sqrt(h/n) for weight h, or
-    sqrt(2/3) for a dense key (modelled as uniform on {-1, 0, 1})."""
-    if hwt == 0:
-        return math.sqrt(2 / 3)
-    if hwt < 0 or hwt > n:
-        raise SecurityError(f"hwt={hwt}: the key weight must lie in [0, phi={n}] (0 = dense key)")
-    return math.sqrt(hwt / n)
+def _coresvp(n: int, log2_q: float, hwt: int, sigma: float | None, model: str) -> dict:
+    req = f"coresvp {int(n)} {float(log2_q)!r} {int(hwt)}"
+    if sigma is not None:
+        req += f" sigma={float(sigma)!r}"
+    (a,) = _checked(SECURITY.ask([req + f" cost_model={model}"]))
+    return a
 
 
-def _usvp_ok(beta: int, n: int, log2_q: float, sigma: float, sigma_s: float) -> bool:
-    """Is there a sample count w for which BKZ-beta solves the uSVP instance?"""
-    ld = math.log2(delta_0(beta))
-    lhs = math.log2(sigma) + 0.5 * math.log2(beta)
-    lscale = math.log2(sigma / sigma_s)
-    # RHS(w) = (2 beta - d) ld + (w log2_q + n lscale)/d, d = n + w + 1 > beta; concave
-    # in w: ternary search over integer w in [max(0, beta - n), 4n].
-    def rhs(w):
-        d = n + w + 1
-        if d <= beta:
-            return -math.inf
-        return (2 * beta - d) * ld + (w * log2_q + n * lscale) / d
-    lo, hi = max(0, beta - n), 4 * n
-    while hi - lo > 2:
-        a = lo + (hi - lo) // 3
-        b = hi - (hi - lo) // 3
-        if rhs(a) < rhs(b):
-            lo = a + 1
-        else:
-            hi = b - 1
-    return lhs <= max(rhs(w) for w in range(lo, hi + 1))
+def usvp_beta(n: int, log2_q: float, hwt: int = 0, sigma: float | None = None) -> int:
+    """Smallest BKZ block size beta for which primal uSVP succeeds (see module doc; sigma:
+    the error's standard deviation, the engine's 3.2 when None).
+
+    >>> usvp_beta(46080, 820, 120)
+    570
+    """
+    return int(_coresvp(n, log2_q, hwt, sigma, "ADPS16")["beta"])
 
 
-def usvp_beta(n: int, log2_q: float, hwt: int = 0, sigma: float = SIGMA) -> int:
-    """Smallest BKZ block size beta for which primal uSVP succeeds (see module doc)."""
-    if n < 2:
-        raise SecurityError(f"n={n}: the LWE dimension must be at least 2")
-    if log2_q <= math.log2(sigma):
-        raise SecurityError(f"log2_q={log2_q}: the modulus must exceed the error size sigma={sigma}")
-    s = secret_stddev(n, hwt)
-    lo, hi = 40, max(41, n)
-    if _usvp_ok(lo, n, log2_q, sigma, s):
-        return lo
-    if not _usvp_ok(hi, n, log2_q, sigma, s):
-        return hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if _usvp_ok(mid, n, log2_q, sigma, s):
-            hi = mid
-        else:
-            lo = mid
-    return hi
-
-
-def coresvp_bits(n: int, log2_q: float, hwt: int = 0, sigma: float = SIGMA,
+def coresvp_bits(n: int, log2_q: float, hwt: int = 0, sigma: float | None = None,
                  model: str = "ADPS16") -> float:
-    """log2 cost of primal uSVP under the core-SVP model: COST_MODELS[model](beta).
+    """log2 cost of primal uSVP under the core-SVP model: cost model `model` (ADPS16:
+    0.292 beta; ADPS16-quantum: 0.265 beta) of usvp_beta. SecurityError with the engine's
+    message for an unknown model, a key weight outside [0, n], or q not above sigma.
 
     >>> round(coresvp_bits(46080, 820, hwt=0), 1)  # dense key: slightly harder
     167.3
     """
-    if model not in COST_MODELS:
-        raise SecurityError(f"cost model {model!r} is unknown: use one of {sorted(COST_MODELS)}")
-    return COST_MODELS[model](usvp_beta(n, log2_q, hwt, sigma))
+    return float(_coresvp(n, log2_q, hwt, sigma, model)["coresvp_bits"])
