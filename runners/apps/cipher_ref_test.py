@@ -10,6 +10,7 @@ import random
 import subprocess
 
 import pytest
+from cbparams import catalog
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -92,9 +93,11 @@ def test_vision_vectors(cipher_ref, n, m):
      "rounds=19 is outside [1, 18]"),
     (["--cipher", "vision", "--field-bits", "12", "--key", "00" * 16, "--plaintext", "00" * 16],
      "vision has no instance with --field-bits 12"),
-    (["--cipher", "rijndael", "--key", "00" * 16, "--plaintext", "00" * 16], "not in the catalog (aes128, vision"),
+    (["--cipher", "rijndael", "--key", "00" * 16, "--plaintext", "00" * 16], "not in the catalog ({catalog})"),
 ])
 def test_errors(cipher_ref, args, message):
+    if "{catalog}" in message:  # the catalog's names, asked of it (a new entry leaves this green)
+        message = message.format(catalog=", ".join(c["name"] for c in catalog.catalog()["ciphers"]))
     p = cipher_ref(*args, check=False)
     assert p.returncode != 0
     assert message in p.stderr, p.stderr

@@ -37,6 +37,17 @@ def vector(name, index=0):
 
 AES_C1 = vector("aes128.json")
 
+#: Stands for the catalog's names in an expected message: the tests ask the catalog
+#: (catalog_names) rather than list it, so a new entry leaves them green.
+CATALOG = "<the catalog's names>"
+
+
+def catalog_names(tmp_path):
+    """The entries' names in the catalog's order, as run_cipher --list-ciphers writes them."""
+    out = tmp_path / "catalog.json"
+    subprocess.run([str(BIN), "--list-ciphers", "--json", str(out)], check=True, capture_output=True)
+    return [c["name"] for c in json.loads(out.read_text())["ciphers"]]
+
 
 def test_aes_fips197_vector_packed(tmp_path):
     proc, d = run(tmp_path, "--cipher", "aes128", "--backend", "clear", "--m", 771,
@@ -242,7 +253,7 @@ def test_vision_13_rounds_gf64(tmp_path):
      "m=193 has 2 slots: Vision GF(2^16)^8 packed needs 8 per block"),
     (["--cipher", "vision", "--field-bits", 16, "--state-size", 4, "--m", 257],
      "vision has no instance with --field-bits 16 and --state-size 4: it has GF(2^8)^16"),
-    (["--cipher", "rijndael", "--m", 257], "--cipher rijndael: not in the catalog (aes128, vision, mimc, chaghri"),
+    (["--cipher", "rijndael", "--m", 257], "--cipher rijndael: not in the catalog (" + CATALOG + ")"),
     (["--cipher", "chaghri", "--field-bits", 8, "--m", 3577], "chaghri has no instance with --field-bits 8: it has GF(2^63)^3"),
     (["--cipher", "mimc", "--m", 3577, "--decrypt"],
      "mimc63: no cheap inverse for --decrypt: step cube: the inverse of x^3 in GF(2^63) is x^6148914691236517205, "
@@ -268,6 +279,7 @@ def test_vision_13_rounds_gf64(tmp_path):
      "--linear: merged not in {fused,separate}"),
 ])
 def test_errors(tmp_path, args, message):
+    message = message.replace(CATALOG, ", ".join(catalog_names(tmp_path)))
     proc, d = run(tmp_path, "--backend", "clear", *args)
     assert proc.returncode == 1
     assert d is None
