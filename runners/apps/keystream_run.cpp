@@ -24,6 +24,7 @@
 #include "backend/helib_backend.h"
 #endif
 #include "ciphers/catalog/keystream_circuit.h"
+#include "ciphers/catalog/keystream_state_circuit.h"
 #include "engine/algebra/zmstar.h"
 #include "engine/errors.h"
 
@@ -51,28 +52,22 @@ Elements random_elements(std::mt19937_64& g, const CipherField& F, long count) {
   return v;
 }
 
-template <class B>
-std::vector<Elements> decrypt_blocks(const B& b, const std::vector<typename B::Ctxt>& st, long blocks) {
-  std::vector<Elements> out(size_t(blocks), Elements(st.size()));
-  for (size_t i = 0; i < st.size(); ++i) {
-    const auto v = b.decrypt(st[i]);
-    for (long j = 0; j < blocks; ++j) out[size_t(j)][i] = v[size_t(j)];
-  }
-  return out;
-}
-
 // What one session on a backend measured (apps/transcipher_record.h), with the engine's steps.
 struct Session : apps::SessionStages {
   nlohmann::json op_profile = nlohmann::json::array();  // BGV: the keystream's engine steps
+  long rotations = 0, rotation_keys = 0;  // the keystream's automorphisms and their keys
+  long key_cts = 0, result_cts = 0;       // the ciphertexts of the encrypted key and of the results
 };
 
 // One session of the keystream circuit on b, checked stage by stage (the planner runs it
-// too: its capacities are the plan's).
-template <class B>
-Session session(B& b, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
-                const std::vector<Elements>& ks_ref, long blocks) {
+// too: its capacities are the plan's). Circuit: KeystreamCircuit (one block per slot) or
+// KeystreamStateCircuit (one block's state in slots, --packing state).
+template <class B, class Circuit>
+Session session_with(B& b, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
+                     const std::vector<Elements>& ks_ref, long blocks) {
   Session s;
-  KeystreamCircuit<B> circ(b, ks, blocks);
+  Circuit circ(b, ks, blocks);
+  if (const auto ks_needed = circ.automorphisms(); !ks_needed.empty()) b.require_automorphisms(ks_needed);
   Stopwatch w;
   circ.set_blocks(o.nonce, o.counter);
   s.material_s = w.lap();
@@ -92,7 +87,7 @@ Session session(B& b, const KeystreamInstance& ks, const KeystreamRunOptions& o,
   }
   s.keystream_cpu_s = process_cpu_seconds() - cpu0;
   s.after_keystream = circ.capacity(out);
-  const auto got = decrypt_blocks(b, out, blocks);
+  const auto got = circ.decrypt(out);
   w.lap();  // the check's decryption is not the server's time
   for (long j = 0; j < blocks; ++j) s.wrong_keystream += got[size_t(j)] != ks_ref[size_t(j)];
   s.keystream0 = got.at(0);
@@ -101,28 +96,40 @@ Session session(B& b, const KeystreamInstance& ks, const KeystreamRunOptions& o,
   s.after_subtract = circ.capacity(m);
   const auto y = circ.work_after(ev, m, o.depth_after);
   s.work_after_s = w.lap();
-  if constexpr (!std::is_same_v<B, PlanBackend>) {  // one ciphertext carries `blocks` elements
-    const double bits = double(blocks) * apps::slot_element_bits(b);
+  if constexpr (!std::is_same_v<B, PlanBackend>) {  // one ciphertext carries elements_per_ciphertext() elements
+    const double bits = double(circ.elements_per_ciphertext()) * apps::slot_element_bits(b);
     s.sizes = apps::record_sizes_json(b, key.at(0), m.at(0), bits);
   }
   s.after_work = b.capacity_bits(y);
   Stopwatch dw;
-  const auto msgs = decrypt_blocks(b, m, blocks);
-  const auto yv = b.decrypt(y);
+  const auto msgs = circ.decrypt(m);
+  const auto yv = circ.decrypt_work(y);
   s.decrypt_s = dw.seconds();
-  const auto want = circ.work_after_clear(cd.msgs, o.depth_after);
+  const auto want = circ.work_after_expected(cd.msgs, o.depth_after);
   for (long j = 0; j < blocks; ++j) {
     s.wrong_msgs += msgs[size_t(j)] != cd.msgs[size_t(j)];
     s.wrong_work += yv[size_t(j)] != want[size_t(j)];
   }
+  for (const auto& r : s.rounds) s.rotations += r.counts.automorph;
+  s.rotation_keys = long(circ.automorphisms().size());
+  s.key_cts = circ.key_ciphertexts(), s.result_cts = circ.result_ciphertexts();
   return s;
+}
+
+template <class B>
+Session session(B& b, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
+                const std::vector<Elements>& ks_ref, long blocks) {
+  if (o.packing == "state") return session_with<B, KeystreamStateCircuit<B>>(b, ks, o, cd, ks_ref, blocks);
+  return session_with<B, KeystreamCircuit<B>>(b, ks, o, cd, ks_ref, blocks);
 }
 
 // The further products the transciphered data takes on the planner's backend at its
 // chain: y <- y m_l until a bound passes its modulus (at most kMaxDepthLeft).
-long depth_left(PlanBackend& pb, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
-                long blocks) {
-  KeystreamCircuit<PlanBackend> circ(pb, ks, blocks);
+template <class Circuit>
+long depth_left_with(PlanBackend& pb, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
+                     long blocks) {
+  Circuit circ(pb, ks, blocks);
+  if (const auto ks_needed = circ.automorphisms(); !ks_needed.empty()) pb.require_automorphisms(ks_needed);
   circ.set_blocks(o.nonce, o.counter);
   Evaluator<PlanBackend> ev(pb);
   auto m = circ.subtract_from(ev, cd.cts, circ.run(ev, circ.encrypt_key(cd.key)));
@@ -135,6 +142,11 @@ long depth_left(PlanBackend& pb, const KeystreamInstance& ks, const KeystreamRun
     y = std::move(z);
   }
   return more;
+}
+long depth_left(PlanBackend& pb, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
+                long blocks) {
+  if (o.packing == "state") return depth_left_with<KeystreamStateCircuit<PlanBackend>>(pb, ks, o, cd, blocks);
+  return depth_left_with<KeystreamCircuit<PlanBackend>>(pb, ks, o, cd, blocks);
 }
 
 }  // namespace
@@ -153,9 +165,16 @@ int run_keystream(const KeystreamRunOptions& o) {
   const long ell = zm.ell();
   if (sp.p == 2 && zm.d() % sp.n != 0)
     throw ParameterError(msg("m=", o.m, " has d=", zm.d(), ": ", sp.id, " needs GF(2^", sp.n, ") slots"));
-  const long blocks = o.blocks ? o.blocks : ell;
-  if (blocks < 1 || blocks > ell)
-    throw ParameterError(msg("--blocks ", blocks, ": ", sp.id, " runs one block per slot, 1..", ell, " at m=", o.m));
+  if (o.packing != "blocks" && o.packing != "state")
+    throw ParameterError(msg("--packing ", o.packing, ": keystream entries pack blocks (one per slot) or state"));
+  std::optional<KsStateRows> rows;  // --packing state: a block's row in the slots
+  if (o.packing == "state") rows.emplace(zm, ks);
+  const long max_blocks = rows ? rows->max_blocks() : ell;
+  const long blocks = o.blocks ? o.blocks : max_blocks;
+  if (blocks < 1 || blocks > max_blocks)
+    throw ParameterError(rows ? msg("--blocks ", blocks, ": ", sp.id, " with --packing state holds 1..", max_blocks,
+                                    " blocks per ciphertext at m=", o.m)
+                              : msg("--blocks ", blocks, ": ", sp.id, " runs one block per slot, 1..", ell, " at m=", o.m));
   if (o.counter > ~uint64_t(0) - uint64_t(blocks - 1))
     throw ParameterError(msg("--counter ", o.counter, " with ", blocks, " blocks: the counters pass 2^64 - 1"));
   std::mt19937_64 g(o.seed);
@@ -203,7 +222,7 @@ int run_keystream(const KeystreamRunOptions& o) {
       const std::string key = msg("keystream 1|", PlanCache::engine_identity(), "|instance=", sp.id, "|blocks=", blocks,
                                   "|key=", apps::fnv1a(ks.to_bytes(cd.key)), "|m=", o.m, "|p=", sp.p, "|c=", cc,
                                   "|hwt=", w, "|seed=", o.seed, "|nonce=", o.nonce, "|counter=", o.counter,
-                                  "|depth_after=", o.depth_after);
+                                  "|depth_after=", o.depth_after, rows ? "|packing=state" : "");
       if (cache)
         if (auto hit = cache->load(key)) return *hit;
       PlanBackend pb = plan_backend(1000, cc, w);
@@ -243,7 +262,8 @@ int run_keystream(const KeystreamRunOptions& o) {
   out["counter"] = o.counter;
   out["depth_after"] = o.depth_after;
   out["blocks"] = blocks;
-  out["blocks_per_run_max"] = ell;
+  out["packing"] = o.packing;
+  out["blocks_per_run_max"] = max_blocks;
   if (plan) {
     json pj = {{"bits", plan->bits}, {"chain", plan->chain}, {"fresh_capacity_bits", plan->fresh_capacity},
                {"round_capacity_bits", plan->round_capacity}, {"min_capacity_bits", plan->min_capacity},
@@ -305,12 +325,15 @@ int run_keystream(const KeystreamRunOptions& o) {
   out["encryption"] = o.backend == "bgv" ? o.encryption : o.backend == "helib" ? "public" : "none";
   out["threads"] = omp_get_max_threads();
   out["params"] = params;
-  out["layout"] = msg("one block per slot: ", ks.state_size(), " ciphertexts of state, ", blocks, " of ", ell, " slots");
+  out["layout"] = rows ? rows->describe(blocks)
+                       : msg("one block per slot: ", ks.state_size(), " ciphertexts of state, ", blocks, " of ", ell, " slots");
+  out["rotations"] = s.rotations;
+  out["rotation_keys"] = s.rotation_keys;
   out["key_fingerprint"] = msg(std::hex, fnv1a(ks.to_bytes(cd.key)));
   out["keystream"] = ks.format(s.keystream0);
   if (o.backend == "bgv") out["op_profile"] = s.op_profile;
   apps::SessionShape shape;
-  shape.blocks = blocks, shape.s = sp.s, shape.key_cts = sp.key_elements, shape.result_cts = sp.s;
+  shape.blocks = blocks, shape.s = sp.s, shape.key_cts = s.key_cts, shape.result_cts = s.result_cts;
   shape.element_bytes = ks.element_bytes();
   shape.element_bits = F.is_prime() ? std::log2(double(F.p())) : double(F.n());
   shape.depth_after = o.depth_after, shape.depth_left = left;

@@ -13,8 +13,13 @@
 // depth_left counts the further products it takes (the planner's bounds at the run's
 // chain), beyond the L it was planned for.
 //
-// JSON: cipher, instance, instance_id, mode ("keystream"), backend, encryption, threads,
-// params, blocks, blocks_per_run_max, layout, nonce, counter, depth_after, seed,
+// --packing state (KeystreamRunOptions::packing) puts one block's state in the slots of one
+// ciphertext instead, as many blocks per ciphertext as its rows fit, the matrices applied by
+// rotations (keystream_state_circuit.h); the session and its checks are the same.
+//
+// JSON: cipher, instance, instance_id, mode ("keystream"), packing ("blocks" or "state"),
+// backend, encryption, threads, params, blocks, blocks_per_run_max, layout, rotations (the
+// keystream's automorphisms, all rounds) and rotation_keys (their distinct keys), nonce, counter, depth_after, seed,
 // key_fingerprint, timings{setup_s, keygen_s, material_s, encrypt_key_s, keystream_s,
 // keystream_cpu_s, subtract_s, work_after_s, decrypt_s, wall_s, plan_s, process_s},
 // per_round[{round, seconds, capacity_bits, ops, counts}], capacity{fresh_bits,
@@ -39,6 +44,9 @@ struct KeystreamRunOptions {
   const InstanceSpec* spec = nullptr;
   std::string backend = "bgv", key_text, json_path, encryption = "secret";
   std::string plan_cache;  // directory of plans kept between runs (backend/plan_cache.h; empty: none)
+  // blocks: one ciphertext per state element, block j in slot j (keystream_circuit.h);
+  // state: one block's state in the slots of one ciphertext, rotations (keystream_state_circuit.h)
+  std::string packing = "blocks";
   long m = 0, bits = 0, c = 3, hwt = 120, blocks = 0, depth_after = 0, bits_hint = 0;
   uint64_t seed = 1, nonce = 0, counter = 0;
   bool plan_only = false, force = false;
