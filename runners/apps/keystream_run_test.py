@@ -102,7 +102,43 @@ def test_pasta4_planned_on_the_engine(tmp_path):
     assert r["correct"] and r["capacity"]["after_subtract_bits"] >= 0 and r["backend"] == "bgv"
 
 
+def test_state_packing_on_the_engine(tmp_path):
+    """--packing state: HERA-5 at p = 65537 on m = 256, one block's state per row of 32
+    slots (its elements and their replicas; 4 blocks in one ciphertext), planned for one
+    product after; block 0 is IAIK's vector, and the rotations are counted: MixColumns 6,
+    MixRows 3 and the replica 1 a round, twice that in the last (6 + 3 + 1 keys)."""
+    doc = kat("hera/kat_hera5.json")
+    v = doc["vectors"][0]
+    proc, r = run(tmp_path, "--cipher", "hera", "--m", 256, "--key", csv(v["key"]), "--nonce", doc["nonce"],
+                  "--depth-after", 1, "--packing", "state")
+    assert proc.returncode == 0, proc.stderr
+    assert r["correct"] and r["packing"] == "state" and r["blocks"] == 4 and r["blocks_per_run_max"] == 4
+    assert r["keystream"] == csv(v["keystream"])
+    assert r["wrong_blocks"] == {"keystream": 0, "messages": 0, "work_after": 0}
+    assert r["rotations"] == 60 and r["rotation_keys"] == 10
+    assert [x["counts"]["automorph"] for x in r["per_round"]] == [10, 10, 10, 10, 20]
+    assert r["fheorg"]["Bandwidth"]["Encrypted symmetric key"] == r["sizes"]["fresh_ciphertext_bytes"]
+    assert r["capacity"]["after_work_bits"] >= 0
+
+
+def test_state_packing_of_pasta_on_the_clear_backend(tmp_path):
+    """Pasta-4 at m = 512: rows of 128 slots (64 elements and replicas) along the first
+    dimension of 128, 2 blocks; at m = 256 the row follows the slot order, 1 block."""
+    proc, r = run(tmp_path, "--instance", "pasta4p17", "--m", 512, "--backend", "clear", "--packing", "state",
+                  "--nonce", 7)
+    assert proc.returncode == 0, proc.stderr
+    assert r["correct"] and r["blocks"] == 2 and "along the first dimension" in r["layout"]
+    proc, r = run(tmp_path, "--instance", "pasta4p17", "--m", 256, "--backend", "clear", "--packing", "state")
+    assert proc.returncode == 0, proc.stderr
+    assert r["correct"] and r["blocks"] == 1 and "in slot order" in r["layout"]
+
+
 @pytest.mark.parametrize("args,message", [
+    (["--cipher", "hera", "--m", 16, "--packing", "state"],
+     "--packing state: hera5p17 needs a row of 32 slots (16 state elements and their replicas) and m=16 has 8 slots"),
+    (["--cipher", "hera", "--m", 256, "--packing", "state", "--blocks", 5],
+     "--blocks 5: hera5p17 with --packing state holds 1..4 blocks per ciphertext at m=256"),
+    (["--cipher", "aes128", "--m", 257, "--packing", "state"], "--packing state: aes128 has"),
     (["--cipher", "hera", "--m", 256, "--key", csv([65537] + [1] * 15)], "element 0 is 65537, not below p=65537"),
     (["--cipher", "hera", "--m", 256, "--key", "1,2,3"], "has 3 elements: hera5p17 needs 16"),
     (["--cipher", "hera", "--m", 256, "--blocks", 129], "--blocks 129: hera5p17 runs one block per slot, 1..128"),
