@@ -133,6 +133,16 @@ def test_state_packing_of_pasta_on_the_clear_backend(tmp_path):
     assert r["correct"] and r["blocks"] == 1 and "in slot order" in r["layout"]
 
 
+def test_state_packing_of_rasta_on_the_clear_backend(tmp_path):
+    """Rasta-6 (351 bits) over GF(2): a row of 702 slots (the bits and their replicas) in
+    slot order at m = 16383 (756 slots of GF(2^14) holding bits), its 351 x 351 matrices
+    by rotations, every block against the reference."""
+    proc, r = run(tmp_path, "--instance", "rasta6", "--m", 16383, "--backend", "clear", "--packing", "state",
+                  "--nonce", 1, "--counter", 4)
+    assert proc.returncode == 0, proc.stderr
+    assert r["correct"] and r["blocks"] == 1 and r["params"]["p"] == 2 and r["rotations"] > 0
+
+
 @pytest.mark.parametrize("args,message", [
     (["--cipher", "hera", "--m", 16, "--packing", "state"],
      "--packing state: hera5p17 needs a row of 32 slots (16 state elements and their replicas) and m=16 has 8 slots"),
