@@ -221,8 +221,12 @@ def check_record(record_path: Path, command: str) -> dict:
 def machine() -> dict:
     """The machine the sitting ran on: CPU model, cores, memory, vector extensions, kernel."""
     cpuinfo = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
-    model = next((line.split(":", 1)[1].strip() for line in cpuinfo.splitlines() if line.startswith("model name")),
-                 platform.processor() or "unknown CPU")
+    def field(name: str) -> str:
+        return next((line.split(":", 1)[1].strip() for line in cpuinfo.splitlines()
+                     if line.split(":", 1)[0].strip() == name), "")
+    model = field("model name") or platform.processor() or "unknown CPU"
+    if field("cpu family"):  # "AMD EPYC" alone does not say which
+        model += f" (family {field('cpu family')} model {field('model')}, {field('cache size') or 'size not stated'} L2 cache per core)"
     flags = next((line.split(":", 1)[1].split() for line in cpuinfo.splitlines() if line.startswith("flags")), [])
     meminfo = Path("/proc/meminfo").read_text() if Path("/proc/meminfo").exists() else ""
     mem_kb = next((int(line.split()[1]) for line in meminfo.splitlines() if line.startswith("MemTotal:")), 0)
