@@ -226,7 +226,7 @@ def machine() -> dict:
                      if line.split(":", 1)[0].strip() == name), "")
     model = field("model name") or platform.processor() or "unknown CPU"
     if field("cpu family"):  # "AMD EPYC" alone does not say which
-        model += f" (family {field('cpu family')} model {field('model')}, {field('cache size') or 'size not stated'} L2 cache per core)"
+        model += f" (family {field('cpu family')} model {field('model')}, cache size {field('cache size') or 'not stated'})"
     flags = next((line.split(":", 1)[1].split() for line in cpuinfo.splitlines() if line.startswith("flags")), [])
     meminfo = Path("/proc/meminfo").read_text() if Path("/proc/meminfo").exists() else ""
     mem_kb = next((int(line.split()[1]) for line in meminfo.splitlines() if line.startswith("MemTotal:")), 0)
