@@ -127,6 +127,7 @@
 #include "engine/algebra/zmstar.h"
 #include "engine/bgv/chain.h"
 #include "engine/bgv/memory.h"
+#include "engine/bgv/security_model.h"
 #include "engine/bgv/security.h"
 #include "engine/errors.h"
 
@@ -153,6 +154,7 @@ struct Options {
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
   bool measure_noise = false, list_ciphers = false;
   bool hwt_given = false;  // --hwt on the command line: --security-target keeps it
+  std::vector<std::string> security_models{"helib"};  // --security-models (engine/bgv/security_model.h)
   uint64_t nonce = 0, counter = 0;  // a keystream entry's or CTR run's first block (apps/keystream_run.h, ctr_run.h)
   long depth_after = 0;             // products after the keystream the chain must hold
   std::string mode;                 // --mode: block or ctr (empty: the entry's own, block or keystream)
@@ -397,6 +399,7 @@ ChainPlan choose_for_target(Options& o, const Instance& in) {
   q.m = o.m, q.phi = ZmStar(o.m, long(in.spec->p)).phi(), q.target = o.security_target, q.c = o.c;
   q.weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
   q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint, q.hint_is_plan = o.hint_is_plan;
+  q.models = o.security_models;
   // Each weight's planner, and the re-plan at other digits, build their backends on one
   // ring's slot CRT, encodings and permutations, made once, when a plan is first computed
   // (PlanRing::keep: none when every plan is cached).
@@ -632,17 +635,19 @@ std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
                              "(nonce, counter) pairs: use --mode ctr or no --mode)"));
   if (!sp) sp = &find_instance(*e, o.n, o.s, o.p);
   if (o.decrypt || !o.pt_hex.empty() || o.rounds != -1 || o.linear != "separate" || o.measure_noise ||
-      (o.packing != "packed" && o.packing != "sliced" && o.packing != "state"))
+      (o.packing != "packed" && o.packing != "sliced"))
     throw ParameterError(msg(e->name, " is a keystream generator (one block per slot, --nonce/--counter/--depth-after): ",
                              "--decrypt, --plaintext, --rounds, --linear, --packing and --measure-noise are the block ",
                              "ciphers'"));
+  if (o.security_models != std::vector<std::string>{"helib"})
+    throw ParameterError(msg("--security-models: ", e->name, "'s keystream runs meet --security-target by HElib's ",
+                             "formula alone; the block ciphers' runs take other models"));
   KeystreamRunOptions k;
   k.entry = e, k.spec = sp, k.backend = o.backend, k.key_text = o.key_hex, k.json_path = o.json_path;
   k.encryption = o.encryption, k.m = o.m, k.bits = o.bits, k.c = o.c, k.hwt = o.hwt, k.blocks = o.blocks;
   k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce;
   k.counter = o.counter, k.plan_only = o.plan, k.force = o.force;
   k.security_target = o.security_target, k.hwt_given = o.hwt_given, k.plan_cache = o.plan_cache;
-  k.packing = o.packing == "state" ? "state" : "blocks";
   return k;
 }
 
@@ -654,6 +659,9 @@ CtrRunOptions ctr_options(const Options& o, const Instance& in) {
   if (o.decrypt || !o.pt_hex.empty() || o.measure_noise || o.corrupt_output)
     throw ParameterError(msg("--mode ctr: the blocks are counter blocks (--nonce, --counter) and the direction is "
                              "encryption; --decrypt, --plaintext and --measure-noise are block mode's"));
+  if (o.security_models != std::vector<std::string>{"helib"})
+    throw ParameterError("--security-models: --mode ctr meets --security-target by HElib's formula alone; block "
+                         "mode takes other models");
   CtrRunOptions k;
   k.entry = in.entry, k.spec = in.spec, k.packing = o.packing, k.linear = o.linear, k.backend = o.backend;
   k.json_path = o.json_path, k.encryption = o.encryption, k.plan_cache = o.plan_cache;
@@ -833,9 +841,8 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", o.rounds, "rounds (default: the cipher's; fewer = reduced-round, e.g. 13 for GF(2^64)^2)");
   app.add_option("--packing", o.packing,
                  "packed (blocks in slots), sliced (one ciphertext per element; AES calls it byte-sliced) or "
-                 "bit-sliced (one ciphertext per state bit, where the cipher offers it); keystream entries: "
-                 "blocks across slots (the default) or state (one block's state in the slots, rotations)")
-      ->check(CLI::IsMember({"packed", "byte-sliced", "sliced", "bit-sliced", "state"}));
+                 "bit-sliced (one ciphertext per state bit, where the cipher offers it)")
+      ->check(CLI::IsMember({"packed", "byte-sliced", "sliced", "bit-sliced"}));
   app.add_option("--encryption", o.encryption,
                  "secret (default): the key and the blocks encrypted with the secret key, as their owner would "
                  "(a third of the public key's transforms, engine/bgv/encryptor.h); public: with the public key. "
@@ -901,6 +908,20 @@ int main(int argc, char** argv) {
                  "choose the key-switching digits c (from --c up) and, without --hwt, the key weight (120, 150, "
                  "200, 300) of the cheapest run whose planned chain reaches this security by HElib's formula")
       ->check(CLI::PositiveNumber);
+  app.add_option("--security-models", o.security_models,
+                 "with --security-target: the models whose lowest figure must reach it, comma-separated, met in "
+                 "one search (engine/bgv/security_model.h: helib = HElib's formula, coresvp = core-SVP uSVP "
+                 "[ADPS16]; default helib)")
+      ->delimiter(',')
+      ->check([](const std::string& name) {
+        try {
+          cb::bgv::security_model(name);
+          return std::string();
+        } catch (const cb::ParameterError& e) {
+          return std::string(e.what());
+        }
+      })
+      ->needs("--security-target");
   app.add_flag("--allow-insecure", o.allow_insecure, "accept key weights HElib's formula rates at 0 bits (1..119)");
   app.add_option("--json", o.json_path, "output JSON file")->required();
   app.add_flag("--measure-noise", o.measure_noise,
