@@ -635,7 +635,7 @@ std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
                              "(nonce, counter) pairs: use --mode ctr or no --mode)"));
   if (!sp) sp = &find_instance(*e, o.n, o.s, o.p);
   if (o.decrypt || !o.pt_hex.empty() || o.rounds != -1 || o.linear != "separate" || o.measure_noise ||
-      (o.packing != "packed" && o.packing != "sliced"))
+      (o.packing != "packed" && o.packing != "sliced" && o.packing != "state"))
     throw ParameterError(msg(e->name, " is a keystream generator (one block per slot, --nonce/--counter/--depth-after): ",
                              "--decrypt, --plaintext, --rounds, --linear, --packing and --measure-noise are the block ",
                              "ciphers'"));
@@ -648,6 +648,7 @@ std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
   k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce;
   k.counter = o.counter, k.plan_only = o.plan, k.force = o.force;
   k.security_target = o.security_target, k.hwt_given = o.hwt_given, k.plan_cache = o.plan_cache;
+  k.packing = o.packing == "state" ? "state" : "blocks";
   return k;
 }
 
@@ -841,8 +842,9 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", o.rounds, "rounds (default: the cipher's; fewer = reduced-round, e.g. 13 for GF(2^64)^2)");
   app.add_option("--packing", o.packing,
                  "packed (blocks in slots), sliced (one ciphertext per element; AES calls it byte-sliced) or "
-                 "bit-sliced (one ciphertext per state bit, where the cipher offers it)")
-      ->check(CLI::IsMember({"packed", "byte-sliced", "sliced", "bit-sliced"}));
+                 "bit-sliced (one ciphertext per state bit, where the cipher offers it); keystream entries: "
+                 "blocks across slots (the default) or state (one block's state in the slots, rotations)")
+      ->check(CLI::IsMember({"packed", "byte-sliced", "sliced", "bit-sliced", "state"}));
   app.add_option("--encryption", o.encryption,
                  "secret (default): the key and the blocks encrypted with the secret key, as their owner would "
                  "(a third of the public key's transforms, engine/bgv/encryptor.h); public: with the public key. "
