@@ -59,37 +59,59 @@ DCRTPoly DCRTPoly::from_coeffs(const Context& ctx, std::vector<int> primes,
   return r;
 }
 
-void DCRTPoly::coeffs_limb(const Context& ctx, int p, const std::vector<long>& coeffs, uint64_t* tmp,
-                           uint64_t* out) {
-  const uint64_t q = ctx.q(p);
-  const long n = long(coeffs.size());
-  for (long k = 0; k < n; ++k) {
-    // Coefficients are mostly small (keys, noise, plaintexts): no division for those.
-    const long c = coeffs[k];
-    const uint64_t a = c >= 0 ? uint64_t(c) : uint64_t(0) - uint64_t(c);
-    const uint64_t r = a < q ? a : a % q;
-    tmp[k] = c >= 0 || r == 0 ? r : q - r;
-  }
-  ctx.ntt(p).forward(tmp, n, out);
-}
-
 namespace {
 uint64_t residue(long c, uint64_t q) {
   const uint64_t a = c >= 0 ? uint64_t(c) : uint64_t(0) - uint64_t(c);
   const uint64_t r = a < q ? a : a % q;
   return c >= 0 || r == 0 ? r : q - r;
 }
+// max_k |c_k| (c_k > -2^63).
+uint64_t max_abs(const std::vector<long>& c) {
+  uint64_t mx = 0;
+  for (long x : c) mx = std::max(mx, x >= 0 ? uint64_t(x) : uint64_t(0) - uint64_t(x));
+  return mx;
+}
 }  // namespace
+
+void DCRTPoly::coeffs_limb(const Context& ctx, int p, const std::vector<long>& coeffs, uint64_t* tmp,
+                           uint64_t* out) {
+  const uint64_t q = ctx.q(p);
+  const long n = long(coeffs.size());
+  if (max_abs(coeffs) < q) {
+    // Coefficients are mostly small (keys, noise, plaintexts): c, or q + c below 0, in
+    // one vectorized pass.
+    const long* c = coeffs.data();
+    for (long k = 0; k < n; ++k) tmp[k] = uint64_t(c[k]) + (c[k] < 0 ? q : 0);
+  } else {
+    for (long k = 0; k < n; ++k) tmp[k] = residue(coeffs[k], q);
+  }
+  ctx.ntt(p).forward(tmp, n, out);
+}
 
 void DCRTPoly::scaled_coeffs_limb(const Context& ctx, int p, long scale, const std::vector<long>& e,
                                   const std::vector<long>& plus, uint64_t* tmp, uint64_t* out) {
   const uint64_t q = ctx.q(p);
-  const long n = long(e.size());
-  if (long(plus.size()) > n) throw ParameterError(msg("from_scaled_coeffs: ", plus.size(), " > ", n, " coefficients"));
-  const util::ShoupMul w(residue(scale, q), q);
-  for (long k = 0; k < n; ++k) {
-    const uint64_t x = util::mul_shoup(residue(e[k], q), w.w, w.wp, q);
-    tmp[k] = k < long(plus.size()) ? util::add_mod(x, residue(plus[k], q), q) : x;
+  const long n = long(e.size()), np = long(plus.size());
+  if (np > n) throw ParameterError(msg("from_scaled_coeffs: ", plus.size(), " > ", n, " coefficients"));
+  const uint64_t s = uint64_t(scale >= 0 ? scale : -scale);
+  if (max_abs(plus) <= q / 2 && (s == 0 || max_abs(e) <= (q / 2) / s)) {
+    // |scale e_k + plus_k| <= 2 floor(q / 2) < q (encryption's p e at any p < 2^61 with a
+    // Gaussian e): the integers themselves, as coeffs_limb takes them.
+    const long *x = e.data(), *y = plus.data();
+    for (long k = 0; k < np; ++k) {
+      const long c = scale * x[k] + y[k];
+      tmp[k] = uint64_t(c) + (c < 0 ? q : 0);
+    }
+    for (long k = np; k < n; ++k) {
+      const long c = scale * x[k];
+      tmp[k] = uint64_t(c) + (c < 0 ? q : 0);
+    }
+  } else {
+    const util::ShoupMul w(residue(scale, q), q);
+    for (long k = 0; k < n; ++k) {
+      const uint64_t x = util::mul_shoup(residue(e[k], q), w.w, w.wp, q);
+      tmp[k] = k < np ? util::add_mod(x, residue(plus[k], q), q) : x;
+    }
   }
   ctx.ntt(p).forward(tmp, n, out);
 }

@@ -1,10 +1,10 @@
 #include "engine/bgv/decryptor.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/bgv/noise.h"
 #include "engine/util/canonical.h"
-#include "engine/bgv/rns_rounding.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
 #include "engine/util/vecmod.h"
@@ -72,59 +72,47 @@ const PhiReduction& Decryptor::phi_modulus(long i) const {
 
 Decryptor::Result Decryptor::decrypt(const Ciphertext& c) const {
   const auto& T = c.primes();
+  std::vector<long> all(T.size());
+  for (size_t i = 0; i < T.size(); ++i) all[i] = long(i);
   if (T.size() > 1 && std::isfinite(log2_round_)) {
-    // The largest prime of the set keeps the most capacity.
-    int best = T[0];
-    for (int p : T)
-      if (ctx_.log2_q(p) > ctx_.log2_q(best)) best = p;
-    const double at_1 = log2_add(c.log2_noise() - (ctx_.log2_Q(T) - ctx_.log2_q(best)), log2_round_);
-    if (at_1 < ctx_.log2_q(best) - 4) {
-      std::vector<int> drop;
-      for (int p : T)
-        if (p != best) drop.push_back(p);
-      // w = c0 + c1 s, whose representative f m + p e modulo Q is what decryption reads,
-      // rounded alone to the prime `best` (one polynomial's transforms where switching c0
-      // and c1 took two): (w - delta) / T with delta = w (mod T), delta = 0 (mod p) is,
-      // modulo p, f m times T^-1 (= m at p = 2), and smaller than the switched pair's
-      // c0 + c1 s (no delta_1 s term), so at_1 still bounds it. Decrypted as the
-      // ciphertext (w', 0) of factor f T^-1.
-      DCRTPoly w(ctx_, T, DCRTPoly::Uninitialized{});
-#pragma omp parallel for schedule(static) if(ctx_.parallel())
-      for (long i = 0; i < long(T.size()); ++i)
-        util::mul_add_mod_array(w.limb(i), c.c1.limb(i), sk_.s.limb_of(T[i]), c.c0.limb(i), ctx_.phi(),
-                                ctx_.q(T[i]));
-      Ciphertext low(divide_round(w, {best}, drop), DCRTPoly(ctx_, {best}), RootBound::flat(ctx_.phi(), at_1));
-      low.factor = c.factor;
-      if (ctx_.p() != 2) {  // the rounding multiplied the plaintext by (prod drop)^-1 mod p
-        const uint64_t p = uint64_t(ctx_.p());
-        uint64_t T = 1;
-        for (int i : drop) T = util::mul_mod(T, ctx_.q(i) % p, p);
-        low.factor = util::mul_mod(low.factor, util::inv_mod(T, p), p);
+    // The fewest primes, largest first, whose product holds the noise bound with 4 bits to
+    // spare (decryptor.h); decrypted in the ciphertext's order.
+    std::vector<long> by_size = all;
+    std::stable_sort(by_size.begin(), by_size.end(),
+                     [&](long i, long j) { return ctx_.log2_q(T[i]) > ctx_.log2_q(T[j]); });
+    double bits = 0;
+    for (size_t k = 0; k + 1 < by_size.size(); ++k) {
+      bits += ctx_.log2_q(T[by_size[k]]);
+      if (c.log2_noise() < bits - 4) {
+        std::vector<long> limbs(by_size.begin(), by_size.begin() + long(k) + 1);
+        std::sort(limbs.begin(), limbs.end());
+        return decrypt_limbs(c, limbs);
       }
-      return decrypt_at_level(low);
     }
   }
-  return decrypt_at_level(c);
+  return decrypt_limbs(c, all);
 }
 
-std::vector<std::vector<uint64_t>> Decryptor::crt_components(const Ciphertext& c) const {
-  const long l = c.level(), phi = ctx_.phi(), m = ctx_.m();
+std::vector<std::vector<uint64_t>> Decryptor::crt_components(const Ciphertext& c,
+                                                             const std::vector<long>& limbs) const {
+  const long l = long(limbs.size()), phi = ctx_.phi(), m = ctx_.m();
   const auto& T = c.primes();
   std::vector<std::vector<uint64_t>> y(l, std::vector<uint64_t>(phi, 0));
-  for (int p : T) phi_modulus(p);  // build serially, use in parallel
-#pragma omp parallel if(ctx_.parallel())
+  for (long i : limbs) phi_modulus(T[i]);  // build serially, use in parallel
+#pragma omp parallel if(ctx_.parallel() && l > 1)
   {
     std::vector<uint64_t> w(phi), b(m);
 #pragma omp for schedule(dynamic)
     for (long i = 0; i < l; ++i) {
-      const int p = T[i];
+      const long at = limbs[i];
+      const int p = T[at];
       const uint64_t q = ctx_.q(p);
-      util::mul_add_mod_array(w.data(), c.c1.limb(i), sk_.s.limb_of(p), c.c0.limb(i), phi, q);
+      util::mul_add_mod_array(w.data(), c.c1.limb(at), sk_.s.limb_of(p), c.c0.limb(at), phi, q);
       ctx_.ntt(p).inverse(w.data(), b.data());
       phi_mod_[p]->reduce(b.data(), b.data());  // the coefficients mod (q_i, Phi_m)
       uint64_t hat = 1;  // Q/q_i mod q_i
       for (long j = 0; j < l; ++j)
-        if (j != i) hat = util::mul_mod(hat, ctx_.q(T[j]) % q, q);
+        if (j != i) hat = util::mul_mod(hat, ctx_.q(T[limbs[j]]) % q, q);
       util::mul_scalar_array(y[i].data(), b.data(), util::ShoupMul(util::inv_mod(hat, q), q), phi, q);
     }
   }
@@ -132,7 +120,9 @@ std::vector<std::vector<uint64_t>> Decryptor::crt_components(const Ciphertext& c
 }
 
 RootBound Decryptor::noise_embedding(const Ciphertext& c) const {
-  const auto y = crt_components(c);
+  std::vector<long> all(c.primes().size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = long(i);
+  const auto y = crt_components(c, all);
   const auto& T = c.primes();
   const long l = c.level(), phi = ctx_.phi();
   NTL::ZZ Q(1);
@@ -165,14 +155,27 @@ RootBound Decryptor::noise_embedding(const Ciphertext& c) const {
 }
 
 Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
-  const long l = c.level(), phi = ctx_.phi();
-  const auto& T = c.primes();
-  const auto y = crt_components(c);
+  std::vector<long> all(c.primes().size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = long(i);
+  return decrypt_limbs(c, all);
+}
+
+Decryptor::Result Decryptor::decrypt_limbs(const Ciphertext& c, const std::vector<long>& limbs) const {
+  const long l = long(limbs.size()), phi = ctx_.phi();
+  std::vector<int> T(static_cast<size_t>(l));
+  for (long i = 0; i < l; ++i) T[size_t(i)] = c.primes()[size_t(limbs[size_t(i)])];
+  const auto y = crt_components(c, limbs);
   const auto& y0 = y[0];
+  // v = round(f), f = sum_i y_i / q_i in [0, l): at one prime v = [y > q / 2] in integers,
+  // with max_frac the general formula's value at the extreme y of each sign (pos: the
+  // largest y <= q / 2, neg: the smallest y > q / 2); at several, floor(f + 1/2) (f >= 0;
+  // it differs from the nearest integer only where |f - v| is about 1/2 > 0.4, refused below).
+  const uint64_t q0 = ctx_.q(T[0]);
+  uint64_t pos = 0, neg = q0;
   Result r;
   double max_frac = 0;
   if (ctx_.p() != 2) {
-    // nu mod p = sum_i y_i [Q/q_i]_p - v [Q]_p, v = round(sum_i y_i / q_i), then / f.
+    // nu mod p = sum_i y_i [Q/q_i]_p - v [Q]_p, then / f.
     const uint64_t p = uint64_t(ctx_.p());
     std::vector<uint64_t> hat(l, 1);
     uint64_t Qp = 1;
@@ -187,55 +190,54 @@ Decryptor::Result Decryptor::decrypt_at_level(const Ciphertext& c) const {
     const util::ShoupMul w_Q(Qp, p), w_finv(util::inv_mod(c.factor % p, p), p);
     r.coeffs.assign(phi, 0);
     for (long k = 0; k < phi; ++k) {
-      long double f = 0;
-      uint64_t acc = 0;
-      for (long i = 0; i < l; ++i) {
-        f += (long double)y[i][k] / (long double)ctx_.q(T[i]);
-        acc = util::add_mod(acc, util::mul_shoup(y[i][k], w_hat[i].w, w_hat[i].wp, p), p);
+      uint64_t acc, v;
+      if (l == 1) {
+        const uint64_t x = y0[k];
+        v = x > q0 / 2;
+        if (v) neg = std::min(neg, x);
+        else pos = std::max(pos, x);
+        acc = util::mul_shoup(x, w_hat[0].w, w_hat[0].wp, p);
+      } else {
+        long double f = 0;
+        acc = 0;
+        for (long i = 0; i < l; ++i) {
+          f += (long double)y[i][k] / (long double)ctx_.q(T[i]);
+          acc = util::add_mod(acc, util::mul_shoup(y[i][k], w_hat[i].w, w_hat[i].wp, p), p);
+        }
+        v = uint64_t(f + 0.5L);
+        max_frac = std::max(max_frac, double(std::fabs(f - (long double)v)));
       }
-      const long double v = std::nearbyint(f);
-      max_frac = std::max(max_frac, double(std::fabs(f - v)));
-      const int64_t vi = int64_t(v);
-      const uint64_t vQ = util::mul_shoup(uint64_t(vi >= 0 ? vi : -vi), w_Q.w, w_Q.wp, p);
-      acc = vi >= 0 ? util::sub_mod(acc, vQ, p) : util::add_mod(acc, vQ, p);
+      acc = util::sub_mod(acc, util::mul_shoup(v, w_Q.w, w_Q.wp, p), p);
       r.coeffs[k] = util::mul_shoup(acc, w_finv.w, w_finv.wp, p);
     }
   } else {
-  r.mu.SetLength(phi);
-  if (l == 1) {
-    // One prime (what decrypt() rounds to): the centered lift of y in [0, q) is y, or y - q
-    // above q / 2, in integers (the general loop's x87 long double rounding was 7% of a
-    // decryption at m = 53261); max_frac is the loop's own arithmetic at the extreme value
-    // of each sign, so log2_noise is the same.
-    const uint64_t q = ctx_.q(T[0]);
-    uint64_t pos = 0, neg = q;  // the largest y <= q / 2, the smallest y > q / 2
+    r.mu.SetLength(phi);
     for (long k = 0; k < phi; ++k) {
-      const uint64_t y = y0[k];
-      if (y > q / 2) {
-        neg = std::min(neg, y);
-        if (!((y ^ q) & 1)) continue;
+      uint64_t parity, v;
+      if (l == 1) {  // the centered lift is y, or y - q above q / 2
+        const uint64_t x = y0[k];
+        v = x > q0 / 2;
+        if (v) neg = std::min(neg, x);
+        else pos = std::max(pos, x);
+        parity = x;
       } else {
-        pos = std::max(pos, y);
-        if (!(y & 1)) continue;
+        long double f = 0;
+        parity = 0;
+        for (long i = 0; i < l; ++i) {
+          f += (long double)y[i][k] / (long double)ctx_.q(T[i]);
+          parity += y[i][k];
+        }
+        v = uint64_t(f + 0.5L);
+        max_frac = std::max(max_frac, double(std::fabs(f - (long double)v)));
       }
-      NTL::SetCoeff(r.mu, k);
+      if ((parity + v) & 1) NTL::SetCoeff(r.mu, k);
     }
-    const long double lq = (long double)q;
-    max_frac = double(std::fabs((long double)pos / lq));
-    if (neg < q) max_frac = std::max(max_frac, double(std::fabs((long double)neg / lq - 1.0L)));
-  } else
-  for (long k = 0; k < phi; ++k) {
-    long double f = 0;
-    uint64_t parity = 0;
-    for (long i = 0; i < l; ++i) {
-      f += (long double)y[i][k] / (long double)ctx_.q(T[i]);
-      parity += y[i][k];
-    }
-    const long double v = std::nearbyint(f);
-    max_frac = std::max(max_frac, double(std::fabs(f - v)));
-    if ((parity + uint64_t(int64_t(v))) & 1) NTL::SetCoeff(r.mu, k);
+    r.mu.normalize();
   }
-  r.mu.normalize();
+  if (l == 1) {
+    const long double lq = (long double)q0;
+    max_frac = double(std::fabs((long double)pos / lq));
+    if (neg < q0) max_frac = std::max(max_frac, double(std::fabs((long double)neg / lq - 1.0L)));
   }
   r.log2_noise = max_frac > 0 ? std::log2(max_frac) + ctx_.log2_Q(T) : -INFINITY;
   r.level = l;
