@@ -282,8 +282,8 @@ def document(benchmark: dict, bin_dir: str, m: dict, commit: str, start: str, en
         f"For BENCHMARKS.md, \"{benchmark['section']}\". Every record's decryption check passed. The runs:", "",
         "```sh", *cmds, "```", "",
         # the stamp BENCHMARKS.md's convention asks for (tests/test_benchmarks_md.py), directly above the table
-        f"Benchmark: {benchmark['name']}",
-        f"Command: `make benchmarks BENCH={benchmark['name']}` (commit {commit})",
+        f"Benchmark: {benchmark['name']} \\",  # a Markdown line break: the stamp renders as three lines
+        f"Command: `make benchmarks BENCH={benchmark['name']}` (commit {commit}) \\",
         f"Machine: {machine_line(m)}, load average {min(loads):.1f}-{max(loads):.1f}, {start} to {end}", "",
         body, ""])
 

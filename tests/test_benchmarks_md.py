@@ -8,6 +8,8 @@ between) stand its stamp lines, each starting a line:
     Command: `<the command>` ...  or  Command: none, published figures (<source>)
     Machine: <CPU, cores, memory or the named machine>, <date>
 
+(a line may end in a backslash, Markdown's line break, so the stamp renders as three lines)
+
 and the index at the top links every section.
 """
 from __future__ import annotations
@@ -23,7 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS_MD = ROOT / "BENCHMARKS.md"
-STAMP = re.compile(r"^(Benchmark|Command|Machine): (.*\S)\s*$")
+STAMP = re.compile(r"^(Benchmark|Command|Machine): (.*?\S)(?:\s*\\)?\s*$")  # a trailing \ is a line break
 
 
 def _regenerate():
