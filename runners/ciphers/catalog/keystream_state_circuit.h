@@ -559,9 +559,9 @@ class KeystreamStateCircuit {
     x.shape = Shape::kReplicated;
   }
 
-  void apply(Evaluator<B>& ev, const Layer& l, const Compiled& cc, const Ctxt& K, Value& x, size_t& iM, size_t& ic,
+  // One layer on x (p: its compiled form, whose fixed diagonals are encoded on first use).
+  void apply(Evaluator<B>& ev, const Layer& l, Compiled& p, const Ctxt& K, Value& x, size_t& iM, size_t& ic,
              size_t& irc) {
-    Compiled& p = const_cast<Compiled&>(cc);  // its fixed diagonals are encoded on first use
     const KsOp& op = *l.ops[0];
     switch (l.kind) {
       case KsOp::kAddKey:
