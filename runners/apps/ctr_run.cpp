@@ -11,6 +11,7 @@
 
 #include "apps/record_json.h"
 #include "apps/record_sizes.h"
+#include "apps/run_request.h"
 #include "apps/transcipher_record.h"
 #include "apps/security_target.h"
 #include "backend/backend_json.h"
@@ -285,7 +286,7 @@ int run_rep(const CtrRunOptions& o) {
     };
     if (o.security_target > 0) {
       TargetQuery q;
-      q.m = o.m, q.phi = ZmStar(o.m, long(sp.p)).phi(), q.target = o.security_target, q.c = o.c;
+      q.m = o.m, q.phi = o.ring->zmstar().phi(), q.target = o.security_target, q.c = o.c;
       q.weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
       q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint;
       plan = choose_for_target(q, plan_at, &c, &hwt);
@@ -428,6 +429,7 @@ void check_ctr(const CtrRunOptions& o) {
   if (o.entry->keystream())
     throw ParameterError(msg(o.entry->name, " is a keystream generator: it runs in CTR mode by itself (no --mode needed)"));
   if (o.m <= 0) throw ParameterError("--m is required (the cyclotomic index of the ring)");
+  if (!o.ring) throw Error("check_ctr: CtrRunOptions::ring is not set (the run's ring, apps/run_request.h)");
   if (o.depth_after < 0 || o.depth_after > 1000)
     throw ParameterError(msg("--depth-after ", o.depth_after, ": the products after the keystream are 0..1000"));
   const auto inst = o.entry->make(sp);
@@ -435,7 +437,7 @@ void check_ctr(const CtrRunOptions& o) {
   const std::string why =
       ctr_program_refusal(compile_program(*inst, R, false, false, o.packing == kBitSliced));
   if (!why.empty()) throw ParameterError(msg(o.entry->name, " ", sp.id, ": ", why));
-  const ZmStar zm = sp.p != 2 ? ZmStar(o.m, long(sp.p)) : ZmStar(o.m);
+  const ZmStar& zm = o.ring->zmstar();  // the run's: ZmStar(m, p), p = 2 for GF(2^n)
   const long ell = o.packing == kBitSliced || sp.p != 2 || zm.d() % sp.n == 0 ? zm.ell() : 0;
   const long blocks = blocks_bound(o, ell);
   if (blocks >= 1)
