@@ -52,6 +52,7 @@ def test_hera_session_with_work_after(tmp_path):
                   "--depth-after", 2)
     assert proc.returncode == 0, proc.stderr
     assert r["correct"] and r["mode"] == "keystream" and r["blocks"] == 128 and r["params"]["p"] == 65537
+    assert r["packing"] == "blocks" and r["rotations"] == 0 and r["rotation_keys"] == 0  # no rotations
     assert r["keystream"] == csv(v["keystream"])  # block 0: counter 0, IAIK's vector
     assert r["wrong_blocks"] == {"keystream": 0, "messages": 0, "work_after": 0}
     cap = r["capacity"]
