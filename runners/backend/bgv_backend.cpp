@@ -222,6 +222,7 @@ std::vector<BgvBackend::Ctxt> BgvBackend::encrypt_many(const std::vector<std::ve
 std::vector<uint64_t> BgvBackend::decrypt(const Ctxt& c) const {
   const auto r = impl_->dec->decrypt(c);
   if (impl_->Fp) {
+    if (impl_->ctx.prime_slots().d() == 1) return impl_->ctx.prime_slots().decode_fp(r.coeffs);  // K = F_p
     const auto k = impl_->ctx.prime_slots().decode(r.coeffs);
     std::vector<uint64_t> v(k.size());
     for (size_t i = 0; i < k.size(); ++i) {

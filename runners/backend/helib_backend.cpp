@@ -247,6 +247,7 @@ std::vector<uint64_t> HelibBackend::decrypt(const Ctxt& c) const {
       long r = NTL::rem(NTL::coeff(z, i), p);
       a[size_t(i)] = uint64_t(r < 0 ? r + p : r);
     }
+    if (impl_->pring->d() == 1) return impl_->pring->decode_fp(a);  // K = F_p, as BgvBackend::decrypt
     const auto slots = impl_->pring->decode(a);
     std::vector<uint64_t> out(slots.size());
     for (size_t i = 0; i < slots.size(); ++i) {

@@ -328,21 +328,27 @@ std::vector<uint64_t> PrimeSlotRing::encode(const std::vector<Element>& v) const
   return to_words(impl_->combine(impl_->root, b), phi());
 }
 
+std::vector<uint64_t> PrimeSlotRing::split_values(const std::vector<uint64_t>& a) const {
+  // a mod X^phi + 1, then the values at the primitive roots.
+  const size_t n = size_t(phi());
+  const uint64_t P = uint64_t(p());
+  std::vector<uint64_t> r(a.begin(), a.begin() + long(std::min(a.size(), n))), values(n);
+  r.resize(n, 0);
+  for (size_t i = n; i < a.size(); ++i) {
+    const size_t k = i % n;
+    r[k] = ((i / n) % 2 == 0) ? (r[k] + a[i]) % P : (r[k] + P - a[i]) % P;
+  }
+  impl_->ntt->forward(r.data(), long(n), values.data());
+  return values;
+}
+
 std::vector<PrimeSlotRing::Element> PrimeSlotRing::decode(const std::vector<uint64_t>& a) const {
   const long p = this->p();
   for (size_t i = 0; i < a.size(); ++i)
     if (a[i] >= uint64_t(p))
       throw ParameterError(msg("PrimeSlotRing::decode: coefficient ", i, " is ", a[i], ", not in [0, p=", p, ")"));
   if (impl_->ntt) {
-    // a mod X^phi + 1, then the values at the primitive roots.
-    const size_t n = size_t(phi());
-    const uint64_t P = uint64_t(p);
-    std::vector<uint64_t> r(n, 0), values(n);
-    for (size_t i = 0; i < a.size(); ++i) {
-      const size_t k = i % n;
-      r[k] = ((i / n) % 2 == 0) ? (r[k] + a[i]) % P : (r[k] + P - a[i]) % P;
-    }
-    impl_->ntt->forward(r.data(), long(n), values.data());
+    const auto values = split_values(a);
     std::vector<Element> out(static_cast<size_t>(ell()));
     for (long s = 0; s < ell(); ++s) out[size_t(s)] = {values[size_t(impl_->pos[size_t(s)])]};
     return out;
@@ -369,6 +375,25 @@ PrimeSlotRing::Element PrimeSlotRing::power(const Element& x, uint64_t e) const 
   NTL::ZZ E;
   NTL::conv(E, static_cast<unsigned long>(e));
   return from_K(NTL::power(to_K(x), E), d());
+}
+
+std::vector<uint64_t> PrimeSlotRing::decode_fp(const std::vector<uint64_t>& a) const {
+  if (d() != 1)
+    throw ParameterError(msg("PrimeSlotRing::decode_fp: the slots are GF(", p(), "^", d(), ") (m=", zm_.m(),
+                             "), not F_p: use decode"));
+  if (!impl_->ntt) {
+    const auto k = decode(a);
+    std::vector<uint64_t> out(k.size());
+    for (size_t s = 0; s < k.size(); ++s) out[s] = k[s][0];
+    return out;
+  }
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] >= uint64_t(p()))
+      throw ParameterError(msg("PrimeSlotRing::decode: coefficient ", i, " is ", a[i], ", not in [0, p=", p(), ")"));
+  const auto values = split_values(a);
+  std::vector<uint64_t> out(static_cast<size_t>(ell()));
+  for (long s = 0; s < ell(); ++s) out[size_t(s)] = values[size_t(impl_->pos[size_t(s)])];
+  return out;
 }
 
 }  // namespace cb

@@ -121,6 +121,33 @@ TEST_P(PrimeSlotRingTest, EncodeDecodeRoundTripAndProducts) {
   for (size_t i = 1; i < enc_c.size(); ++i) EXPECT_EQ(enc_c[i], 0u);
 }
 
+// decode_fp at d = 1 is decode's one coefficient per slot, for a of phi coefficients and
+// longer (reduced mod Phi_m first); at d > 1 it refuses, naming the slot field.
+TEST_P(PrimeSlotRingTest, DecodeFpIsDecodeAtDegreeOne) {
+  std::mt19937_64 rng(GetParam().m * 17 + GetParam().p);
+  const uint64_t p = uint64_t(ring->p());
+  for (long len : {zm->phi(), 2 * zm->phi() + 3, zm->phi() / 2}) {
+    std::vector<uint64_t> a(static_cast<size_t>(len));
+    for (auto& x : a) x = rng() % p;
+    if (ring->d() != 1) {
+      try {
+        ring->decode_fp(a);
+        FAIL() << "decode_fp accepted d=" << ring->d();
+      } catch (const ParameterError& e) {
+        EXPECT_NE(std::string(e.what()).find("not F_p: use decode"), std::string::npos) << e.what();
+      }
+      continue;
+    }
+    const auto k = ring->decode(a);
+    std::vector<uint64_t> want(k.size());
+    for (size_t s = 0; s < k.size(); ++s) want[s] = k[s][0];
+    EXPECT_EQ(ring->decode_fp(a), want) << len << " coefficients";
+  }
+  if (ring->d() == 1) {
+    EXPECT_THROW(ring->decode_fp({0, p}), ParameterError);
+  }
+}
+
 TEST_P(PrimeSlotRingTest, AutomorphismsMoveSlotsAsZmStarSays) {
   std::mt19937_64 rng(GetParam().m + 7 * GetParam().p);
   const uint64_t p = uint64_t(ring->p());
