@@ -29,14 +29,18 @@ deps: apt venv
 apt:
 	@bash scripts/install-apt.sh
 
-# The venv is rebuilt only when requirements.txt or the explorer's package metadata
-# changes; the explorer (sage/cbparams) is installed editable, with its `cbparams` command.
+# The venv is brought up to date when requirements.txt or a package's metadata changes
+# (an existing venv included: a pyproject.toml newer than the marker, e.g. one a pull
+# added, reinstalls). The project's Python is two packages installed editable, imported
+# by name everywhere (no sys.path edits): the explorer (sage/: cbparams, with its
+# `cbparams` command) and the analysis (analysis/: `from analysis import tables`).
+PACKAGES := sage analysis
 venv: $(VENV)/.installed
-$(VENV)/.installed: requirements.txt sage/pyproject.toml
+$(VENV)/.installed: requirements.txt $(addsuffix /pyproject.toml,$(PACKAGES))
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(VPY) -m pip install -q --upgrade pip
 	$(VPY) -m pip install -q -r requirements.txt
-	$(VPY) -m pip install -q --no-deps --no-build-isolation -e sage
+	$(VPY) -m pip install -q --no-deps --no-build-isolation $(addprefix -e ,$(PACKAGES))
 	@touch $@
 
 estimator:
@@ -54,15 +58,12 @@ build: apt
 # Before Snakemake: a missing CONFIG is named (Snakemake itself prints a traceback), and a
 # lock left by a killed Snakemake is removed when none runs here (workflow/scripts/unlock_stale.py).
 # Snakemake reads profiles/default (rerun-incomplete, keep-going) by itself.
-# Two passes: the parameter explorer's selection first (rule params_selection: nothing to
-# do for a config without the params stage), then everything, the selected rings' runs
-# included (run_selected: a rule's output cannot add jobs to the Snakemake run it is in).
-# The target comes first: --configfile takes several files and would read it as one.
-# SNAKEMAKE_FLAGS go to both passes (tests/test_make_run.py: --dry-run).
+# One Snakemake invocation: the parameter explorer's selection is a checkpoint (rule
+# params_select), after which Snakemake plans the selected rings' runs (run_selected) in
+# the same run. SNAKEMAKE_FLAGS are passed on (tests/test_make_run.py: --dry-run).
 SNAKEMAKE_FLAGS ?=
 run: run-config deps build
 	@$(VPY) workflow/scripts/unlock_stale.py $(VENV)/bin/snakemake --configfile $(CONFIG)
-	$(VENV)/bin/snakemake params_selection --cores $(CORES) --configfile $(CONFIG) $(SNAKEMAKE_FLAGS)
 	$(VENV)/bin/snakemake --cores $(CORES) --configfile $(CONFIG) $(SNAKEMAKE_FLAGS)
 
 run-config:

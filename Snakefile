@@ -54,5 +54,6 @@ rule all:
     default_target: True
     input:
         all_targets(),
+        selected_run_targets,
         peer_targets(),
         transcipher_targets(),

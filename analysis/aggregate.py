@@ -10,14 +10,11 @@ Only results that annotate.py accepted exist as records; aggregate re-checks eve
 counted twice, so that a damaged, hand-placed or copied file cannot slip in.
 """
 
-import os
-import sys
 
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ciphers  # noqa: E402
-from records import BadRecord, load_record, run_id  # noqa: E402
+from analysis import ciphers  # noqa: E402
+from analysis.records import BadRecord, load_record, run_id  # noqa: E402
 
 # Columns that identify a run; rounds.csv and ops.csv repeat them.
 KEYS = ["name", "backend", "cipher", "instance", "field_bits", "state_size", "p", "packing", "linear", "m", "bits", "rep"]

@@ -8,13 +8,8 @@ config's keys; NaN in tidy CSV when absent).
 """
 
 import math
-import os
-import sys
 
-SAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sage")
-if SAGE_DIR not in sys.path:
-    sys.path.insert(0, SAGE_DIR)
-from cbparams import catalog  # noqa: E402
+from cbparams import catalog
 
 
 def _key(row):

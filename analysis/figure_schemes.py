@@ -26,8 +26,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-import published  # noqa: E402
-import security_marks as sm  # noqa: E402
+from analysis import published  # noqa: E402
+from analysis import security_marks as sm  # noqa: E402
 
 #: The cipher this figure is about (the schemes' common benchmark), as the catalog names it.
 AES = "aes128"

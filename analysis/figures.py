@@ -26,10 +26,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-import ciphers  # noqa: E402
-import published  # noqa: E402
-import security_marks as sm  # noqa: E402
-import tables  # noqa: E402
+from analysis import ciphers  # noqa: E402
+from analysis import published  # noqa: E402
+from analysis import security_marks as sm  # noqa: E402
+from analysis import tables  # noqa: E402
 
 def op_colors():
     """A colour per step name of the catalog (in catalog order), and grey for "other"."""

@@ -22,8 +22,8 @@ log2 Q = 1259.8, HElib's formula 107.5 with key weight 120 and 120.0 with a dens
 
 import pandas as pd
 
-import published
-import security_marks
+from analysis import published
+from analysis import security_marks
 
 COLUMNS = ["name", "instance", "packing", "m", "rounds", "paper_bits", "bits", "paper_security", "security_target",
            "security_helib", "hwt", "c", "security_helib_dense", "security_coresvp", "security_est_best",

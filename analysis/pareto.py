@@ -17,8 +17,6 @@ label and no point; the legend is below the panels.
     python analysis/pareto.py --cipher aes --ranked R --selected S --png P --pdf Q RUN.json...
 """
 import argparse
-import os
-import sys
 import json
 import re
 import textwrap
@@ -29,8 +27,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ciphers  # noqa: E402
+from analysis import ciphers  # noqa: E402
 
 
 def instance_of(run: dict) -> str | None:

@@ -14,7 +14,7 @@ import json
 
 import pandas as pd
 
-from annotate import read_benchmark
+from analysis.annotate import read_benchmark
 
 
 class PeerRejected(ValueError):

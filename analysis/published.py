@@ -7,13 +7,11 @@ rings carries its figures (`paper:`). Measured on the authors' hardware, not our
 """
 
 import os
-import sys
 
 import pandas as pd
 import yaml
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ciphers  # noqa: E402
+from analysis import ciphers  # noqa: E402
 
 SOURCE = "Toprakhisar, Mahzoun, Ashur: A Comparative Study of Vision and AES in FHE Setting (HElib), Tables 1-2"
 

@@ -11,8 +11,8 @@ import html
 
 import pandas as pd
 
-import tables
-from tables import _cell
+from analysis import tables
+from analysis.tables import _cell
 
 
 def _span(values, fmt="{}"):

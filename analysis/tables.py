@@ -26,25 +26,18 @@ runs on toy rings (analysis/security_marks.py).
 
 import math
 import os
-import sys
 
 import pandas as pd
 
-import ciphers
-import published
-import security_marks
-from published import VISION_OPS
-
-# Where the parameter explorer's package lives (sage/cbparams; its security module asks the
-# engine for HElib's formula and computes core-SVP). The pipeline passes the path, as
-# Snakemake runs copies of these scripts.
-SAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sage")
+from analysis import ciphers
+from analysis import published
+from analysis import security_marks
+from analysis.published import VISION_OPS
 
 
 def explorer_security():
-    """The explorer's security module (cbparams.security)."""
-    if SAGE_DIR not in sys.path:
-        sys.path.insert(0, SAGE_DIR)
+    """The explorer's security module (cbparams.security: it asks the engine for HElib's
+    formula and computes core-SVP), imported when a table needs it."""
     from cbparams import security
 
     return security
@@ -275,17 +268,15 @@ def table3_paper_vs_ours(experiments, runs, run_estimates=None):
     """The paper's chain and security beside ours, per ring of the config that carries the
     paper's figures (analysis/paper_vs_ours.py); HElib's formula with a dense key is the engine's;
     the lattice estimator's figure from the run-security rows where it ran."""
-    import paper_vs_ours
+    from analysis import paper_vs_ours
 
     sec = explorer_security()
     return paper_vs_ours.paper_vs_ours(experiments, runs, lambda m, lq: sec.helib_security(m, lq, 0), coresvp_bits,
                                        run_estimates)
 
 
-def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md, sage_dir=None,
+def tables(runs_csv, rounds_csv, ops_csv, estimates_csvs, t1_csv, t1_md, t2_csv, t2_md,
            experiments=None, t3_csv=None, t3_md=None, build_dir=None, run_estimates_csv=None):
-    global SAGE_DIR
-    SAGE_DIR = sage_dir or SAGE_DIR
     if build_dir:
         os.environ["CB_BUILD_DIR"] = os.path.abspath(build_dir)   # where the engine's security_info is
     runs = pd.read_csv(runs_csv, dtype={"git_revision": str})  # a short hash may be all digits
@@ -317,6 +308,6 @@ if "snakemake" in globals():
         snakemake.input.runs, snakemake.input.rounds, snakemake.input.ops,
         list(snakemake.input.estimates),
         snakemake.output.t1_csv, snakemake.output.t1_md, snakemake.output.t2_csv, snakemake.output.t2_md,
-        snakemake.params.sage_dir, snakemake.params.experiments, snakemake.output.t3_csv, snakemake.output.t3_md,
+        snakemake.params.experiments, snakemake.output.t3_csv, snakemake.output.t3_md,
         snakemake.params.build_dir, snakemake.input.run_estimates,
     )

@@ -18,11 +18,8 @@ import argparse
 import json
 import math
 import os
-import sys
 
 import pandas as pd
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "sage"))
 
 COLUMNS = ["kind", "entry", "instance", "mode", "m", "p", "blocks", "blocks_cap", "depth_after", "latency_s",
            "bits_per_second", "seconds_per_block", "keys_mb", "expansion", "capacity_left_bits", "depth_left",
@@ -81,7 +78,7 @@ def tfhe_rows(peers_csv):
     """The TFHE peers' rows (tidy/peers.csv, every run already checked by analysis/peers.py):
     their cipher (peers.PEER_CIPHER) as the catalog has it, its block's bits from there."""
     from cbparams import catalog
-    from peers import PEER_CIPHER
+    from analysis.peers import PEER_CIPHER
     inst = catalog.instances()[catalog.instance_of({"cipher": PEER_CIPHER})]
     df = pd.read_csv(peers_csv)
     rows = []

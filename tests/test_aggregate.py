@@ -3,16 +3,14 @@
 import glob
 import json
 import os
-import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
-sys.path.insert(0, os.path.join(HERE, "..", "analysis"))
 
-import aggregate  # noqa: E402
-import annotate  # noqa: E402
+from analysis import aggregate  # noqa: E402
+from analysis import annotate  # noqa: E402
 
 RUNS = sorted(glob.glob(os.path.join(DATA, "runs", "*", "*", "*.json")))
 RAW = os.path.join(DATA, "raw", "aes-packed")
@@ -110,7 +108,7 @@ def test_annotate_refuses_other_ring(tmp_path):
 
 # --- damaged, copied and incomplete records are never counted ---------------------------
 
-import records  # noqa: E402
+from analysis import records  # noqa: E402
 
 
 def copy_to(tmp_path, src, run_id):

@@ -16,7 +16,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pandas as pd
@@ -27,8 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
 PYTHON = os.path.join(ROOT, ".venv", "bin", "python")
 RUN_CIPHER = os.path.join(ROOT, "build", "bin", "run_cipher")
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
-import records  # noqa: E402
+from analysis import records  # noqa: E402
 
 SLOW = "vision64/engine/m641_bits2400_rep0"
 RUN_IDS = ["aes-packed/engine/m257_bits400_rep0", "vision8/engine/m257_bits800_rep0", SLOW]

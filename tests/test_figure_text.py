@@ -20,7 +20,6 @@ import csv
 import glob
 import itertools
 import os
-import sys
 
 import matplotlib
 
@@ -33,14 +32,13 @@ from matplotlib.text import Annotation, Text  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
-sys.path.insert(0, os.path.join(HERE, "..", "analysis"))
 
-import aggregate  # noqa: E402
-import figure_schemes  # noqa: E402
-import figures  # noqa: E402
-import pareto  # noqa: E402
-import peers  # noqa: E402
-import tables  # noqa: E402
+from analysis import aggregate  # noqa: E402
+from analysis import figure_schemes  # noqa: E402
+from analysis import figures  # noqa: E402
+from analysis import pareto  # noqa: E402
+from analysis import peers  # noqa: E402
+from analysis import tables  # noqa: E402
 
 RUNS = sorted(glob.glob(os.path.join(DATA, "runs", "*", "*", "*.json")))
 AES_RUN = os.path.join(DATA, "runs", "aes-packed", "engine", "m257_bits300_rep0.json")

@@ -1,13 +1,10 @@
 """The Pareto figure's security axis: the lowest figure each planned ring has, the lattice
 estimator's included where it ran (the selection checks the target with the same ones)."""
 
-import os
-import sys
 
 import pandas as pd
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "analysis"))
-import pareto  # noqa: E402
+from analysis import pareto
 
 
 def test_security_is_the_lowest_figure_a_row_has():

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 
 import pandas as pd
 import pytest
@@ -18,12 +17,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "data")
 SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
 
-import aggregate  # noqa: E402
-import figure_schemes  # noqa: E402
-import peers  # noqa: E402
-import published  # noqa: E402
+from analysis import aggregate  # noqa: E402
+from analysis import figure_schemes  # noqa: E402
+from analysis import peers  # noqa: E402
+from analysis import published  # noqa: E402
 
 RAW = os.path.join(DATA, "peers", "tfhe_insecure_t1_b2")
 ASKED = {"params": "insecure-test", "threads": 1, "blocks": 2, "rep": 0}

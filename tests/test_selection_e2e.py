@@ -1,4 +1,5 @@
-"""The explorer's route end to end, as `make run` takes it (two Snakemake passes), on the
+"""The explorer's route end to end, as `make run` takes it (one Snakemake invocation, the
+selection a checkpoint), on the
 tiny config/test_select.yaml: sweep (m <= 6000), cost model (bench_ops at m=257), the
 engine's plans, the selection of AES-128 at a toy target, then the run of the selected
 ring at its planned chain (run_selected), the prediction-error table and the Pareto
@@ -28,10 +29,8 @@ def results(tmp_path_factory):
     if not os.path.exists(RUN_CIPHER) and os.environ.get("CB_ALLOW_NO_RUNNER") == "1":
         pytest.skip("build/bin/run_cipher is missing and CB_ALLOW_NO_RUNNER=1: selection route not run")
     out = str(tmp_path_factory.mktemp("select") / "results")
-    first = snakemake(out, "params_selection")          # make run's first pass
-    assert first.returncode == 0, first.stderr[-4000:]
-    second = snakemake(out)                               # and its second
-    assert second.returncode == 0, second.stderr[-4000:]
+    run = snakemake(out)                    # make run's one invocation: the selection, then its runs
+    assert run.returncode == 0, run.stderr[-4000:]
     return out
 
 

@@ -2,19 +2,17 @@
 
 import glob
 import os
-import sys
 
 import pandas as pd
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
-sys.path.insert(0, os.path.join(HERE, "..", "analysis"))
 
-import aggregate  # noqa: E402
-import figures  # noqa: E402
-import published  # noqa: E402
-import tables  # noqa: E402
+from analysis import aggregate  # noqa: E402
+from analysis import figures  # noqa: E402
+from analysis import published  # noqa: E402
+from analysis import tables  # noqa: E402
 
 RUNS = sorted(glob.glob(os.path.join(DATA, "runs", "*", "*", "*.json")))
 
@@ -190,7 +188,6 @@ def test_figures_mark_toy_runs_and_compare_like_for_like(tidy, tmp_path):
 def test_paper_figures_have_one_home():
     """The paper's Table 2 is read from config/paper.yaml by the analysis and by the explorer
     (never a second copy); the figures are those of docs/references.md §1."""
-    sys.path.insert(0, os.path.join(HERE, "..", "sage"))
     from cbparams.config import paper_configs
 
     t2 = published.table2()
@@ -208,8 +205,8 @@ def test_paper_vs_ours_explains_differences_from_the_figures(tidy):
     say which is larger and why, in the figures' own words."""
     import doctest
 
-    import paper_vs_ours
-    import security_marks
+    from analysis import paper_vs_ours
+    from analysis import security_marks
     assert doctest.testmod(paper_vs_ours).failed == 0 and doctest.testmod(security_marks).failed == 0
     runs = tidy[0].copy()
     aes = runs["name"] == "aes-packed"
@@ -262,7 +259,7 @@ def test_paper_vs_ours_explains_differences_from_the_figures(tidy):
 
 
 def test_report_context_says_below_80_bits(tidy):
-    import report_tables
+    from analysis import report_tables
 
     ctx = report_tables.context(tidy[0])
     assert ctx["security"].endswith("below 80 bits, toy rings (relative costs only)")

@@ -2,14 +2,11 @@
 
 import json
 import os
-import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "analysis"))
-
-import thread_scaling as TS  # noqa: E402
+from analysis import thread_scaling as TS  # noqa: E402
 
 
 def record(threads, a=0.5, b=8.0, correct=True, m=53261):

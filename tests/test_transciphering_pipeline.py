@@ -6,7 +6,6 @@ sage/cbparams/transcipher.py and analysis/transciphering.py, and below."""
 import json
 import os
 import subprocess
-import sys
 
 import pandas as pd
 import pytest
@@ -16,8 +15,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
 RUN_CIPHER = os.path.join(ROOT, "build", "bin", "run_cipher")
 CONFIG = os.path.join(ROOT, "config", "test_transciphering.yaml")
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
-sys.path.insert(0, os.path.join(ROOT, "sage"))
 
 
 def snakemake(*args, timeout=600):
@@ -121,7 +118,7 @@ def test_the_throughput_objective_prefers_the_ring_with_more_blocks():
 
 
 def test_a_wrong_record_gives_no_row():
-    from transciphering import LeaderboardRejected, bgv_row
+    from analysis.transciphering import LeaderboardRejected, bgv_row
 
     with pytest.raises(LeaderboardRejected, match="correct=None"):
         bgv_row({"params": {}}, "r.json")
@@ -130,9 +127,9 @@ def test_a_wrong_record_gives_no_row():
 def test_tfhe_rows_take_their_cipher_and_block_bits_from_the_catalog(tmp_path):
     """A TFHE peer's row: its cipher (analysis/peers.py) as the catalog names it, the
     throughput from the catalog's block bits, never a constant of this module."""
-    import transciphering
+    from analysis import transciphering
     from cbparams import catalog
-    from peers import PEER_CIPHER
+    from analysis.peers import PEER_CIPHER
     csv = tmp_path / "peers.csv"
     csv.write_text("peer,method,blocks,latency_s,per_block_s,params,threads,security\n"
                    "tfhe,transciphering,2,40.0,20.0,default,2,128\n")

@@ -56,9 +56,8 @@ rule tables:
     log:
         os.path.join(R, "logs", "tables.log"),
     params:
-        sage_dir=os.path.join(workflow.basedir, "sage"),
         build_dir=BUILD_DIR,
-        experiments=config["experiments"],
+        experiments=all_experiments,
     conda:
         "../envs/python.yaml"
     script:
@@ -68,8 +67,7 @@ rule tables:
 # The tables as HTML pages for the report (shown inline there; a CSV is only a download),
 # opened by their rings, chains, security and machine, which the report also shows as
 # label columns beside every table and figure.
-sys.path.insert(0, os.path.join(workflow.basedir, "analysis"))
-from report_tables import context_of  # noqa: E402
+from analysis.report_tables import context_of
 
 # Report labels (read when the report is made): rings, chains, security, machine.
 RUNS_CSV = rules.aggregate.output.runs

@@ -1,14 +1,32 @@
 # common.smk: the experiment list and the target builders every stage uses.
 #
-# The config's `experiments` expand into one job per (experiment, ring, chain, repetition):
-# RUNS holds one record per job (and per backend of the config's `backends`), keyed by its
-# id "<name>/<backend>/m<m>_bits<bits>_rep<rep>",
+# The config's `experiments` (and the explorer's selection, run_selected) expand into one job
+# per (experiment, ring, chain, repetition): known_runs() holds one record per job (and per
+# backend of the config's `backends`), keyed by its id "<name>/<backend>/m<m>_bits<bits>_rep<rep>",
 # which is also the path of its result under <results_dir>/runs/.
 
+import importlib
 import itertools
 import math
 import os
 import sys
+
+from snakemake.settings.types import DeploymentMethod
+
+# The explorer (cbparams, sage/) and the analysis (analysis/) are packages installed editable
+# into the Python that runs Snakemake (`make venv`: pip install -e sage, pip install -e
+# analysis); the rules, their scripts and `python -m cbparams.<module>` import them by name.
+for _package, _folder in (("cbparams", "sage"), ("analysis", "analysis")):
+    try:
+        importlib.import_module(_package)
+    except ImportError:
+        raise WorkflowError(f"{_package} is not installed in {sys.executable}: run `make venv` "
+                            f"(it runs `pip install -e {_folder}`)")
+# Under --sw-deployment-method conda the jobs run the conda envs' python, where neither is
+# installed: they find this checkout's through PYTHONPATH (set here, inherited by the jobs).
+CONDA_JOBS = DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
+if CONDA_JOBS:
+    os.environ.update(PYTHONPATH=os.pathsep.join([workflow.basedir, os.path.join(workflow.basedir, "sage")]))
 
 
 class ConfigError(ValueError):
@@ -100,8 +118,7 @@ EXPERIMENT_DEFAULTS = _experiment_defaults()
 # ciphers, instances (field degree n, state size s, rounds) and packings are checked against
 # it. Before the first build there is no catalog to ask: the checks wait for it (the runs
 # themselves refuse what the engine does not have).
-sys.path.insert(0, os.path.join(workflow.basedir, "sage"))
-from cbparams import catalog as CATALOG  # noqa: E402
+from cbparams import catalog as CATALOG
 
 CATALOG.use_run_cipher(RUN_CIPHER)
 HAVE_CATALOG = os.path.exists(RUN_CIPHER)
@@ -210,45 +227,74 @@ def _expand_runs(cfg):
 
 
 # The explorer's selection (run_selected): <results_dir>/params/selected.yaml, made by the
-# rule params_select (params.smk). Its experiments join the config's when it exists; `make
-# run` makes it in a first Snakemake pass (a rule's output cannot add jobs to its own run).
+# checkpoint params_select (params.smk). Its experiments join the config's in the same
+# Snakemake invocation: what needs every run (the run records, aggregate, the cost check,
+# the Pareto figures) asks all_runs(), which waits for the checkpoint; once it is done,
+# Snakemake evaluates those inputs again and plans the selected rings' runs.
 SELECTED_YAML = os.path.join(R, "params", "selected.yaml")
 
 
-def _selected_experiments(cfg):
-    """The selection's experiments, or [] (with a warning) before it is made."""
+def _selected_experiments():
+    """The selection's experiments as selected.yaml has them now ([] before it is made),
+    but for those named like one of the config's (the config's win)."""
     import yaml
 
-    if not cfg.get("run_selected"):
-        return []
-    if not cfg["stages"]["params"]:
-        raise ConfigError("run_selected: true needs stages.params: true (the selection is the explorer's)")
-    if not os.path.exists(SELECTED_YAML):
-        logger.warning(f"run_selected: {SELECTED_YAML} is not made yet, so this pass runs no selected "
-                       "experiment; `make run` makes the selection first (or: snakemake params_selection, "
-                       "then snakemake again)")
+    if not config.get("run_selected") or not os.path.exists(SELECTED_YAML):
         return []
     with open(SELECTED_YAML) as f:
-        return (yaml.safe_load(f) or {}).get("experiments") or []
+        selected = (yaml.safe_load(f) or {}).get("experiments") or []
+    names = {x["name"] for x in CONFIG_EXPERIMENTS}
+    return [e for e in selected if e["name"] not in names]
 
 
+def all_experiments(wildcards=None):
+    """The config's experiments, then the selection's (as selected.yaml has them now)."""
+    return CONFIG_EXPERIMENTS + _selected_experiments()
+
+
+_RUNS_OF = {}  # the runs of each experiment list seen (the selection is read many times)
+
+
+def known_runs():
+    """One record per job, keyed by run id: the config's runs, then the selection's as
+    selected.yaml has them now (none before it is made)."""
+    experiments = all_experiments()
+    key = repr(experiments)
+    if key not in _RUNS_OF:
+        try:
+            _RUNS_OF[key] = _expand_runs(dict(config, experiments=experiments))
+        except ConfigError as err:
+            raise WorkflowError(f"invalid config: {err}")
+    return _RUNS_OF[key]
+
+
+def all_runs():
+    """known_runs() once the selection is made. An input function that calls this waits
+    for the checkpoint params_select when the config runs the explorer."""
+    if config["stages"]["params"]:
+        checkpoints.params_select.get()
+    return known_runs()
+
+
+CONFIG_EXPERIMENTS = list(config["experiments"])
 try:
-    config["experiments"] = list(config["experiments"]) + [
-        e for e in _selected_experiments(config) if e["name"] not in {x["name"] for x in config["experiments"]}
-    ]
-    if not config["experiments"] and not config.get("run_selected"):
+    if config.get("run_selected") and not config["stages"]["params"]:
+        raise ConfigError("run_selected: true needs stages.params: true (the selection is the explorer's)")
+    if not CONFIG_EXPERIMENTS and not config.get("run_selected"):
         raise ConfigError("experiments is empty: give at least one experiment (or run_selected: true)")
-    RUNS = _expand_runs(config)
+    CONFIG_RUNS = _expand_runs(config)  # the config's own runs, checked when the config loads
 except ConfigError as err:
     raise WorkflowError(f"invalid config: {err}")
+known_runs()  # and the selection's, when it is already made
 
 
 def run_record(wildcards):
     """The job record of a run's wildcards (fails clearly for a run not in the config)."""
     key = RUN_ID.format(**wildcards)
-    if key not in RUNS:
+    runs = known_runs()
+    if key not in runs:
         raise WorkflowError(f"run {key} is not in the config's experiments")
-    return RUNS[key]
+    return runs[key]
 
 
 def run_cipher_args(wildcards):
@@ -311,7 +357,12 @@ def run_job_cores(wildcards):
     timed: in `make run` the one-thread runs that shared the cores with other runs and the
     Sage rules took 10-39% longer than alone (BENCHMARKS.md, "Cost model and selection").
     On a cluster a job has its own allocation: its threads."""
-    threads = run_threads(wildcards)
+    return held_cores(run_threads(wildcards))
+
+
+def held_cores(threads):
+    """Every core Snakemake was given on one machine (at least `threads`), `threads` on a
+    cluster: what a job that times something holds (run_job_cores)."""
     cores = workflow.resource_settings.cores if workflow.resource_settings else None
     if workflow.non_local_exec or not isinstance(cores, int):
         return threads
@@ -332,8 +383,9 @@ def run_path(kind, suffix):
 
 
 def run_files(kind, ext="json"):
-    """<results_dir>/<kind>/<run id>.<ext> for every run of the config."""
-    return [os.path.join(R, kind, f"{key}.{ext}") for key in RUNS]
+    """An input function: <results_dir>/<kind>/<run id>.<ext> for every run, the selection's
+    included (it waits for the selection: all_runs)."""
+    return lambda wildcards: [os.path.join(R, kind, f"{key}.{ext}") for key in all_runs()]
 
 
 PARAMS_OUTPUTS = [
@@ -366,11 +418,17 @@ def security_estimates(wildcards):
 def all_targets():
     # The run records themselves too: Snakemake does not rebuild a deleted intermediate file
     # when what was made from it (the tables) looks up to date; asked for here, a missing
-    # record is rebuilt, and then the tables.
-    targets = run_files("runs") + TABLES + figure_files("png") + figure_files("pdf")
+    # record is rebuilt, and then the tables. The selection's runs: selected_run_targets.
+    targets = [os.path.join(R, "runs", f"{key}.json") for key in CONFIG_RUNS] + TABLES
+    targets += figure_files("png") + figure_files("pdf")
     if config["stages"]["params"]:
         targets += PARAMS_OUTPUTS + pareto_files()
     return targets
+
+
+def selected_run_targets(wildcards):
+    """The run records of the selection's rings (an input function: waits for the selection)."""
+    return [os.path.join(R, "runs", f"{key}.json") for key in all_runs() if key not in CONFIG_RUNS]
 
 
 def binary_inputs(*paths):

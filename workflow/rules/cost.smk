@@ -34,7 +34,8 @@ rule cost_model:
         reference=json.dumps(PARAMS_SETTINGS["cost_reference"], sort_keys=True),
         threads=",".join(str(t) for t in sorted({1, config["threads"]})),
         features_version=FEATURES_VERSION,
-    threads: config["threads"]
+    # every core while bench_ops is timed (held_cores, as the runs); it runs at params.threads
+    threads: lambda wildcards: held_cores(config["threads"])
     shell:
         "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.cost_model calibrate"
         " --out {output.model:q} --bench-dir {params.bench_dir:q} --calibration {params.calibration:q}"

@@ -3,30 +3,20 @@
 # selection -> security, Pareto figures. Settings come from the config's `params:` section (config/schema/params.schema.yaml),
 # passed to each step as JSON; every step is `python -m cbparams.<module>`, run by the Python
 # that runs Snakemake (the .venv's, where `make venv` installs cbparams), or by the conda
-# env's python with sage/ on PYTHONPATH under --sw-deployment-method conda (the explorer
-# needs numpy, PyYAML, jsonschema).
+# env's python under --sw-deployment-method conda (common.smk puts the checkout on its
+# PYTHONPATH; the explorer needs numpy, PyYAML, jsonschema).
 
 import json
 import sys
-
-from snakemake.settings.types import DeploymentMethod
 
 PARAMS_DIR = os.path.join(R, "params")
 # The planner plans with the runs' seed (the config's `seed`), so each run accepts its plan.
 # The selection predicts and measures at the config's threads.
 PARAMS_JSON = json.dumps(dict(config.get("params") or {}, seed=config["seed"], threads=config["threads"]),
                          sort_keys=True)
-_CONDA = DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
-PARAMS_PY = "PYTHONPATH=sage python" if _CONDA else sys.executable
-if not _CONDA:
-    try:
-        import cbparams
-    except ImportError:
-        raise WorkflowError(f"the parameter explorer (cbparams) is not installed in {sys.executable}: "
-                            "run `make venv` (it runs `pip install -e sage`)")
-sys.path.insert(0, os.path.join(workflow.basedir, "sage"))  # cbparams.config: pure Python, any env
-from cbparams.config import load_params  # noqa: E402
-from cbparams.errors import ParamError  # noqa: E402
+PARAMS_PY = "python" if CONDA_JOBS else sys.executable  # common.smk: the packages, under conda too
+from cbparams.config import load_params
+from cbparams.errors import ParamError
 
 try:
     PARAMS_SETTINGS = load_params(json.loads(PARAMS_JSON))
@@ -130,8 +120,11 @@ rule params_plan:
 # measured/: cbparams.measure); per instance and target the first by params.objective
 # among the measured rings no other measured ring dominates (selected.csv, and
 # selected.yaml: the experiments a config with run_selected runs). A target no ring
-# reaches gets a row saying why; the warning is shown here too.
-rule params_select:
+# reaches gets a row saying why; the warning is shown here too. A checkpoint: the selected
+# rings' runs are planned once it is done (common.smk, all_runs), in the same invocation.
+# Its measuring runs hold every core, as the runs do (held_cores): nothing shares the
+# machine while they are timed.
+checkpoint params_select:
     input:
         candidates=os.path.join(PARAMS_DIR, "candidates.csv"),
         plans=planned_files,
@@ -153,7 +146,7 @@ rule params_select:
         build_dir=lambda wildcards: BUILD_DIR,  # the runners (CB_BUILD_DIR for cbparams.runner)
         plans_dir=os.path.join(PARAMS_DIR, "plans"),
         measured_dir=os.path.join(PARAMS_DIR, "measured"),
-    threads: config["threads"]
+    threads: lambda wildcards: held_cores(config["threads"])
     shell:
         "CB_BUILD_DIR={params.build_dir:q} {params.py} -m cbparams.select select --params-json {params.cfg:q}"
         " --candidates {input.candidates:q} --plans-dir {params.plans_dir:q} --cost-model {input.model:q}"
@@ -162,7 +155,8 @@ rule params_select:
         " grep '^warning:' {log:q} >&2 || true"
 
 
-# What `make run` makes in its first pass (see run_selected in config/schema/config.schema.yaml).
+# The explorer's selection alone (`snakemake params_selection`); `make run` makes it on the
+# way (see run_selected in config/schema/config.schema.yaml).
 rule params_selection:
     input:
         [SELECTED_YAML] if config["stages"]["params"] else [],

@@ -10,13 +10,12 @@
 import json
 import time
 
-sys.path.insert(0, os.path.join(workflow.basedir, "analysis"))
-import records as run_records  # noqa: E402
+from analysis import records as run_records
 
 
 def _raw_fault(key, run):
     """Why the raw output of a run cannot make a record, or None."""
-    import annotate  # analysis/annotate.py (pandas: imported only when a raw file is checked)
+    from analysis import annotate  # pandas: imported only when a raw file is checked
 
     raw, env = (os.path.join(R, "raw", f"{key}{ext}") for ext in (".json", ".env.json"))
     try:
@@ -49,7 +48,7 @@ def check_existing_results():
     locked = os.path.isdir(locks) and bool(os.listdir(locks))
     act = workflow.is_main_process and not workflow.output_settings.dryrun and not locked
     done = 0
-    for key, run in RUNS.items():
+    for key, run in known_runs().items():
         record = os.path.join(R, "runs", f"{key}.json")
         raw = [os.path.join(R, "raw", f"{key}{ext}") for ext in (".json", ".env.json")]
         if os.path.exists(record):
@@ -68,4 +67,7 @@ def check_existing_results():
 
 if workflow.is_main_process:
     _done = check_existing_results() if os.path.isdir(R) else 0
-    logger.info(f"cipher runs: {_done} of {len(RUNS)} done, {len(RUNS) - _done} to run")
+    _count = len(known_runs())
+    logger.info(f"cipher runs: {_done} of {_count} done, {_count - _done} to run"
+                + (" (and the selection's, once it is made)" if config.get("run_selected")
+                   and not os.path.exists(SELECTED_YAML) else ""))

@@ -21,7 +21,7 @@ def _reason(log):
 def run_summary():
     """(text, number of runs done): one line per run of the config."""
     rows, done = [], 0
-    for key, run in RUNS.items():
+    for key, run in known_runs().items():
         record = os.path.join(R, "runs", f"{key}.json")
         try:
             rec = run_records.load_record(record, run)

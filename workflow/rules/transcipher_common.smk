@@ -44,7 +44,7 @@ if TRANSCIPHER is not None:
 TC_ROWS = {r["name"]: r for r in (TRANSCIPHER or {}).get("rows", [])}
 TC_DEFAULTS = {k: v for k, v in (TRANSCIPHER or {}).items() if k != "rows"}
 TC_DIR = os.path.join(config["results_dir"], "transciphering")
-TC_PY = f"PYTHONPATH={os.path.join(workflow.basedir, 'sage')} {sys.executable}"
+TC_PY = sys.executable  # cbparams and analysis are installed in it (make venv)
 TC_TABLE = {ext: os.path.join(TC_DIR, f"leaderboard.{ext}") for ext in ("csv", "md")}
 TC_FIGURE = {ext: os.path.join(TC_DIR, f"leaderboard_throughput_capacity.{ext}") for ext in ("png", "svg")}
 

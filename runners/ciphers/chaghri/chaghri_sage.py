@@ -18,9 +18,9 @@ import re
 import sys
 from pathlib import Path
 
+from cbparams.sageall import sage_all  # the explorer's Sage entry point (installed: make venv)
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2] / "sage"))
-from cbparams.sageall import sage_all  # noqa: E402
 
 S = sage_all()
 R = S.PolynomialRing(S.GF(2), "x")

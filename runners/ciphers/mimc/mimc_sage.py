@@ -26,9 +26,9 @@ import random
 import sys
 from pathlib import Path
 
+from cbparams.sageall import sage_all  # the explorer's Sage entry point (installed: make venv)
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2] / "sage"))
-from cbparams.sageall import sage_all  # noqa: E402
 
 S = sage_all()
 MODULI = {63: "x^63 + x + 1", 31: "x^31 + x^3 + 1"}

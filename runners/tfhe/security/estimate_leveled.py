@@ -8,7 +8,7 @@ caches the result in leveled_estimates.json next to it. The secret is uniform bi
 modulus 2^64, as in tfhe-rs. A GLWE of dimension k and size N is estimated as LWE of
 dimension k*N (the usual practice, tfhe-rs's own).
 
-  PYTHONPATH=third_party/lattice-estimator:sage .venv/bin/python \
+  PYTHONPATH=third_party/lattice-estimator .venv/bin/python \
       runners/tfhe/security/estimate_leveled.py [--attacks rough,full] > /dev/null
 
 Each (instance, attack) takes seconds (rough) to minutes (full).
@@ -42,7 +42,6 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--attacks", default="rough,full")
     a = ap.parse_args()
-    sys.path.insert(0, str(HERE.parents[2] / "sage"))
     import importlib.util
 
     if importlib.util.find_spec("sage") is not None and importlib.util.find_spec("sage.all") is None:
