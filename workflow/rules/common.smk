@@ -440,11 +440,12 @@ def planned_files(wildcards):
     """The plans params_select needs: the candidates marked plan = 1."""
     import csv
 
+    from cbparams.select import target_label  # the plans' file names are the explorer's
+
     with open(checkpoints.params_candidates.get().output[0], newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["plan"] == "1"]
-    label = lambda t: f"{float(t):g}".replace(".", "p")  # noqa: E731  (cbparams.select.target_label)
     return [os.path.join(PARAMS_DIR, "plans", r["cipher"],
-                         f"m{r['m']}_hwt{r['hwt']}_t{label(r['security_target'])}_{r['packing']}.json")
+                         f"m{r['m']}_hwt{r['hwt']}_t{target_label(r['security_target'])}_{r['packing']}.json")
             for r in rows]
 
 
