@@ -8,8 +8,9 @@
                                         without --p at every prime of the config's instances
     cbparams select [--m-max N]         the rings per cipher and target the engine planned, ranked
                                         by predicted latency and time per block (ranked.csv)
-    cbparams security [--m M --bits B]  security of the selection and the paper's rings
-                                        (security.csv), or of one chain
+    cbparams security [--m M --bits B [--p P]]  security of the selection and the paper's
+                                        rings (security.csv), or of one chain (on ring m at
+                                        plaintext modulus P: m = 2^k needs an odd prime P)
     cbparams curve --m M --bits B ...   security against chain length on one ring
     cbparams plan --cipher C --m M      the engine's planned chain for a cipher on a ring (and its
                                         predicted time when the cost model is there)
@@ -166,12 +167,16 @@ def cmd_security(a) -> int:
 
     p = _params(a)
     log = lambda s: print(s, file=sys.stderr)  # noqa: E731
+    if a.p is not None and a.m is None:
+        raise ParamError(f"security --p {a.p} needs --m (one ring at that plaintext modulus)")
     if a.m is not None:
         if a.bits is None:
             raise ParamError("security --m needs --bits (the chain's capacity)")
         from .cyclotomic import basic_facts
 
-        phi = basic_facts(a.m)[1]
+        # The engine refuses a ring without slots at p by name (m = 2^k at p = 2: Phi_m is
+        # (X + 1)^(m/2) mod 2), before any chain is built.
+        phi = basic_facts(a.m, 2 if a.p is None else a.p)[1]
         cfg = {"source": "cli", "cipher": a.cipher or "", "m": a.m, "phi": phi, "bits": a.bits,
                "paper_bits": "", "security_target": sel.targets(p)[0]}
         rows = sel.security_rows([cfg], p, log)
@@ -289,6 +294,8 @@ def parser() -> argparse.ArgumentParser:
         if name == "security":
             p.add_argument("--m", type=int, help="one ring (with --bits) instead of the selection")
             p.add_argument("--bits", type=int, help="the chain's capacity for --m")
+            p.add_argument("--p", type=int, help="the plaintext modulus of --m, a prime 2 <= p < 2^61 (default 2; "
+                                                 "a power-of-two m needs an odd p, e.g. 65537)")
             p.add_argument("--cipher", help="label for --m")
             p.add_argument("--paper-only", action="store_true", help="only the paper's five (security_paper.csv)")
             p.add_argument("--all", action="store_true", help="table: include the sweep rows")

@@ -3,7 +3,8 @@
 `run_cipher --plan` (build/bin/run_cipher) runs the cipher's circuit on clear slots with
 the engine's noise bounds and level decisions beside them and answers with the least
 chain on which nothing wraps (runners/backend/chain_planner.h), the chosen key-switching
-digits c when a security target is given (HElib's formula, the engine's), and the
+digits c when a security target is given (by the engine's security models the caller
+names, HElib's formula by default: cbparams.security_models), and the
 operations the rounds run at that chain (plan.op_counts, what cbparams.cost_model prices).
 The explorer keeps no model of its own: every chain it reports is a plan of the engine.
 
@@ -46,11 +47,17 @@ def packing_flag(cipher: str, packing: str = "packed") -> list:
 
 
 def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,
-              seed: int = 1, rounds: int | None = None, packing: str = "packed", bits_hint: int | None = None) -> list:
+              seed: int = 1, rounds: int | None = None, packing: str = "packed", bits_hint: int | None = None,
+              models=None) -> list:
     """run_cipher's arguments (without --plan/--json) for a plan of `cipher` on ring m;
     bits_hint: an earlier plan's chain on this ring at other digits c: the plan when it
     holds at these digits and one bit less does not (run_cipher --hint-is-plan), else
-    where the engine's search starts."""
+    where the engine's search starts; models: the engine's security models the target is
+    met by (run_cipher --security-models; None or ["helib"]: HElib's formula, the default).
+
+    >>> plan_args(catalog.instance("aes"), 4369, target=128, models=["helib", "coresvp"])[-2:]
+    ['--security-models', 'helib,coresvp']
+    """
     args = [*catalog.flags(instance(cipher)), *packing_flag(cipher, packing), "--m", m, "--hwt", hwt,
             "--seed", seed, "--c", c]
     if bits_hint:
@@ -61,15 +68,19 @@ def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | N
         args += ["--rounds", rounds]
     if target:
         args += ["--security-target", target if target != int(target) else int(target)]
+        if models and list(models) != ["helib"]:
+            args += ["--security-models", ",".join(models)]
+    elif models:
+        raise ChainError(f"models={list(models)}: security models need a security target")
     return args
 
 
 def plan(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,
          seed: int = 1, rounds: int | None = None, timeout: float = 1800, packing: str = "packed",
-         bits_hint: int | None = None) -> dict:
+         bits_hint: int | None = None, models=None) -> dict:
     """run_cipher --plan's JSON (params, rounds, plan{bits, op_counts, ...}); RunError when
     the engine refuses (e.g. no c reaches the target on this ring). The seed is the run's:
     the planner sees the run's own secret key, so the run accepts the planned chain."""
-    return runner.run_json("run_cipher", [*plan_args(cipher, m, hwt, c, target, seed, rounds, packing, bits_hint),
+    return runner.run_json("run_cipher", [*plan_args(cipher, m, hwt, c, target, seed, rounds, packing, bits_hint, models),
                                           "--plan"],
                            timeout=timeout)

@@ -17,10 +17,11 @@ candidates  Per instance (cbparams.catalog.instances(), F_p ones included) and t
             left out; of the others, the plan_candidates cheapest by latency and by time
             per block (among those above target - slack and those above target + slack)
             get plan = 1.  -> results/params/candidates.csv
-plan        One candidate: run_cipher --plan --security-target T (the engine's planner; it
-            picks the fewest digits c from params.c up whose chain reaches T by HElib's
-            formula), the JSON kept whole; when the engine refuses, a JSON with status
-            "refused" and its message.  -> results/params/plans/<instance>/m<M>_hwt<H>_t<T>.json
+plan        One candidate: run_cipher --plan --security-target T --security-models (the
+            engine's planner; in one search it picks the fewest digits c from params.c up
+            whose chain reaches T by every engine model of target_models, the lowest
+            counting: cbparams.security_models), the JSON kept whole; when the engine
+            refuses, a JSON with status "refused" and its message.  -> results/params/plans/<instance>/m<M>_hwt<H>_t<T>.json
 select      The planned candidates, each with its plan's chain, c, rounds and operations,
             the cost model's predicted latency and time per block, HElib's formula,
             core-SVP and (when installed) the lattice estimator's usvp and dual; ranked by
@@ -46,7 +47,7 @@ from pathlib import Path
 
 import yaml
 
-from . import catalog, chains, cost_model, estimator, measure, planner, runner, security
+from . import catalog, chains, cost_model, estimator, measure, planner, runner, security, security_models
 from .config import ROOT, paper_configs, params_from_args
 from .cyclotomic import D_LIMIT, basic_facts, basic_facts_many, limits
 from .errors import ParamError, SecurityError
@@ -302,46 +303,20 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
 def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | Path, packing: str = "packed") -> dict:
     """run_cipher --plan with the target (the plan's JSON), or a 'refused' record.
 
-    The engine picks c by HElib's formula alone; when params.target_models has core-SVP
-    too and the plan's chain misses the target by it, the fewest more digits whose chain
-    (the same bits: c barely moves the noise) reaches it by both are found from the
-    engine's chains, and the ring planned again at that c ("coresvp_c" says so)."""
+    The engine chooses c in one search that meets the target by every engine model of
+    params.target_models (run_cipher --security-models; cbparams.security_models): the
+    fewest digits at which the lowest of their figures reaches it. The lattice estimator
+    is checked on the result by rank/meets, not by the search (security_models says why)."""
     try:
-        doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"], packing=packing)
+        doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"], packing=packing,
+                           models=security_models.engine_names(p["target_models"]))
         doc["status"] = "ok"
-        c = _c_for_coresvp(doc, target, p)
-        if c is not None:
-            first = doc["params"]["c"]
-            # c barely moves the chain: the search starts at the first plan's
-            doc = planner.plan(cipher, m, hwt, c, target, p["seed"], packing=packing, bits_hint=doc["plan"]["bits"])
-            doc["status"] = "ok"
-            doc["coresvp_c"] = f"c={first} reached {target:g} bits by HElib's formula only; c={c} by core-SVP too"
     except runner.RunError as e:
         doc = {"status": "refused", "cipher": cipher, "packing": packing, "m": m, "hwt": hwt, "security_target": target,
                "message": str(e).splitlines()[-1]}
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(json.dumps(doc, indent=1) + "\n")
     return doc
-
-
-def _c_for_coresvp(doc: dict, target: float, p: dict) -> int | None:
-    """The fewest digits above the plan's whose chain reaches the target by every model of
-    target_models; None when the plan's c already does (or core-SVP is not a target, or no
-    c up to 16 does)."""
-    if "coresvp" not in p["target_models"]:
-        return None
-    pa, bits = doc["params"], doc["plan"]["bits"]
-    m, phi, hwt, c0 = int(pa["m"]), int(pa["phi"]), int(pa["hwt"]), int(pa["c"])
-    if _coresvp(phi, round(float(pa["log2_q"]), 3), hwt) >= target:
-        return None
-    for c in range(c0 + 1, 17):
-        ch = chains.build_chains([(m, bits, c)], refused="none")[0]
-        if ch is None:
-            return None   # more digits than primes
-        lq = round(ch.log2_Q, 3)
-        if _coresvp(phi, lq, hwt) >= target and security.helib_security(m, lq, hwt, phi) >= target:
-            return c
-    return None
 
 
 # ----------------------------------------------------------------------- ranking
@@ -497,7 +472,7 @@ def rank(cand_rows: list[dict], plans_dir: str | Path, model: dict, p: dict, log
                    predicted_latency_s=round(pred["seconds"], 3),
                    predicted_block_s=round(pred["seconds"] / int(r["blocks"]), 4),
                    plan_seconds=round(pl["seconds"], 1),
-                   note="; ".join(x for x in (pl.get("choice", ""), d.get("coresvp_c", "")) if x))
+                   note=pl.get("choice", ""))
         results = {}
         if where is not None and where.available:
             results = run_estimator(where, phi, log2_q, hwt, estimator.attacks_for(est["mode"], False, hwt),

@@ -130,6 +130,14 @@ def test_security_of_one_chain(capsys):
     assert code == 0 and r["m"] == 53261 and r["bits"] == 820 and float(r["helib_bits"]) > 100
 
 
+def test_security_of_one_chain_at_p(capsys):
+    """A power-of-two ring at an odd prime p (issue 45): phi = m/2, sigma 3.2 (HElib's rule)."""
+    code, out, _ = run(capsys, "security", "--m", "65536", "--p", "65537", "--bits", "400", "--json",
+                       "--params-json", json.dumps({"estimator": {"mode": "off"}}))
+    r = json.loads(out)[0]
+    assert code == 0 and r["m"] == 65536 and r["phi"] == 32768 and float(r["helib_bits"]) > 100
+
+
 def test_plan_is_the_engines(capsys):
     code, out, _ = run(capsys, "plan", "--cipher", "vision16", "--m", "257", "--rounds", "2", "--json")
     d = json.loads(out)
@@ -145,6 +153,10 @@ def test_plan_is_the_engines(capsys):
     (["plan", "--cipher", "des", "--m", "4369"], "cipher='des' is not in the catalog"),
     (["sweep", "--m-min", "500", "--m-max", "100"], "m_min=500 exceeds m_max=100"),
     (["security", "--m", "4369"], "security --m needs --bits"),
+    (["security", "--m", "65536", "--bits", "400"], "m=65536 is a power of two and p=2: no slots"),
+    (["security", "--m", "65536", "--p", "2", "--bits", "400"], "m=65536 is a power of two and p=2: no slots"),
+    (["security", "--m", "65536", "--p", "65535", "--bits", "400"], "p=65535 is not prime"),
+    (["security", "--p", "65537"], "security --p 65537 needs --m"),
     (["ring", "9", "--p", "3"], "p=3 divides m=9: the plaintext modulus must be coprime to m"),
     (["ring", "257", "--p", "65535"], "p=65535 is not prime: the plaintext modulus must be a prime"),
     (["ring", "65536"], "m=65536 is a power of two and p=2: no slots"),

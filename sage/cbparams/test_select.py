@@ -247,21 +247,35 @@ def test_plan_refusal_is_a_result(tmp_path):
 
 
 @needs_engine
-def test_digits_raised_for_core_svp():
-    """The engine picks c by HElib's formula; when core-SVP is a target too and misses it,
-    the fewest more digits reaching both are found (m=53261, 905 bits, weight 120: core-SVP
-    89.9 at c=3, docs: BENCHMARKS.md)."""
-    from cbparams import chains, security
-    ch = chains.build_chain(53261, 905, 3)
-    doc = {"params": {"m": 53261, "phi": 46080, "hwt": 120, "c": 3, "log2_q": ch.log2_Q}, "plan": {"bits": 905}}
-    p = load_params({"target_models": ["helib", "coresvp"]})
-    c = SEL._c_for_coresvp(doc, 95, p)
-    assert c is not None and c > 3
-    for cc, ok in ((c - 1, False), (c, True)):
-        lq = round(chains.build_chain(53261, 905, cc).log2_Q, 3)
-        assert (security.coresvp_bits(46080, lq, 120) >= 95 and security.helib_security(53261, lq, 120, 46080) >= 95) == ok
-    assert SEL._c_for_coresvp(doc, 95, load_params({"target_models": ["helib"]})) is None
-    assert SEL._c_for_coresvp(doc, 80, p) is None        # c=3 already reaches 80 by both
+def test_one_search_meets_both_models():
+    """The engine's one search (run_cipher --security-models helib,coresvp) returns the c
+    and weight the former two-pass path gave (HElib's formula's c, then the fewest more
+    digits whose chain of the same bits reaches the target by core-SVP too): AES-128, 3
+    rounds at m=5917, weight 120, target 32: c=3 by HElib's formula alone (30.4 by
+    core-SVP), c=5 by both, 204 bits, as before."""
+    from cbparams import chains, planner, security_models
+    first = planner.plan("aes", 5917, 120, 3, 32, 7, 3)
+    bits = first["plan"]["bits"]
+    both = planner.plan("aes", 5917, 120, 3, 32, 7, 3, models=["helib", "coresvp"])
+
+    def lowest(c):
+        lq = chains.build_chain(5917, bits, c).log2_Q
+        return min(security_models.bits(k, 5917, lq, 120) for k in ("helib", "coresvp"))
+    two_pass = next(c for c in range(first["params"]["c"], 17) if lowest(c) >= 32)
+    assert first["params"]["c"] == 3 and two_pass == 5
+    assert (both["params"]["c"], both["params"]["hwt"], both["plan"]["bits"]) == (two_pass, 120, bits) == (5, 120, 204)
+    assert "by HElib's formula and core-SVP (the lowest counts)" in both["plan"]["choice"]
+
+
+@needs_engine
+def test_plan_one_passes_the_models(tmp_path):
+    """plan_one asks the one search with the config's models: where no c brings the chain
+    to the target by core-SVP (m=257 stays at 11.7 bits), the engine refuses, naming both."""
+    p = load_params(dict(SMALL, target_models=["helib", "coresvp"]))
+    doc = SEL.plan_one("aes", 257, 120, 20, p, tmp_path / "p.json")
+    assert doc["status"] == "refused" and "by HElib's formula and core-SVP" in doc["message"]
+    ok = SEL.plan_one("aes", 257, 120, 20, load_params(SMALL), tmp_path / "q.json")
+    assert ok["status"] == "ok" and ok["params"]["c"] == 10
 
 
 def test_unknown_cipher(small_rows):
