@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "apps/security_target.h"
+#include "engine/bgv/chain.h"
+#include "engine/bgv/memory.h"
 #include "backend/plan_backend.h"
 #include "ciphers/catalog/catalog.h"
 #include "engine/errors.h"
@@ -126,7 +128,6 @@ ChosenParams PlanChooser::choose(const Options& o, const Instance& in, const Run
   q.m = o.m, q.phi = ring.zmstar().phi(), q.target = o.security_target, q.c = o.c;
   q.weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
   q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint, q.hint_is_plan = o.hint_is_plan;
-  q.models = o.security_models;
   // Each weight's planner, and the re-plan at other digits, build their backends on one
   // ring's slot CRT, encodings and permutations, made once, when a plan is first computed
   // (PlanRing::keep: none when every plan is cached).
@@ -143,6 +144,22 @@ long run_bits(const Options& o, const Instance& in, const ChainPlan& plan) {
                              " at m=", o.m, " need ", plan.bits, " bits (", std::fixed, std::setprecision(1),
                              plan.bits_per_round, " per round; --bits ", plan.bits, ", or --force runs anyway)"));
   return o.bits;
+}
+
+ChainMemory check_memory(const Options& o, const RunRing& ring, const ChosenParams& cp) {
+  const bgv::Chain ch(bgv::ChainParams{o.m, cp.bits, cp.c});
+  const bgv::MemoryModel mm = memory_model(o, ring, cp.bits, cp.c);
+  const double key_bytes = double(cp.plan.keys) * double(mm.key);
+  const double avail = memory_allowed(o);
+  if (avail > 0 && key_bytes > avail && !o.force)
+    throw ParameterError(msg("m=", o.m, " with a ", cp.bits, "-bit chain (c=", cp.c, ", ", ch.num_primes() - ch.S(),
+                             " primes) needs about ", std::fixed, std::setprecision(1), key_bytes / 1e9,
+                             " GB for its ", cp.plan.keys, " key-switching keys alone, more than the ",
+                             avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed (--max-memory-gb)" : "available",
+                             ": use a smaller ring or chain, fewer digits c, or --force"));
+  const std::string note = msg("m=", o.m, ", ", cp.bits, "-bit chain (c=", cp.c, "): the ", cp.plan.keys,
+                    " key-switching keys take about ", std::fixed, std::setprecision(1), key_bytes / 1e9, " GB");
+  return {double(mm.ciphertext), note};
 }
 
 }  // namespace cb

@@ -68,4 +68,15 @@ std::string plan_key(const Options& o, const Instance& in, long c, long hwt, lon
 // (naming the plan's figure) unless --force.
 long run_bits(const Options& o, const Instance& in, const ChainPlan& plan);
 
+// The chosen chain's memory: a fresh ciphertext's bytes, and what the key-switching keys
+// take (for an allocation failure's message).
+struct ChainMemory {
+  double ciphertext_bytes = 0;
+  std::string note;
+};
+
+// The key-switching keys alone, as stored (engine/bgv/memory.h), against the memory
+// allowed: ParameterError unless they fit (or --force).
+ChainMemory check_memory(const Options& o, const RunRing& ring, const ChosenParams& cp);
+
 }  // namespace cb

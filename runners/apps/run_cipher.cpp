@@ -83,8 +83,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -105,9 +103,6 @@
 #endif
 #include "ciphers/catalog/catalog.h"
 #include "ciphers/catalog/harness.h"
-#include "engine/bgv/chain.h"
-#include "engine/bgv/memory.h"
-#include "engine/bgv/security_model.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -122,62 +117,6 @@ template <class B>
 double keygen_seconds(const B& b) {
   if constexpr (!std::is_same_v<B, ClearBackend>) return b.keygen_seconds();
   return 0;
-}
-
-// MemAvailable of /proc/meminfo in bytes, 0 when unknown.
-double available_memory_bytes() {
-  std::ifstream f("/proc/meminfo");
-  std::string key;
-  double kb;
-  std::string unit;
-  while (f >> key >> kb >> unit)
-    if (key == "MemAvailable:") return kb * 1024;
-  return 0;
-}
-
-// The bytes a run may hold: --max-memory-gb, else the memory available (0 when unknown).
-double memory_allowed(const Options& o) {
-  return o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
-}
-
-// The engine's memory model at the run's ring, chain and digits (engine/bgv/memory.h).
-bgv::MemoryModel memory_model(const Options& o, const RunRing& ring, long bits, long c) {
-  return bgv::MemoryModel(bgv::Chain(bgv::ChainParams{o.m, bits, c}), o.m, ring.zmstar().phi(),
-                          size_t(BgvParams{}.keep_uniform_mib) << 20);
-}
-
-// Whether the subkeys are encrypted per round (circuit.h), and why: --subkeys, or (auto)
-// per round when holding all of them (fresh ciphertexts of ciphertext_bytes each; 0 when
-// unknown) would take more than a quarter of the memory available (the state, the keys
-// and the temporaries need the rest).
-std::pair<bool, std::string> subkey_policy(const Options& o, long ciphertexts, double ciphertext_bytes) {
-  if (o.subkeys == "up-front") return {false, "--subkeys up-front"};
-  if (o.subkeys == "per-round") return {true, "--subkeys per-round"};
-  const double bytes = double(ciphertexts) * ciphertext_bytes;
-  const double avail = memory_allowed(o);
-  const std::string size = msg(ciphertexts, " ciphertexts, about ", std::fixed, std::setprecision(1), bytes / 1e9,
-                               " GB, against ", avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed" : "available");
-  if (bytes > 0 && avail > 0 && bytes > avail / 4) return {true, "all subkeys at once: " + size + " (over a quarter)"};
-  if (bytes > 0 && avail > 0) return {false, "all subkeys at once: " + size};
-  return {false, "default (memory not estimated for this backend)"};
-}
-
-// The key-switching keys alone, as stored, against the memory allowed: ParameterError
-// unless they fit (or --force). Returns a fresh ciphertext's bytes at the run's chain.
-double check_memory(const Options& o, const RunRing& ring, const ChosenParams& cp) {
-  const bgv::Chain ch(bgv::ChainParams{o.m, cp.bits, cp.c});
-  const bgv::MemoryModel mm = memory_model(o, ring, cp.bits, cp.c);
-  const double key_bytes = double(cp.plan.keys) * double(mm.key);
-  const double avail = memory_allowed(o);
-  if (avail > 0 && key_bytes > avail && !o.force)
-    throw ParameterError(msg("m=", o.m, " with a ", cp.bits, "-bit chain (c=", cp.c, ", ", ch.num_primes() - ch.S(),
-                             " primes) needs about ", std::fixed, std::setprecision(1), key_bytes / 1e9,
-                             " GB for its ", cp.plan.keys, " key-switching keys alone, more than the ",
-                             avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed (--max-memory-gb)" : "available",
-                             ": use a smaller ring or chain, fewer digits c, or --force"));
-  memory_note = msg("m=", o.m, ", ", cp.bits, "-bit chain (c=", cp.c, "): the ", cp.plan.keys,
-                    " key-switching keys take about ", std::fixed, std::setprecision(1), key_bytes / 1e9, " GB");
-  return double(mm.ciphertext);
 }
 
 // --measure-noise after a round: the state's noise computed exactly from the secret key
@@ -322,7 +261,9 @@ int run(const Options& o, PlanChooser& chooser) {
       return 0;
     }
     chosen->bits = run_bits(o, in, plan);
-    ciphertext_bytes = check_memory(o, ring, *chosen);
+    const ChainMemory mem = check_memory(o, ring, *chosen);
+    ciphertext_bytes = mem.ciphertext_bytes;
+    memory_note = mem.note;
   } else if (o.plan) {
     throw ParameterError("--plan needs --backend bgv (the clear backend has no noise)");
   }
@@ -455,20 +396,6 @@ int main(int argc, char** argv) {
                  "choose the key-switching digits c (from --c up) and, without --hwt, the key weight (120, 150, "
                  "200, 300) of the cheapest run whose planned chain reaches this security by HElib's formula")
       ->check(CLI::PositiveNumber);
-  app.add_option("--security-models", o.security_models,
-                 "with --security-target: the models whose lowest figure must reach it, comma-separated, met in "
-                 "one search (engine/bgv/security_model.h: helib = HElib's formula, coresvp = core-SVP uSVP "
-                 "[ADPS16]; default helib)")
-      ->delimiter(',')
-      ->check([](const std::string& name) {
-        try {
-          cb::bgv::security_model(name);
-          return std::string();
-        } catch (const cb::ParameterError& e) {
-          return std::string(e.what());
-        }
-      })
-      ->needs("--security-target");
   app.add_flag("--allow-insecure", o.allow_insecure, "accept key weights HElib's formula rates at 0 bits (1..119)");
   app.add_option("--json", o.json_path, "output JSON file")->required();
   app.add_flag("--measure-noise", o.measure_noise,

@@ -1,8 +1,12 @@
 #include "apps/run_request.h"
 
+#include <fstream>
+#include <iomanip>
 #include <tuple>
 
 #include "ciphers/reference/hex.h"
+#include "backend/bgv_backend.h"
+#include "engine/bgv/chain.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -33,9 +37,6 @@ std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
     throw ParameterError(msg(e->name, " is a keystream generator (one block per slot, --nonce/--counter/--depth-after): ",
                              "--decrypt, --plaintext, --rounds, --linear, --packing and --measure-noise are the block ",
                              "ciphers'"));
-  if (o.security_models != std::vector<std::string>{"helib"})
-    throw ParameterError(msg("--security-models: ", e->name, "'s keystream runs meet --security-target by HElib's ",
-                             "formula alone; the block ciphers' runs take other models"));
   KeystreamRunOptions k;
   k.entry = e, k.spec = sp, k.backend = o.backend, k.key_text = o.key_hex, k.json_path = o.json_path;
   k.encryption = o.encryption, k.m = o.m, k.bits = o.bits, k.c = o.c, k.hwt = o.hwt, k.blocks = o.blocks;
@@ -117,13 +118,52 @@ void check_request(const Options& o, const Instance& in, const RunRing& ring) {
   if (in.spec->p == 2) check_ring_holds_instance(o, in, ring.zmstar());
 }
 
+namespace {
+
+// MemAvailable of /proc/meminfo in bytes, 0 when unknown.
+double available_memory_bytes() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  double kb;
+  std::string unit;
+  while (f >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+}  // namespace
+
+// The bytes a run may hold: --max-memory-gb, else the memory available (0 when unknown).
+double memory_allowed(const Options& o) {
+  return o.max_memory_gb > 0 ? o.max_memory_gb * 1e9 : available_memory_bytes();
+}
+
+// The engine's memory model at the run's ring, chain and digits (engine/bgv/memory.h).
+bgv::MemoryModel memory_model(const Options& o, const RunRing& ring, long bits, long c) {
+  return bgv::MemoryModel(bgv::Chain(bgv::ChainParams{o.m, bits, c}), o.m, ring.zmstar().phi(),
+                          size_t(BgvParams{}.keep_uniform_mib) << 20);
+}
+
+// Whether the subkeys are encrypted per round (circuit.h), and why: --subkeys, or (auto)
+// per round when holding all of them (fresh ciphertexts of ciphertext_bytes each; 0 when
+// unknown) would take more than a quarter of the memory available (the state, the keys
+// and the temporaries need the rest).
+std::pair<bool, std::string> subkey_policy(const Options& o, long ciphertexts, double ciphertext_bytes) {
+  if (o.subkeys == "up-front") return {false, "--subkeys up-front"};
+  if (o.subkeys == "per-round") return {true, "--subkeys per-round"};
+  const double bytes = double(ciphertexts) * ciphertext_bytes;
+  const double avail = memory_allowed(o);
+  const std::string size = msg(ciphertexts, " ciphertexts, about ", std::fixed, std::setprecision(1), bytes / 1e9,
+                               " GB, against ", avail / 1e9, " GB ", o.max_memory_gb > 0 ? "allowed" : "available");
+  if (bytes > 0 && avail > 0 && bytes > avail / 4) return {true, "all subkeys at once: " + size + " (over a quarter)"};
+  if (bytes > 0 && avail > 0) return {false, "all subkeys at once: " + size};
+  return {false, "default (memory not estimated for this backend)"};
+}
+
 CtrRunOptions ctr_options(const Options& o, const Instance& in, const RunRing& ring, SubkeyPolicy policy) {
   if (o.decrypt || !o.pt_hex.empty() || o.measure_noise || o.corrupt_output)
     throw ParameterError(msg("--mode ctr: the blocks are counter blocks (--nonce, --counter) and the direction is "
                              "encryption; --decrypt, --plaintext and --measure-noise are block mode's"));
-  if (o.security_models != std::vector<std::string>{"helib"})
-    throw ParameterError("--security-models: --mode ctr meets --security-target by HElib's formula alone; block "
-                         "mode takes other models");
   CtrRunOptions k;
   k.entry = in.entry, k.spec = in.spec, k.packing = in.packing, k.linear = o.linear, k.backend = o.backend;
   k.json_path = o.json_path, k.encryption = o.encryption, k.plan_cache = o.plan_cache;

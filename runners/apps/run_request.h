@@ -22,6 +22,7 @@
 #include "ciphers/catalog/catalog.h"
 #include "ciphers/catalog/harness.h"
 #include "engine/algebra/zmstar.h"
+#include "engine/bgv/memory.h"
 
 namespace cb {
 
@@ -41,7 +42,6 @@ struct Options {
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
   bool measure_noise = false, list_ciphers = false;
   bool hwt_given = false;  // --hwt on the command line: --security-target keeps it
-  std::vector<std::string> security_models{"helib"};  // --security-models (engine/bgv/security_model.h)
   uint64_t nonce = 0, counter = 0;  // a keystream entry's or CTR run's first block (apps/keystream_run.h, ctr_run.h)
   long depth_after = 0;             // products after the keystream the chain must hold
   std::string mode;                 // --mode: block or ctr (empty: the entry's own, block or keystream)
@@ -101,8 +101,20 @@ void check_ring_holds_instance(const Options& o, const Instance& in, const ZmSta
 // --key or --plaintext in the instance's byte codec (hex, or F_p's decimal elements).
 std::vector<uint8_t> input_bytes(const Instance& in, const std::string& text, long count, const std::string& what);
 
+// The bytes a run may hold: --max-memory-gb, else the memory available (MemAvailable of
+// /proc/meminfo; 0 when unknown).
+double memory_allowed(const Options& o);
+
+// The engine's memory model at the run's ring, chain and digits (engine/bgv/memory.h).
+bgv::MemoryModel memory_model(const Options& o, const RunRing& ring, long bits, long c);
+
+// Whether the subkeys are encrypted per round (circuit.h), and why: --subkeys, or (auto)
+// per round when holding all of them (fresh ciphertexts of ciphertext_bytes each; 0 when
+// unknown) would take more than a quarter of the memory allowed.
+std::pair<bool, std::string> subkey_policy(const Options& o, long ciphertexts, double ciphertext_bytes);
+
 // Whether the subkeys are encrypted per round and why, for this many subkey ciphertexts
-// on a chain of this many bits (0: unknown); run_cipher's --subkeys policy.
+// on a chain of this many bits (0: unknown): CTR mode's form of subkey_policy.
 using SubkeyPolicy = std::function<std::pair<bool, std::string>(long ciphertexts, long bits)>;
 
 // A block cipher in CTR mode (apps/ctr_run.h); the options it has no use for refused by
