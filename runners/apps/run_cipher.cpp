@@ -103,6 +103,7 @@
 #endif
 #include "ciphers/catalog/catalog.h"
 #include "ciphers/catalog/harness.h"
+#include "engine/bgv/security_model.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -396,6 +397,20 @@ int main(int argc, char** argv) {
                  "choose the key-switching digits c (from --c up) and, without --hwt, the key weight (120, 150, "
                  "200, 300) of the cheapest run whose planned chain reaches this security by HElib's formula")
       ->check(CLI::PositiveNumber);
+  app.add_option("--security-models", o.security_models,
+                 "with --security-target: the models whose lowest figure must reach it, comma-separated, met in "
+                 "one search (engine/bgv/security_model.h: helib = HElib's formula, coresvp = core-SVP uSVP "
+                 "[ADPS16]; default helib)")
+      ->delimiter(',')
+      ->check([](const std::string& name) {
+        try {
+          cb::bgv::security_model(name);
+          return std::string();
+        } catch (const cb::ParameterError& e) {
+          return std::string(e.what());
+        }
+      })
+      ->needs("--security-target");
   app.add_flag("--allow-insecure", o.allow_insecure, "accept key weights HElib's formula rates at 0 bits (1..119)");
   app.add_option("--json", o.json_path, "output JSON file")->required();
   app.add_flag("--measure-noise", o.measure_noise,

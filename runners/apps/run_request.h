@@ -42,6 +42,7 @@ struct Options {
   bool decrypt = false, force = false, corrupt_output = false, plan = false, allow_insecure = false;
   bool measure_noise = false, list_ciphers = false;
   bool hwt_given = false;  // --hwt on the command line: --security-target keeps it
+  std::vector<std::string> security_models{"helib"};  // --security-models (engine/bgv/security_model.h)
   uint64_t nonce = 0, counter = 0;  // a keystream entry's or CTR run's first block (apps/keystream_run.h, ctr_run.h)
   long depth_after = 0;             // products after the keystream the chain must hold
   std::string mode;                 // --mode: block or ctr (empty: the entry's own, block or keystream)
