@@ -3,7 +3,7 @@
 // offered, decryption), and its rounds on bits where it offers bit-sliced; the generic
 // circuit on the clear slot backend in every packing it offers, fused and apart, against
 // the reference; the registry's checks and messages; the power
-// map compiler. An entry added to catalog.cpp is tested here without new test code, its
+// map compiler. An entry added to the registry is tested here without new test code, its
 // F_p instances (p > 2) included: those on the clear backend over F_p. A test-only F_p
 // cipher with an affine map and a linear layer checks what MiMC does not use (the
 // inverses over F_p, decryption by negated subkeys, the sliced layer at p).
