@@ -291,6 +291,15 @@ def test_errors(tmp_path, args, message):
      "--hwt 50: HElib's security formula rates secret keys of weight 1..119 at 0 bits; use 0 (dense) or >= 120, "
      "or --allow-insecure"),
     (["--cipher", "aes128", "--m", 257, "--c", 0], "--c 0: key switching needs at least 1 digit"),
+    (["--cipher", "aes128", "--m", 257, "--security-target", 20, "--security-models", "helib,nope"],
+     "--security-models: security model 'nope' is unknown: the engine's are helib, coresvp"),
+    (["--cipher", "aes128", "--m", 257, "--security-target", 20, "--security-models", "estimator"],
+     "security model 'estimator' is the explorer's: the lattice estimator runs in Sage"),
+    (["--cipher", "aes128", "--m", 257, "--security-target", 20, "--security-models", "helib,helib"],
+     "security model 'helib' is named twice"),
+    (["--cipher", "aes128", "--m", 257, "--security-models", "coresvp"], "--security-models requires --security-target"),
+    (["--cipher", "aes128", "--m", 257, "--mode", "ctr", "--security-target", 20, "--security-models", "coresvp"],
+     "--security-models: --mode ctr meets --security-target by HElib's formula alone"),
 ])
 def test_bgv_errors(tmp_path, args, message):
     proc, d = run(tmp_path, *args)
