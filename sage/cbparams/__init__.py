@@ -5,7 +5,8 @@ The public API (what notebooks/explore.ipynb and the `cbparams` command use):
     ring_facts(m, p=2)                 phi, d, slots, the hypercube of Z_m^*/<p>
     sweep(m_min, m_max, degrees, p=2)  every odd m (and 2^k at odd p) with n | ord_m(p), as rows
     build_chain(m, bits, c)            the engine's chain for a capacity
-    helib_security, coresvp_bits       HElib's formula, core-SVP uSVP
+    helib_security, coresvp_bits       HElib's formula, core-SVP uSVP (the engine's)
+    security_model(name)               a security model of the registry: citation, key assumptions
     security_curve(m, bits_list)       both (and the lattice estimator's) against chain length
     plan(cipher, m)                    the engine's plan (run_cipher --plan's JSON): chain, c, op counts
     predict_plan(model, plan)          the cost model's predicted seconds (load_cost_model(path))
@@ -32,8 +33,9 @@ _API = {
     "RunError": "runner", "ring_info": "runner", "run_cipher": "runner",
     "check_ring": "sagecheck", "check_vision_constants": "sagecheck",
     "coresvp_bits": "security", "helib_security": "security",
+    "security_model": "security_models",
 }
-_RENAMED = {"locate_estimator": "locate", "load_cost_model": "load_model"}
+_RENAMED = {"locate_estimator": "locate", "load_cost_model": "load_model", "security_model": "model"}
 
 __all__ = sorted(_API)
 
