@@ -72,7 +72,7 @@ def test_selection_remade_when_its_inputs_change(results, tmp_path):
     with open(model, "w") as f:
         json.dump(doc, f)
     dry = snakemake(results, "-n", "params_selection")
-    assert dry.returncode == 0 and "rule params_select:" in dry.stdout, dry.stdout[-2000:]
+    assert dry.returncode == 0 and "checkpoint params_select:" in dry.stdout, dry.stdout[-2000:]
     with open(model, "w") as f:              # back as it was: up to date again ...
         f.write(original)
     dry = snakemake(results, "-n", "params_selection")
