@@ -330,8 +330,9 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", o.rounds, "rounds (default: the cipher's; fewer = reduced-round, e.g. 13 for GF(2^64)^2)");
   app.add_option("--packing", o.packing,
                  "packed (blocks in slots), sliced (one ciphertext per element; AES calls it byte-sliced) or "
-                 "bit-sliced (one ciphertext per state bit, where the cipher offers it)")
-      ->check(CLI::IsMember({"packed", "byte-sliced", "sliced", "bit-sliced"}));
+                 "bit-sliced (one ciphertext per state bit, where the cipher offers it); keystream entries: "
+                 "blocks across slots (the default) or state (one block's state in the slots, rotations)")
+      ->check(CLI::IsMember({"packed", "byte-sliced", "sliced", "bit-sliced", "state"}));
   app.add_option("--encryption", o.encryption,
                  "secret (default): the key and the blocks encrypted with the secret key, as their owner would "
                  "(a third of the public key's transforms, engine/bgv/encryptor.h); public: with the public key. "

@@ -33,7 +33,7 @@ std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
                              "(nonce, counter) pairs: use --mode ctr or no --mode)"));
   if (!sp) sp = &find_instance(*e, o.n, o.s, o.p);
   if (o.decrypt || !o.pt_hex.empty() || o.rounds != -1 || o.linear != "separate" || o.measure_noise ||
-      (o.packing != "packed" && o.packing != "sliced"))
+      (o.packing != "packed" && o.packing != "sliced" && o.packing != "state"))
     throw ParameterError(msg(e->name, " is a keystream generator (one block per slot, --nonce/--counter/--depth-after): ",
                              "--decrypt, --plaintext, --rounds, --linear, --packing and --measure-noise are the block ",
                              "ciphers'"));
@@ -46,6 +46,7 @@ std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
   k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce;
   k.counter = o.counter, k.plan_only = o.plan, k.force = o.force;
   k.security_target = o.security_target, k.hwt_given = o.hwt_given, k.plan_cache = o.plan_cache;
+  k.packing = o.packing == "state" ? "state" : "blocks";
   return k;
 }
 
