@@ -173,15 +173,11 @@ BgvBackend::Ptxt BgvBackend::encode(const std::vector<uint64_t>& v) const {
   if (long(v.size()) != slot_count())
     throw ParameterError(msg("encode: ", v.size(), " values for ", slot_count(), " slots"));
   if (impl_->Fp) {  // x in F_p: the constant (x, 0, ..., 0) of GF(p^d) in its slot
-    const PrimeSlotRing& ring = impl_->ctx.prime_slots();
-    std::vector<PrimeSlotRing::Element> k(v.size(), PrimeSlotRing::Element(size_t(ring.d()), 0));
-    for (size_t i = 0; i < v.size(); ++i) {
+    for (size_t i = 0; i < v.size(); ++i)
       if (!impl_->Fp->contains(v[i]))
         throw ParameterError(msg("encode: slot ", i, " holds ", v[i], ", not an element of F_", impl_->Fp->p(),
                                  " (0..", impl_->Fp->p() - 1, ")"));
-      k[i][0] = v[i];
-    }
-    const std::vector<uint64_t> a = ring.encode(k);
+    const std::vector<uint64_t> a = impl_->ctx.prime_slots().encode_fp(v);
     return Plaintext::from_coeffs(impl_->ctx, std::vector<long>(a.begin(), a.end()));
   }
   std::vector<NTL::GF2X> k(v.size());

@@ -186,16 +186,29 @@ void PlanBackend::reset_op_counts() {
   ++generation_;
 }
 
-void PlanBackend::use_constant(const Ptxt& p, size_t primes) const {
+void PlanBackend::use_constant(const Ptxt& p, const PrimeSet& primes) const {
   if (p.roots->is_zero()) return;
   const long g = generation_;
-  if (p.refused_in->load() == g) return count("encode", primes);
-  if (p.encoded_in->exchange(g) == g) return;
-  const size_t L = size_t(impl_->chain->L()), bytes = L * size_t(impl_->zm.phi()) * sizeof(uint64_t);
-  if (cached_bytes_.fetch_add(bytes) + bytes <= Plaintext::cache_limit()) return count("encode", L);
-  cached_bytes_.fetch_sub(bytes);
-  p.refused_in->store(g);
-  count("encode", primes);
+  if (p.refused_in->load() == g) return count("encode", primes.size());
+  std::lock_guard<std::mutex> lock(p.limbs->mu);
+  const size_t L = size_t(impl_->chain->L());
+  if (p.limbs->generation != g) {  // its first use: kept, within the engine's cache
+    const size_t bytes = L * size_t(impl_->zm.phi()) * sizeof(uint64_t);
+    if (cached_bytes_.fetch_add(bytes) + bytes > Plaintext::cache_limit()) {
+      cached_bytes_.fetch_sub(bytes);
+      p.refused_in->store(g);
+      return count("encode", primes.size());
+    }
+    p.limbs->generation = g;
+    p.limbs->have.assign(L, 0);
+  }
+  size_t added = 0;
+  for (int q : primes)
+    if (!p.limbs->have[size_t(q)]) {
+      p.limbs->have[size_t(q)] = 1;
+      ++added;
+    }
+  if (added) count("encode", added);
 }
 
 const Chain& PlanBackend::chain() const { return *impl_->chain; }
@@ -231,9 +244,7 @@ PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
     }
   }
   if (r.prime_slots) {  // as BgvBackend encodes at p: (x, 0, ..., 0) in each slot, from_coeffs's lift
-    std::vector<PrimeSlotRing::Element> k(v.size(), PrimeSlotRing::Element(size_t(r.prime_slots->d()), 0));
-    for (size_t i = 0; i < v.size(); ++i) k[i][0] = v[i];
-    p.roots = Plaintext::centered_lift(impl_->zm.m(), impl_->p(), r.prime_slots->encode(k)).second;
+    p.roots = Plaintext::centered_lift(impl_->zm.m(), impl_->p(), r.prime_slots->encode_fp(v)).second;
   } else {
     std::vector<NTL::GF2X> k(v.size());
     for (size_t i = 0; i < v.size(); ++i) k[i] = r.sub->embed(v[i]);
@@ -331,12 +342,12 @@ void PlanBackend::add_plain(Ctxt& a, const Ptxt& p) const {
   if (a.factor != 1) {  // p > 2: y mu added to x a, x f = y (mod p), as the evaluator does
     const auto [x, y] = align_factors(impl_->p(), a.factor, a.noise.log2_max(), 1, p.roots->log2_max());
     scale_by(a, x);
-    use_constant(p, a.primes.size());
+    use_constant(p, a.primes);
     RootBound ym = *p.roots;
     ym.scale(std::log2(std::fabs(double(y))));
     a.noise += ym;
   } else {
-    use_constant(p, a.primes.size());
+    use_constant(p, a.primes);
     a.noise += *p.roots;
   }
   count("add_plain", a.primes.size());
@@ -347,7 +358,7 @@ void PlanBackend::mul_plain(Ctxt& a, const Ptxt& p) const {
   clear_.mul_plain(a.clear, p.clear);
   if (p.roots->is_zero()) a.noise = RootBound();
   else a.noise *= *p.roots;
-  use_constant(p, a.primes.size());
+  use_constant(p, a.primes);
   count("mul_plain", a.primes.size());
   note(a);
 }

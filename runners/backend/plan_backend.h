@@ -90,14 +90,20 @@ class PlanBackend {
   struct Ptxt {
     ClearBackend::Ptxt clear;
     std::shared_ptr<const bgv::RootBound> roots;  // |mu(zeta_t)|
-    // The count generation in which its first use counted "encode" (the engine encodes a
-    // constant at every prime on its first use and keeps it: Plaintext::dcrt).
-    std::shared_ptr<std::atomic<long>> encoded_in = std::make_shared<std::atomic<long>>(-1);
+    // The limbs the engine has transformed and kept in the current count generation
+    // (Plaintext::dcrt keeps a constant over the L primes, each limb transformed on the
+    // first use that asks for it): each use counts "encode" at the limbs it adds.
+    struct Limbs {
+      std::mutex mu;
+      long generation = -1;
+      std::vector<char> have;
+    };
+    std::shared_ptr<Limbs> limbs = std::make_shared<Limbs>();
     // The count generation in which its first use found the engine's plaintext cache full
     // (Plaintext::cache_limit): from then on each use counts "encode" at the ciphertext's
     // primes, as the engine transforms it at each use. In lanes the first uses may come in
     // another order than the run's, so which constants are refused may differ; how many
-    // does not (a circuit's constants all take L limbs).
+    // does not (a circuit's constants all take L limbs of the cache).
     std::shared_ptr<std::atomic<long>> refused_in = std::make_shared<std::atomic<long>>(-1);
   };
 
@@ -184,10 +190,11 @@ class PlanBackend {
   void relinearize(Ctxt& a, const bgv::RootBound& b) const;
   void note(const Ctxt& a) const;
   void count(const char* op, size_t primes, long dropped = 0) const;
-  // Counts "encode" for a use of p by a ciphertext over `primes` primes: at the first use
-  // in a count generation (at L, the bytes of L limbs added to the generation's cache
-  // while within Plaintext::cache_limit()), or at each use once refused.
-  void use_constant(const Ptxt& p, size_t primes) const;
+  // Counts "encode" for a use of p by a ciphertext over `primes`: at the limbs this use adds
+  // to those kept (its first use in a count generation adds the bytes of L limbs to the
+  // generation's cache while within Plaintext::cache_limit()), or at every prime of each
+  // use once refused.
+  void use_constant(const Ptxt& p, const bgv::PrimeSet& primes) const;
   const std::vector<int>& perm(long k) const;
   struct Impl;
   explicit PlanBackend(std::unique_ptr<Impl> impl);

@@ -314,18 +314,34 @@ std::vector<uint64_t> PrimeSlotRing::encode(const std::vector<Element>& v) const
       if (x >= uint64_t(p))
         throw ParameterError(msg("PrimeSlotRing::encode: slot ", s, " holds ", x, ", not an element of F_", p, " (>= p)"));
   }
-  if (impl_->ntt) {
-    std::vector<uint64_t> values(static_cast<size_t>(phi())), coeffs(static_cast<size_t>(zm_.m()));
-    for (size_t s = 0; s < v.size(); ++s) values[size_t(impl_->pos[s])] = v[s][0];
-    impl_->ntt->inverse(values.data(), coeffs.data());
-    coeffs.resize(size_t(phi()));
-    return coeffs;
-  }
+  if (impl_->ntt) return encode_split([&](size_t s) { return v[s][0]; });
   NTL::zz_pPush push_p(impl_->Fp);
   NTL::zz_pEPush push_K(impl_->K);
   std::vector<NTL::zz_pX> b(v.size());
   for (size_t s = 0; s < v.size(); ++s) b[s] = impl_->leaf_encode(long(s), to_K(v[s]));
   return to_words(impl_->combine(impl_->root, b), phi());
+}
+
+std::vector<uint64_t> PrimeSlotRing::encode_fp(const std::vector<uint64_t>& v) const {
+  const long p = this->p();
+  if (long(v.size()) != ell())
+    throw ParameterError(msg("PrimeSlotRing::encode: ", v.size(), " slot values for ", ell(), " slots"));
+  for (size_t s = 0; s < v.size(); ++s)
+    if (v[s] >= uint64_t(p))
+      throw ParameterError(msg("PrimeSlotRing::encode: slot ", s, " holds ", v[s], ", not an element of F_", p, " (>= p)"));
+  if (impl_->ntt) return encode_split([&](size_t s) { return v[s]; });
+  std::vector<Element> k(v.size(), Element(size_t(d()), 0));
+  for (size_t s = 0; s < v.size(); ++s) k[s][0] = v[s];
+  return encode(k);
+}
+
+template <class Value>
+std::vector<uint64_t> PrimeSlotRing::encode_split(const Value& value) const {
+  std::vector<uint64_t> values(static_cast<size_t>(phi())), coeffs(static_cast<size_t>(zm_.m()));
+  for (size_t s = 0; s < size_t(ell()); ++s) values[size_t(impl_->pos[s])] = value(s);
+  impl_->ntt->inverse(values.data(), coeffs.data());
+  coeffs.resize(size_t(phi()));
+  return coeffs;
 }
 
 std::vector<uint64_t> PrimeSlotRing::split_values(const std::vector<uint64_t>& a) const {

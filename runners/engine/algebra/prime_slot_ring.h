@@ -63,6 +63,11 @@ class PrimeSlotRing {
   // Slot values -> a(X) of degree < phi (phi coefficients) with a(zeta^t_s) = v[s].
   // Throws ParameterError if v.size() != ell or an element is not d values in [0, p).
   std::vector<uint64_t> encode(const std::vector<Element>& v) const;
+  // The same for slot values in the prime field F_p (x in slot s: the element (x, 0, ..., 0)
+  // of K), without building ell Elements: a keystream's public constants are vectors of
+  // F_p, one encoding per matrix entry, where the Elements' allocations cost more than the
+  // transform (BENCHMARKS.md, "Transciphering"). Throws as encode does.
+  std::vector<uint64_t> encode_fp(const std::vector<uint64_t>& v) const;
   // a(X) (any length, coefficients in [0, p); reduced mod Phi_m first) -> its ell slot
   // values. Throws ParameterError if a coefficient is >= p.
   std::vector<Element> decode(const std::vector<uint64_t>& a) const;
@@ -81,6 +86,9 @@ class PrimeSlotRing {
   std::vector<uint64_t> G_, Phi_;
   Element zeta_;
   std::vector<std::vector<uint64_t>> F_;
+  // Split p (d = 1, m = 2^k, the negacyclic transform mod p): value(s) the slot values.
+  template <class Value>
+  std::vector<uint64_t> encode_split(const Value& value) const;
   // Split p: a's values at the primitive roots, in the transform's order.
   std::vector<uint64_t> split_values(const std::vector<uint64_t>& a) const;
   struct Impl;  // the CRT tree and the leaf maps, in NTL's zz_pX

@@ -256,12 +256,14 @@ void Evaluator::apply_key(const Digits& dg, const KeySwitchKey& key, const std::
 }
 
 std::shared_ptr<const DCRTPoly> Evaluator::constant(const Plaintext& mu, const std::vector<int>& primes) const {
-  if (mu.dcrt_cached()) return mu.dcrt(primes);
-  OpProfile::Scope step(profile_, "encode", ctx_.L());
-  auto p = mu.dcrt(primes);
-  // At every prime, kept; or, once the plaintext cache is full (Plaintext::cache_limit()),
-  // at the ciphertext's primes, again at each use (PlanBackend counts each of those too).
-  step.set(long(p->primes().size()));
+  if (mu.dcrt_cached(primes)) return mu.dcrt(primes);
+  OpProfile::Scope step(profile_, "encode", long(primes.size()));
+  long made = 0;
+  auto p = mu.dcrt(primes, &made);
+  // The limbs this use lacked, kept; or, once the plaintext cache is full
+  // (Plaintext::cache_limit()), the ciphertext's primes, again at each use (PlanBackend
+  // counts each of those too).
+  step.set(made);
   return p;
 }
 

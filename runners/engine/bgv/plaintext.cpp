@@ -229,12 +229,15 @@ Plaintext::Cache::~Cache() { g_cache_bytes.fetch_sub(bytes); }
 size_t Plaintext::cache_limit() { return g_cache_limit.load(); }
 void Plaintext::set_cache_limit(size_t bytes) { g_cache_limit.store(bytes); }
 
-bool Plaintext::dcrt_cached() const {
+bool Plaintext::dcrt_cached(const std::vector<int>& primes) const {
   std::lock_guard<std::mutex> lock(cache_->mu);
-  return cache_->full != nullptr;
+  if (!cache_->full) return false;
+  for (int p : primes)
+    if (!cache_->have[size_t(p)]) return false;
+  return true;
 }
 
-std::shared_ptr<const DCRTPoly> Plaintext::dcrt(const std::vector<int>& primes) const {
+std::shared_ptr<const DCRTPoly> Plaintext::dcrt(const std::vector<int>& primes, long* transformed) const {
   std::lock_guard<std::mutex> lock(cache_->mu);
   if (!cache_->full && !cache_->refused) {
     const size_t bytes = size_t(ctx_->L()) * ctx_->phi() * sizeof(uint64_t);
@@ -242,14 +245,38 @@ std::shared_ptr<const DCRTPoly> Plaintext::dcrt(const std::vector<int>& primes) 
       cache_->bytes = bytes;
       std::vector<int> all(ctx_->L());  // small and ciphertext primes: any set a ciphertext has
       std::iota(all.begin(), all.end(), 0);
-      cache_->full = std::make_shared<DCRTPoly>(DCRTPoly::from_coeffs(*ctx_, all, coeffs_));
+      cache_->full = std::make_shared<DCRTPoly>(*ctx_, all, DCRTPoly::Uninitialized{});
+      cache_->have.assign(size_t(ctx_->L()), 0);
     } else {
       g_cache_bytes.fetch_sub(bytes);
       cache_->refused = true;
     }
   }
-  if (!cache_->full)
+  if (!cache_->full) {
+    if (transformed) *transformed = long(primes.size());
     return std::make_shared<DCRTPoly>(DCRTPoly::from_coeffs(*ctx_, primes, coeffs_));
+  }
+  // The limbs not yet transformed; others may be reading the kept ones meanwhile (each
+  // limb is written once, under the lock, before any caller is given it).
+  std::vector<int> missing;
+  for (int p : primes)
+    if (!cache_->have[size_t(p)]) missing.push_back(p);
+  if (transformed) *transformed = long(missing.size());
+  if (!missing.empty()) {
+    if (coeffs_.empty()) {  // mu = 0
+      for (int p : missing) std::fill_n(cache_->full->limb(p), ctx_->phi(), uint64_t(0));
+    } else {
+      DCRTPoly& full = *cache_->full;
+      const long n = long(missing.size());
+#pragma omp parallel if(ctx_->parallel() && n > 1)
+      {
+        std::vector<uint64_t> tmp(coeffs_.size());
+#pragma omp for schedule(static)
+        for (long k = 0; k < n; ++k) DCRTPoly::coeffs_limb(*ctx_, missing[size_t(k)], coeffs_, tmp.data(), full.limb(missing[size_t(k)]));
+      }
+    }
+    for (int p : missing) cache_->have[size_t(p)] = 1;
+  }
   return cache_->full;
 }
 

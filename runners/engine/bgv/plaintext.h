@@ -82,10 +82,15 @@ class Plaintext {
   static std::pair<std::vector<long>, RootBound> small_lift(long m, std::vector<long> mu01);
 
   // mu in double-CRT form holding (at least) the given primes: read limbs with limb_of.
-  std::shared_ptr<const DCRTPoly> dcrt(const std::vector<int>& primes) const;
-  // Whether dcrt() answers from its cache (false before the first use, and always when
-  // the cache was refused).
-  bool dcrt_cached() const;
+  // Within the cache (kPlaintextCacheBytes) the form is kept over the chain's L primes,
+  // each limb transformed on the first use that asks for it: a constant used once (a
+  // keystream's public matrix entry, at the 3-10 primes its product runs at) costs those
+  // transforms, not L; one reused round after round (AES's) costs each prime once. Past
+  // the bound the given primes are transformed at each use. transformed (if not null)
+  // receives how many limbs this call transformed.
+  std::shared_ptr<const DCRTPoly> dcrt(const std::vector<int>& primes, long* transformed = nullptr) const;
+  // Whether dcrt(primes) answers from its cache, transforming nothing.
+  bool dcrt_cached(const std::vector<int>& primes) const;
 
  private:
   const Context* ctx_ = nullptr;
@@ -94,7 +99,8 @@ class Plaintext {
   std::shared_ptr<const RootBound> roots_ = std::make_shared<const RootBound>();
   struct Cache {
     std::mutex mu;
-    std::shared_ptr<const DCRTPoly> full;  // over the L small and ciphertext primes
+    std::shared_ptr<DCRTPoly> full;  // over the L small and ciphertext primes, limb i = prime i
+    std::vector<char> have;          // have[i]: limb i transformed
     size_t bytes = 0;                      // counted against kPlaintextCacheBytes
     bool refused = false;
     ~Cache();
