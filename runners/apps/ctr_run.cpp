@@ -287,8 +287,8 @@ int run_rep(const CtrRunOptions& o) {
     if (o.security_target > 0) {
       TargetQuery q;
       q.m = o.m, q.phi = o.ring->zmstar().phi(), q.target = o.security_target, q.c = o.c;
-      q.weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
-      q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint;
+      q.weights = target_weights(o.hwt_given, o.hwt);
+      q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint, q.models = o.security_models;
       plan = choose_for_target(q, plan_at, &c, &hwt);
     } else {
       plan = plan_at(c, hwt, o.bits_hint, false);

@@ -61,6 +61,7 @@ struct CtrRunOptions {
   bool plan_only = false, force = false;
   double security_target = 0;  // > 0: c and the key weight chosen (apps/security_target.h)
   bool hwt_given = false;      // --hwt given: --security-target keeps it
+  std::vector<std::string> security_models{"helib"};  // --security-models: met in the one search
   const RunRing* ring = nullptr;  // the run's Z_m^*/<p> (required: one per run, apps/run_request.h)
   // Whether the subkeys are encrypted per round, and why, for this many ciphertexts on a
   // chain of this many bits (run_cipher's --subkeys policy); none: up front.

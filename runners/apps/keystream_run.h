@@ -52,6 +52,7 @@ struct KeystreamRunOptions {
   bool plan_only = false, force = false;
   double security_target = 0;  // > 0: c and the key weight chosen (apps/security_target.h)
   bool hwt_given = false;      // --hwt given: --security-target keeps it
+  std::vector<std::string> security_models{"helib"};  // --security-models: met in the one search
 };
 
 // Runs the session and writes the JSON record; returns 0, or 2 when a block was wrong

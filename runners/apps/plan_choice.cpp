@@ -126,7 +126,7 @@ ChosenParams PlanChooser::choose(const Options& o, const Instance& in, const Run
   }
   TargetQuery q;
   q.m = o.m, q.phi = ring.zmstar().phi(), q.target = o.security_target, q.c = o.c;
-  q.weights = o.hwt_given ? std::vector<long>{o.hwt} : std::vector<long>{120, 150, 200, 300};
+  q.weights = target_weights(o.hwt_given, o.hwt);
   q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint, q.hint_is_plan = o.hint_is_plan;
   q.models = o.security_models;
   // Each weight's planner, and the re-plan at other digits, build their backends on one

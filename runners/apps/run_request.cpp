@@ -37,15 +37,13 @@ std::optional<KeystreamRunOptions> keystream_options(const Options& o) {
     throw ParameterError(msg(e->name, " is a keystream generator (one block per slot, --nonce/--counter/--depth-after): ",
                              "--decrypt, --plaintext, --rounds, --linear, --packing and --measure-noise are the block ",
                              "ciphers'"));
-  if (o.security_models != std::vector<std::string>{"helib"})
-    throw ParameterError(msg("--security-models: ", e->name, "'s keystream runs meet --security-target by HElib's ",
-                             "formula alone; the block ciphers' runs take other models"));
   KeystreamRunOptions k;
   k.entry = e, k.spec = sp, k.backend = o.backend, k.key_text = o.key_hex, k.json_path = o.json_path;
   k.encryption = o.encryption, k.m = o.m, k.bits = o.bits, k.c = o.c, k.hwt = o.hwt, k.blocks = o.blocks;
   k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce;
   k.counter = o.counter, k.plan_only = o.plan, k.force = o.force;
   k.security_target = o.security_target, k.hwt_given = o.hwt_given, k.plan_cache = o.plan_cache;
+  k.security_models = o.security_models;
   k.packing = o.packing == "state" ? "state" : "blocks";
   return k;
 }
@@ -168,9 +166,6 @@ CtrRunOptions ctr_options(const Options& o, const Instance& in, const RunRing& r
   if (o.decrypt || !o.pt_hex.empty() || o.measure_noise || o.corrupt_output)
     throw ParameterError(msg("--mode ctr: the blocks are counter blocks (--nonce, --counter) and the direction is "
                              "encryption; --decrypt, --plaintext and --measure-noise are block mode's"));
-  if (o.security_models != std::vector<std::string>{"helib"})
-    throw ParameterError("--security-models: --mode ctr meets --security-target by HElib's formula alone; block "
-                         "mode takes other models");
   CtrRunOptions k;
   k.entry = in.entry, k.spec = in.spec, k.packing = in.packing, k.linear = o.linear, k.backend = o.backend;
   k.json_path = o.json_path, k.encryption = o.encryption, k.plan_cache = o.plan_cache;
@@ -178,7 +173,7 @@ CtrRunOptions ctr_options(const Options& o, const Instance& in, const RunRing& r
   k.rounds = in.rounds, k.m = o.m, k.bits = o.bits, k.c = o.c, k.hwt = o.hwt, k.blocks = o.blocks;
   k.depth_after = o.depth_after, k.bits_hint = o.bits_hint, k.seed = o.seed, k.nonce = o.nonce, k.counter = o.counter;
   k.plan_only = o.plan, k.force = o.force;
-  k.security_target = o.security_target, k.hwt_given = o.hwt_given;
+  k.security_target = o.security_target, k.hwt_given = o.hwt_given, k.security_models = o.security_models;
   k.ring = &ring;
   k.subkey_policy = std::move(policy);
   return k;

@@ -51,6 +51,9 @@ struct TargetQuery {
 // its choice explained in plan.choice; chosen_c and chosen_hwt are set. ParameterError
 // when no weight reaches the target at this ring, naming what each reached.
 using TargetPlanner = std::function<ChainPlan(long c, long hwt, long bits_hint, bool hint_is_plan)>;
+// The key weights the search tries: hwt alone where --hwt was given, else the table's
+// points 120, 150, 200, 300.
+std::vector<long> target_weights(bool hwt_given, long hwt);
 ChainPlan choose_for_target(const TargetQuery& q, const TargetPlanner& plan, long* chosen_c, long* chosen_hwt);
 
 }  // namespace cb
