@@ -123,13 +123,10 @@ struct HelibBackend::Impl {
     if (long(v.size()) != zm.ell())
       throw ParameterError(msg("HelibBackend: ", v.size(), " values for ", zm.ell(), " slots (m=", zm.m(), ")"));
     if (pring) {  // F_p: the constant (x, 0, ..., 0) of each slot, lifted to (-p/2, p/2]
-      std::vector<PrimeSlotRing::Element> e(v.size(), PrimeSlotRing::Element(size_t(zm.d()), 0));
-      for (size_t i = 0; i < v.size(); ++i) {
+      for (size_t i = 0; i < v.size(); ++i)
         if (v[i] >= uint64_t(pt))
           throw ParameterError(msg("HelibBackend: slot ", i, " value ", v[i], " is not in F_", pt));
-        e[i][0] = v[i];
-      }
-      const auto a = pring->encode(e);
+      const auto a = pring->encode_fp(v);  // as BgvBackend::encode: the same encoding on both sides
       NTL::ZZX z;
       for (size_t i = 0; i < a.size(); ++i)
         if (a[i]) NTL::SetCoeff(z, long(i), a[i] > uint64_t(pt) / 2 ? NTL::ZZ(long(a[i]) - pt) : NTL::ZZ(long(a[i])));
