@@ -287,6 +287,7 @@ int run_rep(const CtrRunOptions& o) {
     if (o.security_target > 0) {
       TargetQuery q;
       q.m = o.m, q.phi = o.ring->zmstar().phi(), q.target = o.security_target, q.c = o.c;
+      q.p = uint64_t(o.ring->zmstar().p());
       q.weights = target_weights(o.hwt_given, o.hwt);
       q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint, q.models = o.security_models;
       plan = choose_for_target(q, plan_at, &c, &hwt);

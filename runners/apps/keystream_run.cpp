@@ -234,6 +234,7 @@ int run_keystream(const KeystreamRunOptions& o) {
     if (o.security_target > 0) {
       TargetQuery q;
       q.m = o.m, q.phi = zm.phi(), q.target = o.security_target, q.c = o.c, q.bits_hint = o.bits_hint;
+      q.p = uint64_t(zm.p());
       q.weights = target_weights(o.hwt_given, o.hwt);
       q.weight_given = o.hwt_given, q.models = o.security_models;
       plan = choose_for_target(q, plan_at, &c, &hwt);

@@ -126,6 +126,7 @@ ChosenParams PlanChooser::choose(const Options& o, const Instance& in, const Run
   }
   TargetQuery q;
   q.m = o.m, q.phi = ring.zmstar().phi(), q.target = o.security_target, q.c = o.c;
+  q.p = uint64_t(ring.zmstar().p());
   q.weights = target_weights(o.hwt_given, o.hwt);
   q.weight_given = o.hwt_given, q.bits_hint = o.bits_hint, q.hint_is_plan = o.hint_is_plan;
   q.models = o.security_models;

@@ -30,7 +30,9 @@ ChainPlan choose_for_target(const TargetQuery& q, const TargetPlanner& plan, lon
     for (long c = q.c; c <= std::min<long>(bits / 20, 16); ++c) {
       double log2_qp;
       try {
-        const bgv::Chain ch(bgv::ChainParams{q.m, bits, c});
+        bgv::ChainParams cp{q.m, bits, c};
+        cp.p = q.p;
+        const bgv::Chain ch(cp);
         log2_qp = ch.log2_Q() + ch.log2_P();
       } catch (const ParameterError&) {
         break;  // more digits than primes

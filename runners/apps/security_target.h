@@ -27,6 +27,7 @@
 // this one function; each supplies how its circuit is planned.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ namespace cb {
 
 struct TargetQuery {
   long m = 0, phi = 0;
+  uint64_t p = 2;              // the plaintext modulus (the chains avoid it: chain.h)
   double target = 0;           // bits, by every model of `models`
   std::vector<std::string> models{"helib"};  // the registry's names (--security-models)
   long c = 3;                  // the fewest digits tried (--c)

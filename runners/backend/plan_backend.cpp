@@ -146,7 +146,9 @@ std::shared_ptr<PlanBackend> PlanBackend::lane() const {
 
 void PlanBackend::set_bits(long bits) {
   impl_->levels.reset();
-  auto chain = std::make_unique<Chain>(ChainParams{impl_->params.m, bits, impl_->params.c});
+  ChainParams cp{impl_->params.m, bits, impl_->params.c};
+  cp.p = impl_->p();
+  auto chain = std::make_unique<Chain>(cp);
   if (const uint64_t p = impl_->p(); p != 2) {  // the chains bgv::Context refuses at p, refused alike
     if (std::log2(double(p)) >= chain->log2_Q())
       throw ParameterError(msg("p=", p, " is too large for the chain: log2 p = ", std::log2(double(p)),

@@ -62,9 +62,14 @@ Chain::Chain(const ChainParams& p) : p_(p) {
 
   // The ladder: one prime of each size from the smallest available, below the big size.
   std::vector<uint64_t> ct;
+  auto taken = [&] {  // the primes chosen so far, and p, which none may be
+    std::vector<uint64_t> t = ct;
+    t.push_back(p.p);
+    return t;
+  };
   for (int b = min_bits; long(ct.size()) < p.small_primes && b < max_bits; ++b) {
     try {
-      ct.push_back(util::ntt_primes(1, b, step, ct)[0]);
+      ct.push_back(util::ntt_primes(1, b, step, taken())[0]);
     } catch (const ParameterError&) {
       continue;  // no prime of this size: try the next
     }
@@ -94,7 +99,7 @@ Chain::Chain(const ChainParams& p) : p_(p) {
   for (long i = 0; i < n; ++i) {
     for (int b = sizes[i];; ++b) {  // the first size from there that has a prime
       try {
-        ct.push_back(util::ntt_primes(1, b, step, ct)[0]);
+        ct.push_back(util::ntt_primes(1, b, step, taken())[0]);
         break;
       } catch (const ParameterError&) {
         if (b >= max_bits) throw;
@@ -109,7 +114,7 @@ Chain::Chain(const ChainParams& p) : p_(p) {
   const long needed = long(std::ceil(log2_max_digit())) + p.ks_margin_bits;
   K_ = ceil_div(needed, max_bits);
   const int b_sp = std::max<int>(int(ceil_div(needed, K_)), int(share_min));  // where primes are plentiful
-  const std::vector<uint64_t> sp = util::ntt_primes(K_, b_sp, step, ct);
+  const std::vector<uint64_t> sp = util::ntt_primes(K_, b_sp, step, taken());
   q_ = ct;
   q_.insert(q_.end(), sp.begin(), sp.end());
   for (uint64_t q : sp) log2_q_.push_back(std::log2(double(q)));

@@ -45,6 +45,9 @@ struct ChainParams {
   long c = 3;                // key-switching digits, 1 <= c <= L - S
   long small_primes = 8;     // S, transient ladder primes (0..8)
   long ks_margin_bits = 20;  // log2(P / largest digit), 0..120
+  // The plaintext modulus: never taken as a chain prime (modulus switching needs every q_i
+  // invertible mod p; p = 65537 is itself 1 mod every m = 2^k <= 65536, the ladder's size).
+  uint64_t p = 2;
 };
 
 class Chain {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <set>
 #include <string>
@@ -86,6 +88,18 @@ TEST(Chain, RefusalsNameMAndTheConstraint) {
   EXPECT_EQ(message(1L << 21), "m=2097152: the ring needs odd m with 3 <= m <= 2^20, or m = 2^k with 4 <= m <= 2^20");
   EXPECT_EQ(message(1), "m=1: the ring needs odd m with 3 <= m <= 2^20, or m = 2^k with 4 <= m <= 2^20");
   EXPECT_EQ(message(4), "no error");
+}
+
+// p = 65537 is 1 mod every m = 2^k <= 65536, and the ladder of m = 32768 starts with it;
+// the chain of a run at that p skips it (chain.h), and at p = 2 nothing changes.
+TEST(Chain, NeverTakesThePlaintextModulus) {
+  ChainParams at2{32768, 400, 3};
+  ChainParams atp = at2;
+  atp.p = 65537;
+  const Chain a(at2), b(atp);
+  EXPECT_NE(std::find(a.primes().begin(), a.primes().end(), 65537ULL), a.primes().end());
+  EXPECT_EQ(std::find(b.primes().begin(), b.primes().end(), 65537ULL), b.primes().end());
+  EXPECT_EQ(a.num_primes(), b.num_primes());
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ const ContextParams& Context::check_p(const ContextParams& p) {
 ChainParams Context::check(const ContextParams& p, long phi) {
   if (p.hwt < 0 || p.hwt > phi)
     throw ParameterError(msg("hwt=", p.hwt, " must be 0 (dense) or in [1, phi=", phi, "]"));
-  return ChainParams{p.m, p.bits, p.c, p.small_primes, p.ks_margin_bits};
+  return ChainParams{p.m, p.bits, p.c, p.small_primes, p.ks_margin_bits, uint64_t(p.p)};
 }
 
 bool Context::parallel() const { return zm_->phi() >= 4096 && !omp_in_parallel(); }
