@@ -248,7 +248,7 @@ def test_vision_13_rounds_gf64(tmp_path):
     (["--cipher", "aes128", "--m", 257, "--plaintext", "001"],
      "--plaintext has 3 hex digits: a byte string needs an even number"),
     (["--cipher", "vision", "--field-bits", 32, "--m", 257],
-     "m=257 has d=16 (slots GF(2^16)): GF(2^32) needs 32 | d"),
+     "m=257 has d=16 (slots GF(2^16)): GF(2^32) needs 32 | d; rings near m=257 whose slots hold GF(2^32)"),
     (["--cipher", "vision", "--field-bits", 16, "--m", 193],
      "m=193 has 2 slots: Vision GF(2^16)^8 packed needs 8 per block"),
     (["--cipher", "vision", "--field-bits", 16, "--state-size", 4, "--m", 257],

@@ -6,6 +6,7 @@
 
 #include "ciphers/reference/hex.h"
 #include "backend/bgv_backend.h"
+#include "engine/algebra/ring_fit.h"
 #include "engine/bgv/chain.h"
 #include "engine/errors.h"
 
@@ -79,7 +80,7 @@ Instance make_instance(const Options& o) {
 void check_ring_holds_instance(const Options& o, const Instance& in, const ZmStar& zm) {
   if (zm.d() % in.slot_n != 0)
     throw ParameterError(msg("m=", o.m, " has d=", zm.d(), " (slots GF(2^", zm.d(), ")): GF(2^", in.slot_n, ") needs ", in.slot_n,
-                             " | d"));
+                             " | d; ", rings_holding_hint(2, in.slot_n, o.m)));
   if (in.packing == "packed" && zm.ell() < in.s)
     throw ParameterError(msg("m=", o.m, " has ", zm.ell(), " slots: ", in.display, " packed needs ", in.s,
                              " per block"));
