@@ -51,6 +51,20 @@ template <class B>
 struct HasAlign<B, std::void_t<decltype(std::declval<const B&>().align(
                        std::declval<const std::vector<typename B::Ctxt*>&>()))>> : std::true_type {};
 
+// c^e (e >= 1) by square-and-multiply from the top bit (x^3: a square and a product): the
+// Power step of both packings.
+template <class B>
+typename B::Ctxt ks_power(Evaluator<B>& e, const typename B::Ctxt& c, uint64_t exp) {
+  typename B::Ctxt y = c;
+  int top = 63;
+  while (!((exp >> top) & 1)) --top;
+  for (int bit = top - 1; bit >= 0; --bit) {
+    e.square(y);
+    if ((exp >> bit) & 1) e.mul(y, c);
+  }
+  return y;
+}
+
 template <class B>
 class KeystreamCircuit {
  public:
@@ -379,7 +393,7 @@ class KeystreamCircuit {
               for (auto& s : *xi.v) s = F_.pow(s, op.e);
             return;
           }
-          xi = Value{power(e, materialize(e, xi, size_t(i)), op.e), std::nullopt};
+          xi = Value{ks_power(e, materialize(e, xi, size_t(i)), op.e), std::nullopt};
         });
         break;
       case KsOp::kTruncate:
@@ -398,18 +412,6 @@ class KeystreamCircuit {
         if (x[size_t(i)].ct) cs.push_back(&*x[size_t(i)].ct);
       b_.align(cs);
     }
-  }
-
-  // c^e by square-and-multiply from the top bit (x^3: a square and a product).
-  Ctxt power(Evaluator<B>& e, const Ctxt& c, uint64_t exp) const {
-    Ctxt y = c;
-    int top = 63;
-    while (!((exp >> top) & 1)) --top;
-    for (int bit = top - 1; bit >= 0; --bit) {
-      e.square(y);
-      if ((exp >> bit) & 1) e.mul(y, c);
-    }
-    return y;
   }
 
   const B& b_;

@@ -685,24 +685,12 @@ class KeystreamStateCircuit {
           for (auto& blk : x.v)
             for (auto& u : blk) u = F_.pow(u, op.e);
         } else {
-          x.ct = power(ev, materialize(ev, x), op.e);
+          x.ct = ks_power(ev, materialize(ev, x), op.e);
         }
         break;
       case KsOp::kTruncate:
         break;  // the output is elements 0..s-1 (decrypt, subtract_from)
     }
-  }
-
-  // c^e by square-and-multiply from the top bit (x^3: a square and a product).
-  Ctxt power(Evaluator<B>& e, const Ctxt& c, uint64_t exp) const {
-    Ctxt y = c;
-    int top = 63;
-    while (!((exp >> top) & 1)) --top;
-    for (int bit = top - 1; bit >= 0; --bit) {
-      e.square(y);
-      if ((exp >> bit) & 1) e.mul(y, c);
-    }
-    return y;
   }
 
   const B& b_;
