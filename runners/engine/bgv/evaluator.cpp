@@ -280,7 +280,9 @@ void Evaluator::mul(Ciphertext& a, const Ciphertext& b) const {
   if (&a == &b) return square(a);
   OpProfile::Scope step(profile_, "mul", a.level());  // its level decision and tensor
   const auto target = levels_.product_set(a.primes(), a.noise, b.primes(), b.noise);
-  const auto& have = a.primes();
+  // A copy: the fused branch below replaces a's parts (so a.primes()) before it takes the
+  // switch's factor from `have`, which a reference would then read as `target` (factor 1).
+  const std::vector<int> have = a.primes();
   if (have == b.primes() && have != target && std::includes(have.begin(), have.end(), target.begin(), target.end())) {
     // Both operands at one prime set, dropping primes (the usual product): their four
     // polynomials rounded in one pass (rns_rounding.h) into new ones, b's never copied;

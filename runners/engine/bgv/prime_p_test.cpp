@@ -18,6 +18,7 @@
 #include "engine/bgv/decryptor.h"
 #include "engine/bgv/encryptor.h"
 #include "engine/bgv/evaluator.h"
+#include "engine/bgv/plaintext_factor.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
 
@@ -423,6 +424,43 @@ TEST_P(PrimePTest, SumsOfDifferentFactorsAreAlignedCheaply) {
   ev.add_plain(xk, s->plain(k));
   EXPECT_EQ(s->decrypt(xk), C.add(xv, k));
   EXPECT_TRUE(dominated(*s, xk, "aligned add_plain"));
+}
+
+TEST_P(PrimePTest, AProductDroppingPrimesOfBothOperandsAtOneSetKeepsTheFactor) {
+  // Both operands at one prime set T, the product's set a strict subset of T: mul's fused
+  // branch (the four polynomials rounded in one pass, evaluator.cpp). T = every small and
+  // ciphertext prime (fresh ciphertexts with the small primes added back), so every target
+  // of product_set is a subset of T. The switch multiplies both operands' factors by
+  // switch_factor(T, target); that factor was once read from a.primes() after a's parts
+  // had been replaced (so it was 1): the product decrypted to sf^-2 a b.
+  const Encryptor enc(s->ctx, s->pk, s->noise);
+  const Evaluator ev(s->ctx, s->noise, s->relin, s->autos);
+  const Clear& C = s->clear;
+  const auto a = s->random(g), b = s->random(g), c = s->random(g);
+  std::vector<int> all(size_t(s->ctx.L()));
+  std::iota(all.begin(), all.end(), 0);
+  Ciphertext x = enc.encrypt(s->plain(a), s->rng), y = enc.encrypt(s->plain(b), s->rng);
+  ev.mod_switch_to(x, all);
+  ev.mod_switch_to(y, all);
+  ASSERT_EQ(x.primes(), all);
+  ASSERT_EQ(s->decrypt(x), a);
+  const auto target = ev.levels().product_set(all, x.noise, all, y.noise);
+  ASSERT_NE(target, all) << "the product drops no prime: the fused branch is not taken";
+  ASSERT_TRUE(std::includes(all.begin(), all.end(), target.begin(), target.end()));
+  const uint64_t p = uint64_t(s->ctx.p());
+  const uint64_t sf = switch_factor(s->ctx.chain(), p, all, target);
+  ev.mul(x, y);
+  EXPECT_EQ(s->decrypt(x), C.mul(a, b)) << "switch factor " << sf << " (its square " << util::mul_mod(sf, sf, p)
+                                        << ")";
+  EXPECT_TRUE(dominated(*s, x, "product dropping primes at one set"));
+  // And on: a sum with a ciphertext of another factor, then a square.
+  Ciphertext z = enc.encrypt(s->plain(c), s->rng);
+  ev.add(x, z);
+  auto want = C.add(C.mul(a, b), c);
+  EXPECT_EQ(s->decrypt(x), want) << "a b + c";
+  ev.square(x);
+  EXPECT_EQ(s->decrypt(x), C.mul(want, want)) << "(a b + c)^2";
+  EXPECT_TRUE(dominated(*s, x, "(a b + c)^2"));
 }
 
 // Rings where PrimeSlotRing is quick to build (at m = 257, p = 3, d = 256, it took
