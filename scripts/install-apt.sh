@@ -2,7 +2,7 @@
 # Installs the Debian packages cipherbench builds against, when they are missing.
 # Quick when everything is present (one dpkg query per package, no network).
 set -euo pipefail
-pkgs=(g++ make cmake libntl-dev libgmp-dev libssl-dev googletest libgtest-dev nlohmann-json3-dev libcli11-dev python3-venv)
+pkgs=(g++ make cmake libntl-dev libgmp-dev libssl-dev googletest libgtest-dev nlohmann-json3-dev libcli11-dev libxxhash-dev python3-venv)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

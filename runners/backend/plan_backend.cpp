@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <xxhash.h>
 
 #include "backend/lanes.h"
 #include "engine/algebra/prime_slot_ring.h"
@@ -32,6 +33,12 @@ struct PlanRing::Impl {
   static constexpr size_t kRootsMemo = 4096;
   std::mutex encodings_mu;
   std::map<std::vector<uint64_t>, std::shared_ptr<const RootBound>> encodings;
+  // At p > 2 a bound is flat (Plaintext::centered_lift, which remembers it by the lift):
+  // one number, so every vector is kept here too, by its 128-bit XXH3 hash, sparing the
+  // encoding itself (a keystream's public constants, 10^5 slot vectors, met again on
+  // every chain the planner tries). Up to kFlatMemo of them.
+  static constexpr size_t kFlatMemo = size_t(1) << 22;
+  std::map<std::pair<uint64_t, uint64_t>, std::shared_ptr<const RootBound>> flat_encodings;
   std::mutex perms_mu;
   std::map<long, std::vector<int>> perms;  // root_permutation(m, k) by k
 
@@ -238,6 +245,21 @@ BackendInfo PlanBackend::info() const {
 PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
   Ptxt p{clear_.encode(v), nullptr};
   auto& r = impl_->shared();
+  if (r.prime_slots) {  // as BgvBackend encodes at p: (x, 0, ..., 0) in each slot, from_coeffs's lift
+    const XXH128_hash_t h = XXH3_128bits(v.data(), v.size() * sizeof(uint64_t));
+    const std::pair<uint64_t, uint64_t> key{h.high64, h.low64};
+    {
+      std::lock_guard<std::mutex> lock(r.encodings_mu);
+      if (const auto it = r.flat_encodings.find(key); it != r.flat_encodings.end()) {
+        p.roots = it->second;
+        return p;
+      }
+    }
+    p.roots = Plaintext::centered_lift(impl_->zm.m(), impl_->p(), r.prime_slots->encode_fp(v)).second;
+    std::lock_guard<std::mutex> lock(r.encodings_mu);
+    if (r.flat_encodings.size() < PlanRing::Impl::kFlatMemo) r.flat_encodings.emplace(key, p.roots);
+    return p;
+  }
   {
     std::lock_guard<std::mutex> lock(r.encodings_mu);
     if (const auto it = r.encodings.find(v); it != r.encodings.end()) {
@@ -245,9 +267,7 @@ PlanBackend::Ptxt PlanBackend::encode(const std::vector<uint64_t>& v) const {
       return p;
     }
   }
-  if (r.prime_slots) {  // as BgvBackend encodes at p: (x, 0, ..., 0) in each slot, from_coeffs's lift
-    p.roots = Plaintext::centered_lift(impl_->zm.m(), impl_->p(), r.prime_slots->encode_fp(v)).second;
-  } else {
+  {
     std::vector<NTL::GF2X> k(v.size());
     for (size_t i = 0; i < v.size(); ++i) k[i] = r.sub->embed(v[i]);
     p.roots = Plaintext::embedding_ptr(*r.slots, impl_->zm.m(), r.slots->encode(k));

@@ -1,5 +1,6 @@
 #include "engine/bgv/plaintext.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <list>
@@ -9,6 +10,7 @@
 #include <random>
 
 #include <omp.h>
+#include <xxhash.h>
 
 #include "engine/bgv/decryptor.h"
 #include "engine/errors.h"
@@ -186,8 +188,29 @@ std::pair<std::vector<long>, std::shared_ptr<const RootBound>> Plaintext::center
   if (deg < 0) return {{}, std::make_shared<const RootBound>()};
   std::vector<long> lift(deg + 1);
   for (long i = 0; i <= deg; ++i) lift[i] = r[i] > p / 2 ? long(r[i]) - long(p) : long(r[i]);  // (-p/2, p/2]
-  auto roots = std::make_shared<const RootBound>(RootBound::from_values(util::canonical_embedding(m)->magnitudes(lift)));
-  return {std::move(lift), std::move(roots)};
+  if (p == 2) {
+    std::vector<double> mags = util::canonical_embedding(m)->magnitudes(lift);
+    return {std::move(lift), std::make_shared<const RootBound>(RootBound::from_values(std::move(mags)))};
+  }
+  // p > 2: flat at the largest root, remembered by the lift's 128-bit XXH3 hash (seeded
+  // with m and p): the planner and then the run meet each of a keystream's constants.
+  static std::mutex mu;
+  static std::map<std::pair<uint64_t, uint64_t>, std::pair<long, double>> flat_memo;  // -> (phi, log2 max)
+  static constexpr size_t kFlatMemo = size_t(1) << 22;
+  const XXH128_hash_t h = XXH3_128bits_withSeed(lift.data(), lift.size() * sizeof(long), uint64_t(m) * 0x9E3779B97F4A7C15ULL ^ p);
+  const std::pair<uint64_t, uint64_t> key{h.high64, h.low64};
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (const auto it = flat_memo.find(key); it != flat_memo.end())
+      return {std::move(lift), std::make_shared<const RootBound>(RootBound::flat(it->second.first, it->second.second))};
+  }
+  const std::vector<double> mags = util::canonical_embedding(m)->magnitudes(lift);
+  const double log2_max = std::log2(*std::max_element(mags.begin(), mags.end()));  // mu != 0: > 0
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (flat_memo.size() < kFlatMemo) flat_memo.emplace(key, std::make_pair(long(mags.size()), log2_max));
+  }
+  return {std::move(lift), std::make_shared<const RootBound>(RootBound::flat(long(mags.size()), log2_max))};
 }
 
 Plaintext Plaintext::from_coeffs(const Context& ctx, const std::vector<long>& coeffs) {

@@ -58,9 +58,20 @@ class Plaintext {
   static std::vector<uint64_t> reduce(const Context& ctx, const std::vector<long>& coeffs);
   // The lift from_coeffs holds for residues r mod p of degree < phi (reduce's output, or
   // PrimeSlotRing::encode's): the centered representatives in (-p/2, p/2], trailing zeros
-  // dropped (empty for 0), and their embedding's magnitudes |mu(zeta_t)| at the m-th roots.
+  // dropped (empty for 0), and the bound on its embedding: at p = 2 the magnitudes
+  // |mu(zeta_t)| at every root; at p > 2 their maximum, at every root (a flat bound,
+  // HElib's model of a constant). Why flat at p > 2: there a circuit's constants are
+  // mostly a keystream's public matrices, 10^4 to 10^5 slot vectors each used once
+  // (Pasta-3: 131072), and the chain planner meets each again on every chain it tries;
+  // a flat bound is one number a constant to remember (PlanBackend's encodings) where a
+  // profile is phi doubles, and a product by it is a change of exponent. It costs a
+  // sum of products by such constants the gap between the largest root and the one where
+  // the sum peaks (at most log2 of the largest over the typical |mu(zeta_t)|; measured
+  // on HERA and Pasta plans in BENCHMARKS.md, "Transciphering"). A constant that is one
+  // value in every slot (MiMC's round constants, a key element repeated per block) has
+  // one magnitude at every root: flat either way.
   // For callers without a Context (the chain planner at p > 2, which must see the run's
-  // own embeddings).
+  // own bounds).
   static std::pair<std::vector<long>, std::shared_ptr<const RootBound>> centered_lift(long m, uint64_t p,
                                                                                      const std::vector<uint64_t>& r);
 

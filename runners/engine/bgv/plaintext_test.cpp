@@ -3,6 +3,8 @@
 // on dense constants.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "engine/bgv/context.h"
@@ -73,6 +75,28 @@ TEST(PlaintextLift, SignedLiftIsSmallerThanTheZeroOneLiftOnDenseConstants) {
     const double log2_01 = std::log2(*std::max_element(e01.begin(), e01.end()));
     EXPECT_LT(p.log2_norm(), log2_01 - 0.3) << "seed " << seed;
   }
+}
+
+// At p > 2 a plaintext's bound is flat at the largest |mu(zeta_t)| (plaintext.h: why), the
+// same whether computed or remembered; at p = 2 it stays the profile at every root.
+TEST(PlaintextLift, FlatAtItsLargestRootAtOddPAndRemembered) {
+  ContextParams params{256, 100, 2, 120};
+  params.p = 65537;
+  const Context ctx(params);
+  std::mt19937_64 g(5);
+  std::vector<long> coeffs(size_t(ctx.phi()));
+  for (auto& c : coeffs) c = long(g() % 65537);
+  const Plaintext a = Plaintext::from_coeffs(ctx, coeffs), b = Plaintext::from_coeffs(ctx, coeffs);
+  const std::vector<double> mags = util::canonical_embedding(256)->magnitudes(a.coeffs());
+  const double mx = *std::max_element(mags.begin(), mags.end());
+  ASSERT_TRUE(a.roots().is_flat());
+  EXPECT_EQ(a.roots().size(), ctx.phi());
+  EXPECT_DOUBLE_EQ(a.log2_norm(), std::log2(mx));
+  for (long t = 0; t < ctx.phi(); ++t) EXPECT_GE(a.roots().log2_at(t), std::log2(mags[size_t(t)]) - 1e-12) << t;
+  EXPECT_EQ(b.log2_norm(), a.log2_norm());  // the second from the memo: the same bits
+  const Context ctx2(ContextParams{4369, 100, 2, 120});
+  const Plaintext d(ctx2, dense_constant(ctx2, 1));
+  EXPECT_FALSE(d.roots().is_flat());
 }
 
 }  // namespace

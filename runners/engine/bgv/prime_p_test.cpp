@@ -557,7 +557,7 @@ void expect_refused(const ContextParams& cp, const std::string& words) {
   }
 }
 
-TEST(PrimePRefusals, NotAPrimeOutOfRangeDividingMTooLargeOrAChainPrime) {
+TEST(PrimePRefusals, NotAPrimeOutOfRangeDividingMOrTooLarge) {
   expect_refused(at_p(257, 200, 1), "p=1: the plaintext modulus must be a prime with 2 <= p < 2^61");
   expect_refused(at_p(257, 200, 9), "p=9: the plaintext modulus must be a prime with 2 <= p < 2^61");
   expect_refused(at_p(257, 200, 65536), "p=65536: the plaintext modulus must be a prime");
@@ -568,9 +568,12 @@ TEST(PrimePRefusals, NotAPrimeOutOfRangeDividingMTooLargeOrAChainPrime) {
   ContextParams small = at_p(257, 40, 1096486890805657601L);
   small.c = 1;
   expect_refused(small, "p=1096486890805657601 is too large for the chain");
+  // A prime the same chain takes at p = 2 is skipped at p = q (chain.h): accepted, and no
+  // prime of the chain is p.
   const Context ctx(ContextParams{257, 200, 2, 0});
-  const long q = long(ctx.q(ctx.S()));  // a chain prime, as the same chain at p = q would pick
-  expect_refused(at_p(257, 200, q), "is one of the chain's primes");
+  const long q = long(ctx.q(ctx.S()));
+  const Context at_q(at_p(257, 200, q));
+  for (long i = 0; i < at_q.chain().num_primes(); ++i) EXPECT_NE(at_q.q(i), uint64_t(q)) << i;
   EXPECT_EQ(Context(at_p(257, 200, 2305843009213693951L)).p(), 2305843009213693951L);  // 2^61 - 1: the largest
 }
 

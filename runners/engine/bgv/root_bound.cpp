@@ -1,6 +1,8 @@
 #include "engine/bgv/root_bound.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <numeric>
 
 #include "engine/errors.h"
@@ -64,8 +66,16 @@ RootBound RootBound::from_values(std::vector<double> values) {
 RootBound RootBound::flat(long phi, double log2_value) {
   RootBound r;
   if ((std::isinf(log2_value) && log2_value < 0) || phi <= 0) return r;
-  r.v_ = std::make_shared<Values>(size_t(phi), 1.0);
+  static std::mutex mu;
+  static std::map<long, std::shared_ptr<Values>> ones;  // never written: always shared
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto& o = ones[phi];
+    if (!o) o = std::make_shared<Values>(size_t(phi), 1.0);
+    r.v_ = o;
+  }
   r.e_ = log2_value;
+  r.flat_ = true;
   return r;
 }
 
@@ -112,6 +122,13 @@ RootBound& RootBound::operator*=(const RootBound& b) {
   if (is_zero()) return *this;
   if (b.is_zero()) return *this = RootBound();
   if (b.size() != size()) throw ParameterError(msg("RootBound: sizes ", size(), " and ", b.size(), " differ"));
+  // By a flat bound: each value times 1.0 is itself, and the maximum stays 1.0 exactly.
+  if (b.flat_) return scale(b.e_);
+  if (flat_) {
+    const double e = e_;
+    *this = b;
+    return scale(e);
+  }
   std::shared_ptr<Values> fresh;
   double* out = room(fresh);
   const double *x = v_->data(), *y = b.v_->data();

@@ -69,8 +69,11 @@ class RootBound {
   RootBound() = default;  // zero at every root
   // B_t = values[t] (all >= 0).
   static RootBound from_values(std::vector<double> values);
-  // B_t = 2^log2_value at each of phi roots.
+  // B_t = 2^log2_value at each of phi roots. Flat bounds share one vector of ones per phi
+  // (a flat bound costs no memory of its own), and a product by one is a change of
+  // exponent: the same bits as the product at every root, without the pass.
   static RootBound flat(long phi, double log2_value);
+  bool is_flat() const { return flat_; }
 
   bool is_zero() const { return !v_; }
   long size() const { return v_ ? long(v_->size()) : 0; }
@@ -91,12 +94,18 @@ class RootBound {
   // The values to write n of (n = size()): v_'s own when no other bound shares them,
   // else new ones (v_ keeps pointing at the shared values until assign() replaces them).
   double* room(std::shared_ptr<Values>& fresh) const;
-  void assign(std::shared_ptr<Values> fresh) { if (fresh) v_ = std::move(fresh); }
+  void assign(std::shared_ptr<Values> fresh) {
+    if (fresh) {
+      v_ = std::move(fresh);
+      flat_ = false;
+    }
+  }
   void normalize() { rescale(max_value()); }  // v_ unshared
   double max_value() const;
   void rescale(double mx);  // v_ unshared, mx its maximum: divided by it (zero: the zero bound)
   double e_ = -INFINITY;
   std::shared_ptr<Values> v_;  // null: the zero bound
+  bool flat_ = false;          // v_ is the shared ones of flat()
 };
 
 // The position permutation of X -> X^k on the roots: sigma_k(a) at root t is a at root

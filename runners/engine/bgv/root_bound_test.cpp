@@ -150,5 +150,26 @@ TEST(RootBound, SameBitsAtOneAndTwoThreads) {
   EXPECT_EQ(one.second, two.second);
 }
 
+// A product by a flat bound is a change of exponent (root_bound.h): the same bits as the
+// product at every root, either way round; the shared ones are never written.
+TEST(RootBound, ProductByAFlatBoundIsTheProductAtEveryRoot) {
+  std::vector<double> v{3.0, 0.5, 7.25, 1e-3, 2.0};
+  const RootBound f = RootBound::flat(5, 2.5), ones = RootBound::from_values(std::vector<double>(5, std::exp2(2.5)));
+  ASSERT_TRUE(f.is_flat());
+  EXPECT_FALSE(ones.is_flat());
+  RootBound a = RootBound::from_values(v), b = a;
+  a *= f;
+  b *= ones;
+  EXPECT_FALSE(a.is_flat());
+  EXPECT_EQ(a.exponent(), b.exponent());
+  for (long t = 0; t < 5; ++t) EXPECT_EQ(a.normalized()[t], b.normalized()[t]) << t;
+  RootBound c = RootBound::flat(5, 2.5);
+  c *= RootBound::from_values(v);
+  EXPECT_EQ(c.exponent(), b.exponent());
+  for (long t = 0; t < 5; ++t) EXPECT_EQ(c.normalized()[t], b.normalized()[t]) << t;
+  c += RootBound::flat(5, 1.0);  // a sum writes new values, never the shared ones
+  EXPECT_EQ(RootBound::flat(5, 0.0).normalized()[1], 1.0);
+}
+
 }  // namespace
 }  // namespace cb::bgv
