@@ -51,6 +51,18 @@ template <class B>
 struct HasAlign<B, std::void_t<decltype(std::declval<const B&>().align(
                        std::declval<const std::vector<typename B::Ctxt*>&>()))>> : std::true_type {};
 
+// Both packings' first check: the backend's slots are the instance's field (F_p at p; bits
+// at p = 2, where GF(2^n) entries with n > 1 are not run). ParameterError naming both.
+template <class B>
+void check_keystream_slots(const B& b, const KeystreamInstance& ks) {
+  const auto& sp = ks.spec();
+  if (slot_characteristic(b) != sp.p)
+    throw ParameterError(msg(sp.id, " is over ", ks.element_field().name(), ": the backend's slots have characteristic ",
+                             slot_characteristic(b)));
+  if (sp.p == 2 && sp.n != 1)
+    throw ParameterError(msg(sp.id, ": keystream entries over GF(2^n) run on bits only (n = 1), not n=", sp.n));
+}
+
 // c^e (e >= 1) by square-and-multiply from the top bit (x^3: a square and a product): the
 // Power step of both packings.
 template <class B>
@@ -77,11 +89,7 @@ class KeystreamCircuit {
   KeystreamCircuit(const B& b, const KeystreamInstance& ks, long blocks)
       : b_(b), ks_(ks), F_(ks.element_field()), ell_(b.slot_count()), blocks_(blocks), prog_(ks.program()) {
     const auto& sp = ks.spec();
-    if (slot_characteristic(b) != sp.p)
-      throw ParameterError(msg(sp.id, " is over ", F_.name(), ": the backend's slots have characteristic ",
-                               slot_characteristic(b)));
-    if (sp.p == 2 && sp.n != 1)
-      throw ParameterError(msg(sp.id, ": keystream entries over GF(2^n) run on bits only (n = 1), not n=", sp.n));
+    check_keystream_slots(b, ks);
     if (blocks < 1 || blocks > ell_)
       throw ParameterError(msg("--blocks ", blocks, ": ", sp.id, " runs one block per slot, 1..", ell_, " at this ring"));
   }

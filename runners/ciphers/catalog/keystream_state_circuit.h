@@ -259,11 +259,7 @@ class KeystreamStateCircuit {
   KeystreamStateCircuit(const B& b, const KeystreamInstance& ks, long blocks)
       : b_(b), ks_(ks), F_(ks.element_field()), ell_(b.slot_count()), blocks_(blocks), rows_(b.zmstar(), ks) {
     const auto& sp = ks.spec();
-    if (slot_characteristic(b) != sp.p)
-      throw ParameterError(msg(sp.id, " is over ", F_.name(), ": the backend's slots have characteristic ",
-                               slot_characteristic(b)));
-    if (sp.p == 2 && sp.n != 1)
-      throw ParameterError(msg(sp.id, ": keystream entries over GF(2^n) run on bits only (n = 1), not n=", sp.n));
+    check_keystream_slots(b, ks);
     if (blocks < 1 || blocks > rows_.max_blocks())
       throw ParameterError(msg("--blocks ", blocks, ": ", sp.id, " with --packing state holds 1..", rows_.max_blocks(),
                                " blocks per ciphertext at m=", b.zmstar().m()));
