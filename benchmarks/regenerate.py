@@ -6,7 +6,9 @@ after the other, each writing one JSON record; a record whose "correct" is not t
 decrypted block or result that differed from the clear computation, or a record without
 the check) stops the sitting, with the command and the record named. The tables go to
 OUT/<name>.md and together, under the sitting's machine and date, to OUT/BENCHMARKS.md;
-the records and each run's log to OUT/records/<name>/.
+the records and each run's log to OUT/records/<name>/. BENCH=quick or all skips, naming it and
+what builds it, a benchmark whose optional peer (its `needs`: HElib, OpenFHE, tfhe-rs) is not
+built; a benchmark named in BENCH is refused instead, before any work.
 
     python benchmarks/regenerate.py --bench quick --bin build/bin --out results/benchmarks
     python benchmarks/regenerate.py --list
@@ -109,16 +111,33 @@ def commands(benchmark: dict, bin_dir: str) -> list[tuple[str, str, str]]:
     return out
 
 
-def missing_needs(benchmark: dict, bin_dir: str) -> list[str]:
+def missing_needs(benchmark: dict, bin_dir: str, optional_only: bool = False) -> list[str] | None:
     """The executables the benchmark's commands start and this checkout lacks, each with what builds it
-    (`needs`, else `make build`)."""
+    (`needs`, else `make build`); with optional_only, only those `needs` declares (the optional peers:
+    HElib, OpenFHE, tfhe-rs), None when a missing one is not declared there (the build's own)."""
     needs = benchmark.get("needs") or {}
     missing = []
     for _, _, cmd in commands(benchmark, bin_dir):
         exe = next(t for t in cmd.split() if "=" not in t)
         if not os.access(exe, os.X_OK):
+            if optional_only and exe not in needs:
+                return None
             missing.append(f"{exe} ({needs.get(exe, 'make build')})")
     return list(dict.fromkeys(missing))
+
+
+def skipped_peers(chosen: list[dict], spec: str, bin_dir: str) -> dict[str, list[str]]:
+    """BENCH=quick or all: the benchmarks skipped because an optional peer `needs` declares is not built
+    (name -> what is missing and what builds it). Benchmarks named one by one are never skipped: a
+    missing executable refuses the sitting before any work."""
+    if spec.strip() not in ("quick", "all"):
+        return {}
+    skipped = {}
+    for b in chosen:
+        missing = missing_needs(b, bin_dir, optional_only=True)
+        if missing:
+            skipped[b["name"]] = missing
+    return skipped
 
 
 # --- a column's value: a small expression over a record's fields ------------------------------------
@@ -309,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
                 for run_id, _, cmd in commands(b, args.bin):
                     print(f"[{b['name']} {run_id}] {cmd}")
             return 0
+        skipped = skipped_peers(chosen, args.bench, args.bin)
+        for name, why in skipped.items():
+            print(f"make benchmarks: skipping {name}: needs {', '.join(why)}", file=sys.stderr)
+        chosen = [b for b in chosen if b["name"] not in skipped]
         lacking = {b["name"]: missing_needs(b, args.bin) for b in chosen}
         lacking = {k: v for k, v in lacking.items() if v}
         if lacking:
@@ -328,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"One sitting, {sitting_start} to {now()}, commit {commit}: "
                   f"`make benchmarks BENCH={args.bench}` ({', '.join(b['name'] for b in chosen)}).", "",
                   f"Machine: {machine_line(m)}, kernel {m['kernel']}", ""]
+        if skipped:
+            header += ["Skipped (an optional peer not built here): " + "; ".join(
+                f"{name} (needs {', '.join(why)})" for name, why in skipped.items()), ""]
         (out / "BENCHMARKS.md").write_text("\n".join(header) + "\n" + "\n".join(parts))
         print(f"wrote {out / 'BENCHMARKS.md'}")
         return 0
