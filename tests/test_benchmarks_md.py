@@ -11,6 +11,11 @@ between) stand its stamp lines, each starting a line:
 (a line may end in a backslash, Markdown's line break, so the stamp renders as three lines)
 
 and the index at the top links every section.
+
+Every table before the record part (the last section, whose heading starts "Record") names, on
+its `Benchmark:` line, benchmarks the registry declares for its section, so `make benchmarks`
+reruns every current claim; the record part holds what cannot be rerun here or was superseded,
+each with its date and the reason it stands as record.
 """
 from __future__ import annotations
 
@@ -26,6 +31,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS_MD = ROOT / "BENCHMARKS.md"
 STAMP = re.compile(r"^(Benchmark|Command|Machine): (.*?\S)(?:\s*\\)?\s*$")  # a trailing \ is a line break
+RECORD = "Record"  # the heading of the record part starts with this word
+
+# Tables before the record part that no benchmark reruns, with why: each must match exactly one
+# table (section, header start), so a fixed table or a stale entry fails here.
+NOT_DECLARED = {
+    ("Transciphering: keystream entries and the server's session (issue 46)", "| entry | m | p | blocks |"):
+        "the leaderboard, the lead's section: made by the transciphering pipeline (make run "
+        "CONFIG=config/transciphering.yaml), whose tables are not run_cipher records",
+}
 
 
 def _regenerate():
@@ -52,7 +66,7 @@ slug = _slug()
 def tables(text: str) -> list[dict]:
     """Each table of `text`: its line number, section heading and stamp lines."""
     lines = text.splitlines()
-    found, section, fence = [], None, False
+    found, section, fence, record = [], None, False, False
     for i, line in enumerate(lines):
         if line.startswith("```"):
             fence = not fence
@@ -60,6 +74,7 @@ def tables(text: str) -> list[dict]:
             continue
         if line.startswith("## "):
             section = line[3:].strip()
+            record = record or section.startswith(RECORD)
         is_header = (line.startswith("|") and i + 1 < len(lines) and re.match(r"^\|\s*:?-{3,}", lines[i + 1])
                      and (i == 0 or not lines[i - 1].startswith("|")))
         if not is_header:
@@ -72,7 +87,7 @@ def tables(text: str) -> list[dict]:
             key, value = STAMP.match(lines[j]).groups()
             stamp.setdefault(key, value)
             j -= 1
-        found.append({"line": i + 1, "section": section, "header": line[:70], "stamp": stamp})
+        found.append({"line": i + 1, "section": section, "header": line[:70], "stamp": stamp, "record": record})
     return found
 
 
@@ -103,10 +118,47 @@ def test_stamp_convention_is_enforced_by_the_parser():
     assert set(tables(good)[0]["stamp"]) == {"Command", "Machine"}
 
 
+def _named(t: dict) -> list[str]:
+    return [n.strip().strip("`") for n in t["stamp"].get("Benchmark", "").split(",") if n.strip()]
+
+
+def test_the_record_part_is_last():
+    headings = re.findall(r"^## (.+)$", BENCHMARKS_MD.read_text(), flags=re.M)
+    records = [i for i, h in enumerate(headings) if h.startswith(RECORD)]
+    assert records == [len(headings) - 1], (
+        f"BENCHMARKS.md: one record part, the last section (a heading starting {RECORD!r}); headings: {headings}")
+    assert any(t["record"] for t in TABLES) and not TABLES[0]["record"]
+
+
+def test_every_current_table_names_a_declared_benchmark():
+    """Outside the record part, a table names a benchmark (make benchmarks reruns it) or is listed in
+    NOT_DECLARED with its reason; every NOT_DECLARED entry matches exactly one table."""
+    unnamed = [t for t in TABLES if not t["record"] and not _named(t)]
+    for (section, header), why in NOT_DECLARED.items():
+        hits = [t for t in unnamed if t["section"] == section and t["header"].startswith(header)]
+        assert len(hits) == 1, f"NOT_DECLARED ({section!r}, {header!r}: {why}) matches {len(hits)} unnamed tables"
+    unnamed = [t for t in unnamed
+               if not any(t["section"] == s and t["header"].startswith(h) for s, h in NOT_DECLARED)]
+    assert not unnamed, "tables outside the record part with no 'Benchmark:' line (declare one in " \
+        "benchmarks/registry.yaml, or move the table to the record part with its reason): " + "; ".join(
+            f"line {t['line']} ({t['section']}: {t['header']})" for t in unnamed)
+
+
+def test_every_registered_section_is_a_current_section():
+    text = BENCHMARKS_MD.read_text()
+    headings = re.findall(r"^## (.+)$", text, flags=re.M)
+    current = [h for h in headings if not h.startswith(RECORD)]
+    for b in regen.load_registry():
+        assert b["section"] in current, (f"benchmark {b['name']}: its section {b['section']!r} is no heading of "
+                                         f"BENCHMARKS.md outside the record part ({current})")
+
+
 def test_benchmark_lines_name_registered_benchmarks_of_their_section():
     registry = {b["name"]: b for b in regen.load_registry()}
     named = set()
     for t in TABLES:
+        if t["record"]:
+            continue
         for name in filter(None, (s.strip() for s in t["stamp"].get("Benchmark", "").split(","))):
             name = name.strip("`")
             assert name in registry, (f"BENCHMARKS.md line {t['line']}: 'Benchmark: {name}' is not in "
@@ -116,7 +168,8 @@ def test_benchmark_lines_name_registered_benchmarks_of_their_section():
                 f"(line {t['line']}) is under {t['section']!r}")
             named.add(name)
     assert set(registry) - named == set(), (
-        f"registered benchmarks no BENCHMARKS.md table names (a 'Benchmark:' line): {sorted(set(registry) - named)}")
+        f"registered benchmarks no BENCHMARKS.md table outside the record part names (a 'Benchmark:' line): "
+        f"{sorted(set(registry) - named)}")
 
 
 def test_index_links_every_section():
@@ -250,3 +303,64 @@ def test_registry_commands_use_options_their_executables_have():
             checked += 1
     if not checked:
         pytest.skip("build/bin is absent (make build): no registered command could be checked")
+
+
+def _peer_registry(tmp_path):
+    reg = tmp_path / "registry.yaml"
+    ok = f"{sys.executable} -c \"import json,sys; json.dump({{'correct': True, 'blocks': 3}}, open(sys.argv[1], 'w'))\" {{out}}"
+    reg.write_text("benchmarks:\n"
+                   "  - name: plain\n    section: S\n    about: a test\n    quick: true\n"
+                   f"    runs:\n      - {{row: one, command: {json.dumps(ok)}}}\n"
+                   "    columns:\n      - {header: blocks, value: blocks, format: '.0f'}\n"
+                   "  - name: peer\n    section: S\n    about: a peer's\n    quick: true\n"
+                   f"    needs: {{{tmp_path}/nopeer/bench_ops: make nopeer}}\n"
+                   f"    runs:\n      - {{row: one, command: '{tmp_path}/nopeer/bench_ops --json {{out}}'}}\n"
+                   "    columns:\n      - {header: blocks, value: blocks, format: '.0f'}\n")
+    return reg
+
+
+def test_all_skips_a_benchmark_whose_optional_peer_is_not_built(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert regen.main(["--registry", str(_peer_registry(tmp_path)), "--bench", "all", "--out", str(out),
+                       "--bin", str(tmp_path)]) == 0
+    combined = (out / "BENCHMARKS.md").read_text()
+    assert f"Skipped (an optional peer not built here): peer (needs {tmp_path}/nopeer/bench_ops (make nopeer))" \
+        in combined
+    assert "| one | 3 |" in combined and not (out / "peer.md").exists()
+    assert "skipping peer" in capsys.readouterr().err
+
+
+def test_a_named_benchmark_whose_peer_is_not_built_is_refused(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert regen.main(["--registry", str(_peer_registry(tmp_path)), "--bench", "plain,peer", "--out", str(out),
+                       "--bin", str(tmp_path)]) == 1
+    assert f"peer needs {tmp_path}/nopeer/bench_ops (make nopeer)" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def _ntt_record():
+    spec = importlib.util.spec_from_file_location("cb_ntt_record", ROOT / "benchmarks" / "ntt_record.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ntt_record_reads_bench_ntts_lines():
+    text = ("       m      phi  bits  fast algorithm        forward_ms   inverse_ms   fwd_min_ms   inv_min_ms   setup_ms         cost\n"
+            "    3205     2560    60    no bluestein*            0.044        0.045        0.044        0.045        1.4       115466\n"
+            "    3205     2560    50   yes prime_factor*         0.017        0.018        0.016        0.017        0.5        82539\n")
+    record = _ntt_record().parse(text, 3205)
+    assert record["phi"] == 2560 and record["p60"]["bluestein"]["chosen"] == 1
+    assert record["fast"]["prime_factor"] == {"forward_ms": 0.017, "inverse_ms": 0.018, "fwd_min_ms": 0.016,
+                                              "inv_min_ms": 0.017, "setup_ms": 0.5, "cost": 82539.0, "chosen": 1}
+    with pytest.raises(ValueError, match="unexpected bench_ntt line for m=4369"):
+        _ntt_record().parse(text, 4369)
+
+
+def test_ntt_record_writes_no_record_when_bench_ntt_fails(tmp_path):
+    failing = tmp_path / "bench_ntt"
+    failing.write_text("#!/bin/sh\necho 'm phi bits fast algorithm'\nexit 1\n")
+    failing.chmod(0o755)
+    out = tmp_path / "r.json"
+    assert _ntt_record().main([str(failing), "3", "3205", "--json", str(out)]) == 1
+    assert not out.exists()
