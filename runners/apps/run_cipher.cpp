@@ -234,6 +234,7 @@ int run(const Options& o, PlanChooser& chooser) {
     return 0;
   }
   require_cipher_and_ring(o);
+  load_security_models(o);
   if (const auto ks = keystream_options(o)) return run_keystream(*ks);
   const Instance in = make_instance(o);
   const RunRing ring(o.m, long(in.spec->p));  // Z_m^*/<p>, built once, when first asked
@@ -401,7 +402,7 @@ int main(int argc, char** argv) {
   app.add_option("--security-models", o.security_models,
                  "with --security-target: the models whose lowest figure must reach it, comma-separated, met in "
                  "one search (engine/bgv/security_model.h: helib = HElib's formula, coresvp = core-SVP uSVP "
-                 "[ADPS16]; default helib)")
+                 "[ADPS16], estimator = the lattice estimator's table, --estimator-table; default helib)")
       ->delimiter(',')
       ->check([](const std::string& name) {
         try {
@@ -412,6 +413,9 @@ int main(int argc, char** argv) {
         }
       })
       ->needs("--security-target");
+  app.add_option("--estimator-table", o.estimator_table,
+                 "with --security-models ...,estimator: the lattice estimator's figures as a CSV table "
+                 "(engine/bgv/estimator_table.h; written by python -m cbparams.estimator_table)");
   app.add_flag("--allow-insecure", o.allow_insecure, "accept key weights HElib's formula rates at 0 bits (1..119)");
   app.add_option("--json", o.json_path, "output JSON file")->required();
   app.add_flag("--measure-noise", o.measure_noise,

@@ -1,6 +1,8 @@
 #include "apps/run_request.h"
 
+#include <algorithm>
 #include <fstream>
+#include <memory>
 #include <iomanip>
 #include <tuple>
 
@@ -8,6 +10,7 @@
 #include "backend/bgv_backend.h"
 #include "engine/algebra/ring_fit.h"
 #include "engine/bgv/chain.h"
+#include "engine/bgv/security_model.h"
 #include "engine/errors.h"
 
 namespace cb {
@@ -16,6 +19,21 @@ void require_cipher_and_ring(const Options& o) {
   if (o.cipher.empty() && o.instance.empty())
     throw ParameterError("--cipher is required (run_cipher --list-ciphers --json F lists the catalog)");
   if (o.m == 0) throw ParameterError("--m is required (the cyclotomic index of the ring)");
+}
+
+void load_security_models(const Options& o) {
+  const bool named = std::find(o.security_models.begin(), o.security_models.end(), "estimator") !=
+                     o.security_models.end();
+  if (!named && !o.estimator_table.empty())
+    throw ParameterError(msg("--estimator-table ", o.estimator_table, " is the estimator model's table: name it with ",
+                             "--security-models ...,estimator"));
+  if (!named) return;
+  if (o.security_target <= 0)
+    throw ParameterError("--security-models ...,estimator is met by the target search: give --security-target");
+  if (o.estimator_table.empty())
+    throw ParameterError("--security-models ...,estimator needs --estimator-table PATH: the lattice estimator's "
+                         "figures, written by `python -m cbparams.estimator_table write --table PATH`");
+  bgv::use_estimator_table(std::make_shared<bgv::EstimatorTable>(bgv::EstimatorTable::read(o.estimator_table)));
 }
 
 std::optional<KeystreamRunOptions> keystream_options(const Options& o) {

@@ -43,6 +43,7 @@ struct Options {
   bool measure_noise = false, list_ciphers = false;
   bool hwt_given = false;  // --hwt on the command line: --security-target keeps it
   std::vector<std::string> security_models{"helib"};  // --security-models (engine/bgv/security_model.h)
+  std::string estimator_table;      // --estimator-table: the estimator model's table (engine/bgv/estimator_table.h)
   uint64_t nonce = 0, counter = 0;  // a keystream entry's or CTR run's first block (apps/keystream_run.h, ctr_run.h)
   long depth_after = 0;             // products after the keystream the chain must hold
   std::string mode;                 // --mode: block or ctr (empty: the entry's own, block or keystream)
@@ -82,6 +83,12 @@ class RunRing {
 
 // ParameterError unless a cipher (--cipher or --instance) and a ring (--m) are named.
 void require_cipher_and_ring(const Options& o);
+
+// The security models' inputs, before any work: with `estimator` among --security-models,
+// --estimator-table is read and made the table the model answers from
+// (bgv::use_estimator_table); --estimator-table without it is refused, as is the model
+// without its table. ParameterError naming the option and the constraint.
+void load_security_models(const Options& o);
 
 // A keystream entry's run, or none for a block cipher; the block ciphers' options a
 // keystream entry has no use for are refused by name.

@@ -37,7 +37,7 @@ ChainPlan choose_for_target(const TargetQuery& q, const TargetPlanner& plan, lon
       } catch (const ParameterError&) {
         break;  // more digits than primes
       }
-      const double sec = bgv::lowest_bits(models, {q.m, q.phi, log2_qp, w});
+      const double sec = bgv::lowest_bits_for(models, {q.m, q.phi, log2_qp, w}, q.target);
       if (line) {  // a planned chain (not a bound)
         *line += msg(line->empty() ? "" : ", ", "c=", c, ": ", std::fixed, std::setprecision(1), sec);
         most = std::max(most, sec);
@@ -93,7 +93,7 @@ ChainPlan choose_for_target(const TargetQuery& q, const TargetPlanner& plan, lon
     if (c != q.c) chains_run += p.chains_tried;  // else the weight's own plan, counted
     p.chains_tried = chains_run;
     // The plan's own figures: HElib's alone is p.info.security (plan_backend's, the same function).
-    const double sec = bgv::lowest_bits(models, {q.m, q.phi, p.info.log2_q, best->hwt});
+    const double sec = bgv::lowest_bits_for(models, {q.m, q.phi, p.info.log2_q, best->hwt}, q.target);
     if (sec < q.target && c >= 16)
       throw ParameterError(msg("--security-target ", q.target, ": re-planned at c=", c, ", hwt=", best->hwt,
                                " the chain reaches ", std::fixed, std::setprecision(1), sec, " bits only (",

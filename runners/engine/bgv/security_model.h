@@ -12,15 +12,21 @@
 //   coresvp   primal uSVP, core-SVP 0.292 beta [ADPS16] (engine/bgv/coresvp.h); a ternary
 //             key of weight h, coefficient deviation sqrt(h/phi) (sqrt(2/3) when dense); no
 //             hybrid or sparse-secret guessing.
-//
-// The lattice estimator's attacks are a third model of the explorer's alone: they run in
-// Sage (minutes a ring), so the engine cannot evaluate them inside a search; the explorer
-// checks its cached verdict on the search's result (sage/cbparams/security_models.py). Asked
-// for here by name, it is refused with that reason.
+//   estimator the lattice estimator's cheapest attack [APS15], read from a table the explorer
+//             writes from its cache (engine/bgv/estimator_table.h): the figure at the smallest
+//             tabulated log2 Q >= the asked one for exactly that phi, hwt and the engine's
+//             sigma; a sparse ternary key of weight h (dense: uniform ternary), as the
+//             estimator was run. The estimator itself runs in Sage (minutes a point), so the
+//             table is filled before a search (sage/cbparams/select.py) and loaded once a
+//             process (use_estimator_table; run_cipher --estimator-table). A point the table
+//             lacks is no figure: MissingFigure names it and the command that fills it.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "engine/bgv/estimator_table.h"
 
 namespace cb::bgv {
 
@@ -40,12 +46,16 @@ struct SecurityModel {
   double (*bits)(const SecurityQuery&);
 };
 
-// Every model of the engine, in the registry's order (helib, coresvp).
+// Every model of the engine, in the registry's order (helib, coresvp, estimator).
 const std::vector<SecurityModel>& security_models();
 
-// The model called `name`; ParameterError naming the known ones (and, for "estimator", why
-// the engine does not evaluate it).
+// The model called `name`; ParameterError naming the known ones.
 const SecurityModel& security_model(const std::string& name);
+
+// The table the `estimator` model answers from, for the rest of the process (nullptr: none;
+// the model then refuses, saying how to give one). The estimator_table() in use, or nullptr.
+void use_estimator_table(std::shared_ptr<const EstimatorTable> table);
+const EstimatorTable* estimator_table();
 
 // The models called `names` (at least one, none twice), in the order given.
 std::vector<const SecurityModel*> security_models_named(const std::vector<std::string>& names);
@@ -55,5 +65,11 @@ std::string titles(const std::vector<const SecurityModel*>& models);
 
 // The lowest figure of `models` on q: the security a target is checked against.
 double lowest_bits(const std::vector<const SecurityModel*>& models, const SecurityQuery& q);
+
+// As lowest_bits, for a search against `target`: a model without a figure on q
+// (MissingFigure) matters only where every other model reaches the target (below it, the
+// chain fails whatever the missing figure says, and the others' lowest is returned);
+// there MissingFigure is thrown. Without a missing figure, lowest_bits exactly.
+double lowest_bits_for(const std::vector<const SecurityModel*>& models, const SecurityQuery& q, double target);
 
 }  // namespace cb::bgv

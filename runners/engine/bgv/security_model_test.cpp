@@ -86,15 +86,17 @@ TEST(Registry, HelibModelIsTheFormula) {
 }
 
 TEST(Registry, NamesCitationsAndKeys) {
-  ASSERT_EQ(security_models().size(), 2u);
+  ASSERT_EQ(security_models().size(), 3u);
   EXPECT_EQ(security_models()[0].name, "helib");
   EXPECT_EQ(security_models()[1].name, "coresvp");
+  EXPECT_EQ(security_models()[2].name, "estimator");
   for (const auto& m : security_models()) {
     EXPECT_FALSE(m.title.empty());
     EXPECT_FALSE(m.citation.empty());
     EXPECT_FALSE(m.keys.empty());
   }
   EXPECT_NE(security_model("coresvp").citation.find("ADPS16"), std::string::npos);
+  EXPECT_NE(security_model("estimator").citation.find("lattice-estimator"), std::string::npos);
 }
 
 TEST(Registry, LowestOfTheNamed) {
@@ -106,9 +108,10 @@ TEST(Registry, LowestOfTheNamed) {
 }
 
 TEST(Registry, Refusals) {
-  EXPECT_EQ(error_of([] { security_model("nope"); }), "security model 'nope' is unknown: the engine's are helib, coresvp");
-  EXPECT_NE(error_of([] { security_model("estimator"); }).find("runs in Sage"), std::string::npos);
-  EXPECT_EQ(error_of([] { security_models_named({}); }), "no security model named: use one or more of helib, coresvp");
+  EXPECT_EQ(error_of([] { security_model("nope"); }),
+            "security model 'nope' is unknown: the engine's are helib, coresvp, estimator");
+  EXPECT_EQ(error_of([] { security_models_named({}); }),
+            "no security model named: use one or more of helib, coresvp, estimator");
   EXPECT_EQ(error_of([] { security_models_named({"helib", "helib"}); }), "security model 'helib' is named twice");
 }
 
