@@ -48,12 +48,14 @@ def packing_flag(cipher: str, packing: str = "packed") -> list:
 
 def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,
               seed: int = 1, rounds: int | None = None, packing: str = "packed", bits_hint: int | None = None,
-              models=None) -> list:
+              models=None, estimator_table: str | None = None) -> list:
     """run_cipher's arguments (without --plan/--json) for a plan of `cipher` on ring m;
     bits_hint: an earlier plan's chain on this ring at other digits c: the plan when it
     holds at these digits and one bit less does not (run_cipher --hint-is-plan), else
     where the engine's search starts; models: the engine's security models the target is
-    met by (run_cipher --security-models; None or ["helib"]: HElib's formula, the default).
+    met by (run_cipher --security-models; None or ["helib"]: HElib's formula, the default);
+    estimator_table: the estimator model's table (run_cipher --estimator-table), with
+    "estimator" among models (cbparams.estimator_table).
 
     >>> plan_args(catalog.instance("aes"), 4369, target=128, models=["helib", "coresvp"])[-2:]
     ['--security-models', 'helib,coresvp']
@@ -70,6 +72,8 @@ def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | N
         args += ["--security-target", target if target != int(target) else int(target)]
         if models and list(models) != ["helib"]:
             args += ["--security-models", ",".join(models)]
+        if estimator_table:
+            args += ["--estimator-table", str(estimator_table)]
     elif models:
         raise ChainError(f"models={list(models)}: security models need a security target")
     return args
@@ -77,10 +81,11 @@ def plan_args(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | N
 
 def plan(cipher: str, m: int, hwt: int = 120, c: int = 3, target: float | None = None,
          seed: int = 1, rounds: int | None = None, timeout: float = 1800, packing: str = "packed",
-         bits_hint: int | None = None, models=None) -> dict:
+         bits_hint: int | None = None, models=None, estimator_table: str | None = None) -> dict:
     """run_cipher --plan's JSON (params, rounds, plan{bits, op_counts, ...}); RunError when
     the engine refuses (e.g. no c reaches the target on this ring). The seed is the run's:
     the planner sees the run's own secret key, so the run accepts the planned chain."""
-    return runner.run_json("run_cipher", [*plan_args(cipher, m, hwt, c, target, seed, rounds, packing, bits_hint, models),
+    return runner.run_json("run_cipher", [*plan_args(cipher, m, hwt, c, target, seed, rounds, packing, bits_hint, models,
+                                                    estimator_table),
                                           "--plan"],
                            timeout=timeout)
