@@ -110,6 +110,12 @@ def _commit(path: str) -> str:
         return ""
 
 
+def commit_of(where: Located) -> str:
+    """The located estimator's commit ('' when unknown): what its cached estimates are keyed
+    by, and the commit column of cbparams.estimator_table."""
+    return _commit(where.path) if where.available else ""
+
+
 def cache_key(n: int, log2_q: float, hwt: int, attack: str, sigma: float, commit: str) -> str:
     """The cache file's name: the parameters, the clone's commit and what the attack calls
     (FUNCTIONS), so a changed call is estimated again.
