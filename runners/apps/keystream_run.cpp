@@ -125,15 +125,18 @@ Session session(B& b, const KeystreamInstance& ks, const KeystreamRunOptions& o,
 
 // The further products the transciphered data takes on the planner's backend at its
 // chain: y <- y m_l until a bound passes its modulus (at most kMaxDepthLeft).
+// ops: the session's operations at that chain (PlanBackend::op_counts: key, keystream,
+// subtraction, work after; the further products not counted), for the plan record.
 template <class Circuit>
 long depth_left_with(PlanBackend& pb, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
-                     long blocks) {
+                     long blocks, std::vector<PlanBackend::OpCount>& ops) {
   Circuit circ(pb, ks, blocks);
   if (const auto ks_needed = circ.automorphisms(); !ks_needed.empty()) pb.require_automorphisms(ks_needed);
   circ.set_blocks(o.nonce, o.counter);
   Evaluator<PlanBackend> ev(pb);
   auto m = circ.subtract_from(ev, cd.cts, circ.run(ev, circ.encrypt_key(cd.key)));
   auto y = circ.work_after(ev, m, o.depth_after);
+  ops = pb.op_counts();
   long more = 0;
   for (; more < kMaxDepthLeft; ++more) {
     auto z = y;
@@ -144,9 +147,9 @@ long depth_left_with(PlanBackend& pb, const KeystreamInstance& ks, const Keystre
   return more;
 }
 long depth_left(PlanBackend& pb, const KeystreamInstance& ks, const KeystreamRunOptions& o, const ClientData& cd,
-                long blocks) {
-  if (o.packing == "state") return depth_left_with<KeystreamStateCircuit<PlanBackend>>(pb, ks, o, cd, blocks);
-  return depth_left_with<KeystreamCircuit<PlanBackend>>(pb, ks, o, cd, blocks);
+                long blocks, std::vector<PlanBackend::OpCount>& ops) {
+  if (o.packing == "state") return depth_left_with<KeystreamStateCircuit<PlanBackend>>(pb, ks, o, cd, blocks, ops);
+  return depth_left_with<KeystreamCircuit<PlanBackend>>(pb, ks, o, cd, blocks, ops);
 }
 
 }  // namespace
@@ -194,6 +197,7 @@ int run_keystream(const KeystreamRunOptions& o) {
   // The plan (BGV): the least chain on which the whole session, work after included, holds.
   std::optional<ChainPlan> plan;
   long left = -1;
+  std::vector<PlanBackend::OpCount> plan_ops;  // the session's operations at the planned chain
   double plan_s = 0;
   long c = o.c, hwt = o.hwt;  // the run's digits and key weight (--security-target chooses them)
   auto plan_backend = [&](long bits, long cc, long w) {
@@ -245,7 +249,7 @@ int run_keystream(const KeystreamRunOptions& o) {
       throw ParameterError(msg("--bits ", o.bits, " is below the planned chain: ", sp.id, " with --depth-after ",
                                o.depth_after, " at m=", o.m, " needs ", plan->bits, " bits (--force runs anyway)"));
     PlanBackend pb = plan_backend(o.bits > 0 ? o.bits : plan->bits, c, hwt);
-    left = depth_left(pb, ks, o, cd, blocks);
+    left = depth_left(pb, ks, o, cd, blocks, plan_ops);
     plan_s = pw.seconds();
     std::fprintf(stderr, "run_cipher: planned chain %ld bits for %s and %ld products after (c=%ld, hwt=%ld, security %.1f) in %.1f s\n",
                  plan->bits, sp.id.c_str(), o.depth_after, c, hwt, plan->info.security, plan_s);
@@ -266,9 +270,13 @@ int run_keystream(const KeystreamRunOptions& o) {
   out["packing"] = o.packing;
   out["blocks_per_run_max"] = max_blocks;
   if (plan) {
+    json ops = json::array();  // as run_report.cpp's plan_json: what cbparams.transcipher compares packings by
+    for (const auto& c : plan_ops)
+      ops.push_back({{"op", c.op}, {"primes", c.primes}, {"dropped", c.dropped}, {"count", c.count}, {"lanes", c.lanes}});
     json pj = {{"bits", plan->bits}, {"chain", plan->chain}, {"fresh_capacity_bits", plan->fresh_capacity},
                {"round_capacity_bits", plan->round_capacity}, {"min_capacity_bits", plan->min_capacity},
                {"chains_tried", plan->chains_tried}, {"choice", plan->choice}, {"seconds", plan_s},
+               {"op_counts", ops}, {"op_counts_bits", o.bits > 0 ? o.bits : plan->bits},
                {"cache", cache ? json{{"dir", cache->dir()}, {"hits", cache->hits()}, {"misses", cache->misses()}}
                                : json(nullptr)}};
     out["plan"] = pj;
