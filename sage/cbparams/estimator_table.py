@@ -55,6 +55,19 @@ LADDER_STEPS = (1.0, 0.97, 0.94, 0.91, 0.88)
 #: The attacks a point gets by default: params.estimator.mode fast's.
 DEFAULT_ATTACKS = ("usvp", "dual")
 
+#: The table's file name in the estimator's cache directory (params.estimator.cache_dir,
+#: default .cache/estimator): the one place the selection writes it and the engine is told.
+TABLE_NAME = "table.csv"
+
+
+def table_path(est_cfg: dict) -> Path:
+    """Where the selection keeps the table: TABLE_NAME in params.estimator.cache_dir.
+
+    >>> str(table_path({"cache_dir": ".cache/estimator"}))
+    '.cache/estimator/table.csv'
+    """
+    return Path(est_cfg["cache_dir"]) / TABLE_NAME
+
 
 def _attack_name(rec: dict) -> str:
     """The attack's name in the table: full and rough name the estimate's cheapest.
@@ -179,7 +192,19 @@ def fill(phi: int, hwt: int, log2_qs, table: str | Path, where, est_cfg: dict, a
             if not res.get("cached"):
                 log(f"estimator: phi={phi} hwt={hwt} log2_q={q} {attack}: 2^{res['log2_rop']:.1f} "
                     f"({res.get('seconds', 0):.0f} s)")
-    return write(table, rows_from_cache(est_cfg["cache_dir"], attacks, estimator.commit_of(where)))
+    return rewrite(table, est_cfg["cache_dir"], attacks, estimator.commit_of(where))
+
+
+def rewrite(table: str | Path, cache_dir: str | Path, attacks, commit: str) -> Path:
+    """The table rewritten from the cache under a lock, so two fills at once cannot drop
+    each other's points (each writes what the cache held when it took the lock)."""
+    import fcntl
+
+    table = Path(table)
+    table.parent.mkdir(parents=True, exist_ok=True)
+    with open(table.with_name(table.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return write(table, rows_from_cache(cache_dir, attacks, commit))
 
 
 def main(argv=None) -> int:
@@ -207,7 +232,7 @@ def main(argv=None) -> int:
         else:
             if not where.available:
                 raise EstimatorMissing(where.note)
-            out = write(a.table, rows_from_cache(a.cache_dir, attacks, estimator.commit_of(where)))
+            out = rewrite(a.table, a.cache_dir, attacks, estimator.commit_of(where))
     except (SecurityError, EstimatorMissing) as e:
         print(f"estimator_table: {e}", file=sys.stderr)
         return 2

@@ -4,29 +4,36 @@ target search both use (the lattice estimator's layout: one model a module, one 
 A model turns a parameter set (ring m, phi, log2 Q of the ciphertext and special primes,
 key weight hwt) into bits of security; a target is met when every model a config names
 (params.target_models) reaches it. Three models, each with its citation and the key
-distributions it assumes:
+distributions it assumes, all in the engine's registry (runners/engine/bgv/security_model.h),
+listed here through ``security_info`` (cbparams.batch):
 
-- ``helib`` (HElib's formula) and ``coresvp`` (primal uSVP under core-SVP [ADPS16]) are
-  the engine's (runners/engine/bgv/security_model.h): computed in C++ only, listed and
-  evaluated here through ``security_info`` (cbparams.batch). The engine's target search
-  (``run_cipher --security-target T --security-models helib,coresvp``) meets them in one
-  search: the fewest digits c (then the shortest chain, then the lightest key) at which the
-  lowest of their figures reaches T. The selection passes the config's engine models to
-  that search (select.plan_one) instead of re-planning.
-- ``estimator`` (the lattice estimator's attacks, cbparams.estimator) runs in Sage, minutes
-  a ring, so the engine cannot evaluate it inside its search. It takes part as a check on
-  the search's result, not as a term of the search: where the estimator is installed
-  (params.estimator.mode not off), the selection estimates each planned ring's chain (cached
-  on disk, one file per parameter set and attack) and a ring whose cheapest attack falls
-  under the target is not selected (select.meets); the search is not told to meet it.
-  It therefore needs no name in target_models: it joins whenever it is installed.
+- ``helib`` (HElib's formula) and ``coresvp`` (primal uSVP under core-SVP [ADPS16]),
+  computed in C++ only.
+- ``estimator`` (the lattice estimator's cheapest attack, cbparams.estimator) answers from
+  a table (runners/engine/bgv/estimator_table.h, written by cbparams.estimator_table from
+  the estimator's cache): the figure at the smallest tabulated log2 Q >= the asked one for
+  exactly that phi, hwt and sigma, a lower bound since security falls as log2 Q grows; no
+  such point is no figure, and the search refuses naming the point and the command that
+  fills it. The estimator itself runs in Sage, seconds to minutes a point, so the table is
+  filled before the search: search_models() estimates the ring's ladder of log2 Q
+  (estimator_table.ladder: the other named models' bound and a few points 3% apart under
+  it; cached) and writes the table at estimator_table.table_path(params.estimator).
+
+The engine's target search (``run_cipher --security-target T --security-models
+helib,coresvp,estimator --estimator-table PATH``) meets the models named in one search: the
+fewest digits c (then the shortest chain, then the lightest key) at which the lowest of
+their figures reaches T; it asks the estimator's table only where the other models reach
+T. The selection (select.plan_one) passes the config's models to that search through
+search_models(), and so can the transciphering selection. Where the estimator is installed
+(params.estimator.mode not off) and not named, the selection still checks its cached
+verdict on the search's result (select.meets), as before.
 
 >>> [m.name for m in models().values()]
 ['helib', 'coresvp', 'estimator']
 >>> model("coresvp").where, model("estimator").where
-('engine', 'explorer')
->>> engine_names(["helib", "coresvp"])
-['helib', 'coresvp']
+('engine', 'engine')
+>>> engine_names(["helib", "coresvp"]), engine_names(["helib", "estimator"])
+(['helib', 'coresvp'], ['helib', 'estimator'])
 >>> round(bits("coresvp", 53261, 820, 120), 2), round(bits("helib", 53261, 1119.16, 0), 3)
 (166.44, 137.804)
 """
@@ -51,21 +58,8 @@ class Model:
     citation: str
     #: the key distributions it assumes, and what it does outside them
     keys: str
-    #: "engine": computed in C++ and met by the engine's target search; "explorer": Python
-    #: (Sage), checked by the selection on the search's result
+    #: "engine": in the engine's registry and met by its target search (every model now)
     where: str
-
-
-#: The lattice estimator's model, this side only (cbparams.estimator runs it).
-ESTIMATOR = Model(
-    name="estimator", title="the lattice estimator",
-    citation=("Albrecht, Player, Scott, 'On the concrete hardness of Learning with Errors', J. Math. Cryptol. "
-              "2015; the lattice estimator (github.com/malb/lattice-estimator, the pinned commit of "
-              "scripts/get-estimator.sh): LWE.primal_usvp, LWE.dual, the primal hybrid, LWE.estimate "
-              "(cbparams.estimator.FUNCTIONS); the cheapest attack run counts"),
-    keys=("sparse ternary of weight hwt (ND.SparseTernary: hwt/2 entries +1, the rest -1), uniform ternary "
-          "for a dense key (hwt=0); error a discrete Gaussian of sigma 3.2; q = 2^log2_q with the special primes"),
-    where="explorer")
 
 
 @lru_cache(maxsize=None)
@@ -78,8 +72,8 @@ def _engine_models() -> tuple[Model, ...]:
 
 
 def models() -> dict[str, Model]:
-    """Every model by name: the engine's (in its registry's order), then the estimator."""
-    return {m.name: m for m in (*_engine_models(), ESTIMATOR)}
+    """Every model by name, in the engine's registry's order."""
+    return {m.name: m for m in _engine_models()}
 
 
 def model(name: str) -> Model:
@@ -97,13 +91,44 @@ def engine_names(names) -> list[str]:
 
 
 def bits(name: str, m: int, log2_q: float, hwt: int) -> float:
-    """The engine model `name`'s figure for ring m, log2 Q (ciphertext and special primes)
-    and key weight hwt (0: dense). The estimator's figures come from cbparams.estimator
-    (cached attacks), not from here: SecurityError says so."""
-    if model(name).where != "engine":
-        raise SecurityError(f"security model {name!r} runs in Sage: its figures are cbparams.estimator.estimate's "
-                            f"(cached per parameter set and attack)")
+    """The model `name`'s figure for ring m, log2 Q (ciphertext and special primes) and key
+    weight hwt (0: dense). The estimator's answer depends on its table: read it with
+    cbparams.estimator_table.figure, not here (SecurityError says so)."""
+    if model(name).name == "estimator":
+        raise SecurityError("security model 'estimator' answers from its table: cbparams.estimator_table.figure "
+                            "(the table's rows, phi, hwt, log2 Q)")
     (a,) = SECURITY.ask([f"model {name} {int(m)} {float(log2_q)!r} {int(hwt)}"])
     if "error" in a:
         raise SecurityError(a["error"])
     return float(a["bits"])
+
+
+def search_models(names, m: int, hwt: int, target: float, est_cfg: dict, log=print) -> tuple[list[str], str | None]:
+    """What the engine's one search is given for params.target_models `names` on ring m at
+    key weight hwt and `target`: (run_cipher --security-models, --estimator-table or None).
+    With "estimator" named, the ring's ladder of log2 Q is estimated first (cached: minutes
+    a point the first time, nothing after) and the table rewritten from the cache
+    (cbparams.estimator_table.fill); EstimatorMissing when the estimator is not installed,
+    SecurityError when params.estimator.mode is off or an estimate failed.
+
+    >>> search_models(["helib", "coresvp"], 257, 120, 20, {"mode": "off"})
+    (['helib', 'coresvp'], None)
+    """
+    from . import cyclotomic, estimator, estimator_table
+
+    names = engine_names(names)
+    if "estimator" not in names:
+        return names, None
+    if est_cfg.get("mode") == "off":
+        raise SecurityError("params.target_models names estimator but params.estimator.mode is off: "
+                            "set the mode to fast or full, or drop estimator from target_models")
+    where = estimator.locate(est_cfg.get("path", ""))
+    attacks = estimator.attacks_for(est_cfg["mode"], False, hwt)
+    phi = cyclotomic.basic_facts(m)[1]
+    ladder = estimator_table.ladder(m, hwt, target, names)
+    path = estimator_table.table_path(est_cfg)
+    if ladder:
+        estimator_table.fill(phi, hwt, ladder, path, where, est_cfg, attacks, log=log)
+    elif not path.exists():
+        estimator_table.write(path, [])
+    return names, str(path.resolve())

@@ -280,7 +280,7 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
                 # whose (estimated) chain reaches the target; more digits, smaller P
                 for c in range(p["c"], MAX_C + 1):
                     row.update(c=c, **estimate(refs, model, m, phi, c, p["hwt"], T_of[m], p["threads"]))
-                    row["est_security"] = min(row[f"est_{k}_bits"] for k in p["target_models"])
+                    row["est_security"] = min(row[f"est_{k}_bits"] for k in formula_models(p))
                     if row["est_security"] >= t:
                         break
                 row["est_block_s"] = round(row["est_latency_s"] / blocks, 4)
@@ -300,16 +300,31 @@ def candidates(cyc_rows: list[dict], p: dict, model: dict, log=print, ref_dir: s
     return out
 
 
-def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | Path, packing: str = "packed") -> dict:
+def formula_models(p: dict) -> list[str]:
+    """The models of params.target_models the candidates' cheap estimates compute (HElib's
+    formula, core-SVP); core-SVP stands in for the estimator when it is the only one named
+    (its figures are the estimator's rough uSVP, docs/references.md §3).
+
+    >>> formula_models({"target_models": ["helib", "estimator"]}), formula_models({"target_models": ["estimator"]})
+    (['helib'], ['coresvp'])
+    """
+    return [k for k in p["target_models"] if k != "estimator"] or ["coresvp"]
+
+
+def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | Path, packing: str = "packed",
+             log=print) -> dict:
     """run_cipher --plan with the target (the plan's JSON), or a 'refused' record.
 
-    The engine chooses c in one search that meets the target by every engine model of
+    The engine chooses c in one search that meets the target by every model of
     params.target_models (run_cipher --security-models; cbparams.security_models): the
-    fewest digits at which the lowest of their figures reaches it. The lattice estimator
-    is checked on the result by rank/meets, not by the search (security_models says why)."""
+    fewest digits at which the lowest of their figures reaches it. With the estimator
+    named, its table is filled for this ring first (security_models.search_models: the
+    ladder of log2 Q, cached estimates) and given to the search; not named, the estimator
+    (when installed) is checked on the result by rank/meets."""
+    models, table = security_models.search_models(p["target_models"], m, hwt, target, p["estimator"], log)
     try:
-        doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"], packing=packing,
-                           models=security_models.engine_names(p["target_models"]))
+        doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"], packing=packing, models=models,
+                           estimator_table=table)
         doc["status"] = "ok"
     except runner.RunError as e:
         doc = {"status": "refused", "cipher": cipher, "packing": packing, "m": m, "hwt": hwt, "security_target": target,
@@ -329,9 +344,11 @@ def _num(v):
 def meets(row: dict, p: dict, target: float) -> bool:
     """Does a planned ring reach the target by every model in params.target_models, and by
     the lattice estimator's cheapest attack when the estimator ran on it (est_best)?"""
-    figs = {"helib": float(row["helib_bits"]), "coresvp": float(row["coresvp_bits"])}
     est = _num(row.get("est_best"))
-    return all(figs[k] >= target for k in p["target_models"]) and (est is None or est >= target)
+    figs = {"helib": float(row["helib_bits"]), "coresvp": float(row["coresvp_bits"]), "estimator": est}
+    # The estimator named: its figure at the planned chain must be there (rank runs it).
+    return (all(figs[k] is not None and figs[k] >= target for k in p["target_models"])
+            and (est is None or est >= target))
 
 
 def run_estimator(where, phi: int, log2_q: float, hwt: int, attacks, est_cfg: dict, log=print,
@@ -534,7 +551,7 @@ def _measure_top(out: list[dict], plan_of: dict, model: dict, p: dict, measured_
                 r["dominated_by"] = f"m={by['m']} {by['packing']}"
 
 
-MODEL_NAMES = {"helib": "HElib's formula", "coresvp": "core-SVP"}
+MODEL_NAMES = {"helib": "HElib's formula", "coresvp": "core-SVP", "estimator": "the lattice estimator"}
 
 
 def security_of(row: dict, p: dict) -> dict:
@@ -592,8 +609,8 @@ def select(ranked: list[dict], p: dict, log=print) -> list[dict]:
             out.append(row)
             continue
         planned = [r for r in rows if r.get("status") == "ok"]
-        reach = max((min([float(r[f"{k}_bits"]) for k in p["target_models"]]
-                         + ([float(r["est_best"])] if _num(r.get("est_best")) is not None else []))
+        reach = max((min([float(r[f"{k}_bits"]) for k in p["target_models"] if k != "estimator"]
+                         + ([float(r["est_best"])] if _num(r.get("est_best")) is not None else []), default=0.0)
                      for r in planned), default=None)
         who = f"cipher {name}" + (f" {packing}" if packing else "")
         why = (f"{who}: params.security_target={t:g} is reached by none of the {len(rows)} planned "
