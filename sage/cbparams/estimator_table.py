@@ -157,7 +157,8 @@ def bound(m: int, hwt: int, target: float, models) -> float:
     while ok(hi):
         lo, hi = hi, 2 * hi
         if hi > 1e6:
-            raise SecurityError(f"m={m}, hwt={hwt}: {', '.join(names)} reach {target} bits past log2 Q = 10^6")
+            raise SecurityError(f"m={m}, hwt={hwt}: {' and '.join(names)} stay at or above {target:g} bits at every "
+                                f"log2 Q (their floor), so the estimator's ladder has no top: name a higher target")
     while hi - lo > 0.01:
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if ok(mid) else (lo, mid)

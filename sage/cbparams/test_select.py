@@ -400,6 +400,38 @@ def test_estimator_subprocess_cache_timeout(fake_estimator, tmp_path):
     assert r["log2_rop"] == pytest.approx(70) and r["detail"]["best_attack"] == "usvp"
 
 
+@needs_engine
+def test_plan_one_meets_the_estimator_in_the_search(fake_estimator, tmp_path):
+    """With estimator in target_models, plan_one fills the table for the ring on its ladder
+    (the fake's usvp and dual: 2.56 and 3.56 bits at phi 256, whatever q) and the engine's
+    one search meets HElib's formula and the estimator together: AES-128 at m=257, target
+    20, reaches it by HElib's formula alone at c=10 (test_plan_one_passes_the_models), but
+    not by the estimator's figures, asked only there: refused, naming both. A second call estimates nothing
+    (cached)."""
+    from cbparams import estimator_table as ET
+    est = {"path": str(fake_estimator), "hybrid": False, "mode": "fast", "cache_dir": str(tmp_path / "c")}
+    p = load_params(dict(SMALL, target_models=["helib", "estimator"], estimator=est))
+    logs = []
+    doc = SEL.plan_one("aes", 257, 120, 20, p, tmp_path / "p.json", log=logs.append)
+    rows = ET.read(ET.table_path(p["estimator"]))
+    lad = ET.ladder(257, 120, 20, ["helib"])
+    assert [r["log2_q"] for r in rows] == lad and len(lad) == len(ET.LADDER_STEPS)
+    assert {(r["phi"], r["hwt"], r["bits"], r["attack"], r["attacks"]) for r in rows} == {(256, 120, 2.56, "usvp",
+                                                                                             "usvp;dual")}
+    assert len(logs) == 2 * len(lad)                       # each point's usvp and dual, estimated once
+    # HElib's formula alone passes from c=10 (20.0 bits): there the estimator's 2.6 counts.
+    assert doc["status"] == "refused" and "by HElib's formula and the lattice estimator (the lowest counts)" \
+        in doc["message"] and "c=9: 20.0, c=10: 2.6, c=11: 2.6)" in doc["message"], doc
+    logs.clear()
+    SEL.plan_one("aes", 257, 120, 20, p, tmp_path / "p.json", log=logs.append)
+    assert logs == []
+    off = load_params(dict(SMALL, target_models=["helib", "estimator"], estimator=dict(est, mode="off")))
+    with pytest.raises(SecurityError, match="params.target_models names estimator but params.estimator.mode is off"):
+        SEL.plan_one("aes", 257, 120, 20, off, tmp_path / "q.json")
+    with pytest.raises(SecurityError, match="stay at or above 10 bits at every log2 Q"):
+        ET.ladder(5917, 120, 10, ["helib", "coresvp"])
+
+
 def test_security_table_with_estimator(fake_estimator, tmp_path):
     p = load_params({"estimator": {"path": str(fake_estimator), "hybrid": False,
                                                          "cache_dir": str(tmp_path / "c")}})
