@@ -14,7 +14,9 @@
 //     AddKey      additions of the key's ciphertexts;
 //     KeyMul      one constant product per element (rc times the key's ciphertext);
 //     Affine      a matrix: k^2 constant products (each entry's slot vector encoded as it is
-//                 used, never all at once) and additions; the constants join v;
+//                 used, never all at once) and additions; the constants join v; a
+//                 companion matrix (Pasta's) is held as its row 0 over the blocks and its
+//                 rows made as the layer runs, freed after it;
 //     Linear      fixed coefficients: 1 is an addition, another c a constant product by the
 //                 scalar c (encoded once);
 //     Quadratic   one product per distinct (a, b) (a square where a == b), additions;
@@ -32,8 +34,10 @@
 #pragma once
 
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/backend.h"
@@ -103,32 +107,70 @@ class KeystreamCircuit {
   }
 
   // The public values of blocks (nonce, counter0 + j), j < blocks, entry by entry over the
-  // blocks (the server's preprocessing; material_bytes() each block). ParameterError when
-  // counter0 + blocks overflows.
+  // blocks (the server's preprocessing): each entry of compact_material() a slot vector
+  // over the blocks, so a companion Affine's matrix is held as its row 0 (k vectors, not
+  // k^2; Pasta-3 at 32768 blocks: 0.27 GB for all its matrices, not 34 GB) and its rows
+  // are made when run() evaluates it (matrix_rows). ParameterError when counter0 + blocks
+  // overflows.
   void set_blocks(uint64_t nonce, uint64_t counter0) {
     if (counter0 > ~uint64_t(0) - uint64_t(blocks_ - 1))
       throw ParameterError(msg("--counter ", counter0, " with ", blocks_, " blocks: the counters pass 2^64 - 1"));
     nonce_ = nonce, counter0_ = counter0;
-    std::vector<KsMaterial> per(blocks_);
-    for_each_lane<B>(blocks_, [&](long j) { per[size_t(j)] = ks_.material(nonce, counter0 + uint64_t(j)); });
-    const KsMaterial& f = per.at(0);
+    const KsMaterial f = ks_.compact_material(nonce, counter0);  // block 0: the shapes
     M_.assign(f.M.size(), {});
     c_.assign(f.c.size(), {});
     rc_.assign(f.rc.size(), {});
-    auto gather = [&](auto get, size_t count) {  // count vectors of blocks, entry e of block j at j
-      std::vector<Slots> out(count, Slots(size_t(blocks_), 0));
-      for (long j = 0; j < blocks_; ++j)
-        for (size_t e = 0; e < count; ++e) out[e][size_t(j)] = get(per[size_t(j)], e);
-      return out;
-    };
-    for (size_t k = 0; k < f.M.size(); ++k) {
-      const size_t n = f.M[k].size();
-      M_[k] = gather([&](const KsMaterial& m, size_t e) { return m.M.at(k).at(e / n).at(e % n); }, n * n);
+    for (size_t k = 0; k < f.M.size(); ++k) M_[k].assign(f.M[k].size() * f.M[k].at(0).size(), Slots(size_t(blocks_), 0));
+    for (size_t k = 0; k < f.c.size(); ++k) c_[k].assign(f.c[k].size(), Slots(size_t(blocks_), 0));
+    for (size_t k = 0; k < f.rc.size(); ++k) rc_[k].assign(f.rc[k].size(), Slots(size_t(blocks_), 0));
+    // Each block's values into its slot of every vector (the lanes write distinct slots).
+    for_each_lane<B>(blocks_, [&](long j) {
+      const KsMaterial m = j ? ks_.compact_material(nonce, counter0 + uint64_t(j)) : f;
+      auto put = [&](std::vector<Slots>& out, const Elements& v, size_t at, const char* what, size_t k) {
+        if (at + v.size() > out.size())
+          throw Error(msg(ks_.spec().id, ": block ", j, "'s ", what, " ", k, " has more elements than block 0's"));
+        for (size_t e = 0; e < v.size(); ++e) out[at + e][size_t(j)] = v[e];
+      };
+      if (m.M.size() != f.M.size() || m.c.size() != f.c.size() || m.rc.size() != f.rc.size())
+        throw Error(msg(ks_.spec().id, ": block ", j, "'s material has other counts than block 0's"));
+      for (size_t k = 0; k < m.M.size(); ++k) {
+        if (m.M[k].size() * m.M[k].at(0).size() != M_[k].size())
+          throw Error(msg(ks_.spec().id, ": block ", j, "'s matrix ", k, " has another shape than block 0's"));
+        for (size_t i = 0; i < m.M[k].size(); ++i) put(M_[k], m.M[k][i], i * m.M[k][i].size(), "matrix", k);
+      }
+      for (size_t k = 0; k < m.c.size(); ++k) put(c_[k], m.c[k], 0, "constant", k);
+      for (size_t k = 0; k < m.rc.size(); ++k) put(rc_[k], m.rc[k], 0, "rc", k);
+    });
+    // Which matrices are companion ones (held as row 0), in program order.
+    companion_.clear();
+    for (const auto& r : prog_)
+      for (const auto& st : r)
+        for (const auto& op : st.ops)
+          if (op.kind == KsOp::kAffine && op.matrix) {
+            const size_t k = companion_.size();
+            companion_.push_back(op.companion);
+            const size_t want = size_t(op.companion ? op.size : op.size * op.size);
+            if (k < M_.size() && M_[k].size() != want)
+              throw Error(msg(ks_.spec().id, ": step ", st.name, ": matrix ", k, " holds ", M_[k].size(),
+                              " elements per block, not ", want, op.companion ? " (a companion matrix's row 0)" : ""));
+          }
+    if (companion_.size() != M_.size())
+      throw Error(msg(ks_.spec().id, ": the material has ", M_.size(), " matrices, the program ", companion_.size()));
+  }
+
+  // Matrix iM (program order) over the blocks: entry (i, j) of block b at [i k + j][b].
+  // A companion matrix is made from its held row 0 here, as run() makes it row by row
+  // (MatrixRows); another is the held one. What the tests compare with material().
+  std::vector<Slots> matrix_slots(size_t iM) const {
+    if (!companion_.at(iM)) return M_.at(iM);
+    const long k = long(M_[iM].size());
+    MatrixRows rows(*this, iM);
+    std::vector<Slots> out;
+    for (long i = 0; i < k; ++i) {
+      const auto& row = rows.row(i);
+      out.insert(out.end(), row.begin(), row.end());
     }
-    for (size_t k = 0; k < f.c.size(); ++k)
-      c_[k] = gather([&](const KsMaterial& m, size_t e) { return m.c.at(k).at(e); }, f.c[k].size());
-    for (size_t k = 0; k < f.rc.size(); ++k)
-      rc_[k] = gather([&](const KsMaterial& m, size_t e) { return m.rc.at(k).at(e); }, f.rc[k].size());
+    return out;
   }
 
   // The client's key: key_elements ciphertexts, element i in every slot.
@@ -227,6 +269,48 @@ class KeystreamCircuit {
   }
 
  private:
+  // The rows of companion matrix iM over the blocks, made from its row 0 (a: k vectors
+  // over the blocks) by companion_next_row's recurrence slot-wise, for lanes that ask for
+  // rows in any order from any threads: each thread keeps its own cursor (its last row,
+  // k vectors) and steps it forward, from row 0 again when asked for an earlier row. The
+  // lanes' threads take consecutive rows (for_each_lane's static schedule), so a layer
+  // costs about k + (T - 1) k / 2 steps of k products per block, and holds T rows.
+  class MatrixRows {
+   public:
+    MatrixRows(const KeystreamCircuit& c, size_t iM) : c_(c), a_(c.M_.at(iM)) {}
+    // Row i (k vectors over the blocks), valid until this thread's next call.
+    const std::vector<Slots>& row(long i) {
+      Cursor* cur;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        cur = &cursors_[std::this_thread::get_id()];
+      }
+      if (cur->i < 0 || cur->i > i) cur->i = 0, cur->row = a_;
+      for (; cur->i < i; ++cur->i) step(cur->row);
+      return cur->row;
+    }
+
+   private:
+    struct Cursor {
+      long i = -1;
+      std::vector<Slots> row;
+    };
+    // row <- (row shifted right by one) + row[k-1] a, slot-wise (companion_next_row).
+    void step(std::vector<Slots>& row) const {
+      const size_t k = row.size(), n = row.at(0).size();
+      const Slots last = row[k - 1];
+      for (size_t j = k; j-- > 0;) {
+        Slots& r = row[j];
+        const Slots& a = a_[j];
+        for (size_t b = 0; b < n; ++b) r[b] = c_.F_.add(j ? row[j - 1][b] : 0, c_.F_.mul(last[b], a[b]));
+      }
+    }
+    const KeystreamCircuit& c_;
+    const std::vector<Slots>& a_;
+    std::mutex mu_;
+    std::map<std::thread::id, Cursor> cursors_;
+  };
+
   // x = ct + v: either part may be absent (none: zero).
   struct Value {
     std::optional<Ctxt> ct;
@@ -345,12 +429,15 @@ class KeystreamCircuit {
         std::vector<Value> y(static_cast<size_t>(k));
         if (op.matrix) {
           align(x, op.offset, k);
-          const auto& M = M_.at(iM++);
+          const size_t m = iM++;
+          std::optional<MatrixRows> rows;  // a companion matrix: its rows made here, freed after
+          if (companion_.at(m)) rows.emplace(*this, m);
           ev.lanes(k, [&](Evaluator<B>& e, long i) {
+            const Slots* row = rows ? rows->row(i).data() : &M_[m].at(size_t(i * k));
             for (long j = 0; j < k; ++j) {
               const Value& xj = x[size_t(op.offset + j)];
               if (!xj.ct && !xj.v) continue;
-              add_into(e, y[size_t(i)], scale(e, xj, pad(M[size_t(i * k + j)]), nullptr));
+              add_into(e, y[size_t(i)], scale(e, xj, pad(row[j]), nullptr));
             }
           });
         } else {
@@ -428,7 +515,8 @@ class KeystreamCircuit {
   long ell_, blocks_;
   std::vector<KsRound> prog_;
   uint64_t nonce_ = 0, counter0_ = 0;
-  std::vector<std::vector<Slots>> M_, c_, rc_;  // per op: entry e over the blocks
+  std::vector<std::vector<Slots>> M_, c_, rc_;  // per op: entry e over the blocks (a companion matrix: row 0)
+  std::vector<bool> companion_;                 // per matrix: held as its row 0 (KsOp::companion)
   std::map<uint64_t, Ptxt> scalars_;
 };
 

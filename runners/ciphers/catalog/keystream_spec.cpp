@@ -36,6 +36,7 @@ void check_program(const KeystreamInstance& ks) {
             bad(op.size >= 1 && op.size <= k, R, st, op, msg("of ", op.size, " elements: the key has ", k));
             [[fallthrough]];
           case KsOp::kAffine:
+            bad(!op.companion || (op.kind == KsOp::kAffine && op.matrix), R, st, op, "companion without a matrix");
             bad(op.offset >= 0 && op.size >= 1 && op.offset + op.size <= w, R, st, op,
                 msg("on [", op.offset, ", ", op.offset + op.size, "): the state has ", w, " elements"));
             break;
@@ -59,6 +60,36 @@ void check_program(const KeystreamInstance& ks) {
       }
   if (w != sp.s)
     throw ParameterError(msg(sp.id, ": the program outputs ", w, " elements, the instance declares s=", sp.s));
+}
+
+Elements companion_next_row(const CipherField& F, const Elements& row, const Elements& a) {
+  const size_t k = row.size();
+  if (a.size() != k) throw Error(msg("companion_next_row: a row of ", k, " elements and a of ", a.size()));
+  Elements next(k);
+  for (size_t j = 0; j < k; ++j) next[j] = F.add(j ? row[j - 1] : 0, F.mul(row[k - 1], a[j]));
+  return next;
+}
+
+KsMaterial expand_material(const KeystreamInstance& ks, KsMaterial compact) {
+  const auto& F = ks.element_field();
+  size_t iM = 0;
+  for (const auto& round : ks.program())
+    for (const auto& st : round)
+      for (const auto& op : st.ops) {
+        if (op.kind != KsOp::kAffine || !op.matrix) continue;
+        if (iM >= compact.M.size())
+          throw Error(msg(ks.spec().id, ": step ", st.name, ": the compact material has no matrix ", iM));
+        auto& M = compact.M[iM++];
+        if (!op.companion) continue;
+        if (M.size() != 1 || long(M[0].size()) != op.size)
+          throw Error(msg(ks.spec().id, ": step ", st.name, ": companion matrix ", iM - 1, " is not one row of ",
+                          op.size, " elements"));
+        const Elements a = M[0];
+        while (long(M.size()) < op.size) M.push_back(companion_next_row(F, M.back(), a));
+      }
+  if (iM != compact.M.size())
+    throw Error(msg(ks.spec().id, ": the compact material has ", compact.M.size(), " matrices; the program ", iM));
+  return compact;
 }
 
 Elements eval_program(const KeystreamInstance& ks, const Elements& key, const KsMaterial& mat) {

@@ -14,7 +14,9 @@
 //     AddKey(o, k)       x[o+i] += key[i], i < k               (Pasta's start, Rasta's end)
 //     KeyMul(o, k)       x[o+i] += rc[i] key[i], i < k, rc public per block   (HERA's ARK)
 //     Affine(o, k)       x[o..o+k) <- M x[o..o+k) + c, M (k x k) and c public per block
-//                        (Pasta's and Rasta's layers; without a matrix: x += c)
+//                        (Pasta's and Rasta's layers; without a matrix: x += c); a
+//                        companion Affine's M is C^k for the companion matrix C of one
+//                        public row a (Pasta's): k elements define it, not k^2
 //     Linear(L)          x <- L x, L fixed (the same for every block): terms (out, in,
 //                        coeff), an out with no term becomes 0   (HERA's MixColumns/Rows)
 //     Quadratic(L, Q)    x'_out = x_out + sum L's coeff x_in + sum Q's coeff x_a x_b, all
@@ -23,7 +25,9 @@
 //     Truncate(t)        keep x[0..t)                                (the output)
 // grouped in timed steps and rounds as the papers name them; material(nonce, counter)
 // gives the public values of one block (each Affine's M and c, each KeyMul's rc, in
-// program order) drawn from the XOF exactly as the reference draws them. Under FHE the
+// program order) drawn from the XOF exactly as the reference draws them;
+// compact_material(nonce, counter) the same values with each companion matrix as its row a
+// only (expand_material() gives back material()'s). Under FHE the
 // public parts are plaintext operations (constant products and additions), never
 // encrypted: with one block per slot (keystream_circuit.h), a per-block constant is a
 // slot vector, and the only ciphertext products are the nonlinear layers' and KeyMul's
@@ -53,6 +57,7 @@ struct KsOp {
   Kind kind = kAddKey;
   long offset = 0, size = 0;   // kAddKey, kKeyMul, kAffine: the range; kTruncate: elements kept
   bool matrix = true;          // kAffine: M x + c (false: x + c)
+  bool companion = false;      // kAffine with a matrix: M = C^k, C the companion matrix of M's row 0
   BlockMap L;                  // kLinear; kQuadratic's linear part
   std::vector<ProductTerm> Q;  // kQuadratic's products
   uint64_t e = 0;              // kPower
@@ -62,6 +67,13 @@ struct KsOp {
   static KsOp affine(long offset, long size, bool matrix = true) {
     KsOp o = make(kAffine, offset, size);
     o.matrix = matrix;
+    return o;
+  }
+  // M = C^k for C the companion matrix of a public row a (ones above the diagonal, a as
+  // the last row): row 0 of M is a, row i + 1 is companion_next_row(row i, a).
+  static KsOp companion_affine(long offset, long size) {
+    KsOp o = affine(offset, size, true);
+    o.companion = true;
     return o;
   }
   static KsOp linear(BlockMap L) {
@@ -102,6 +114,7 @@ using KsRound = std::vector<KsStep>;
 // The public values of one block, in program order.
 struct KsMaterial {
   std::vector<std::vector<Elements>> M;  // each Affine with a matrix: k rows of k elements
+                                         // (compact_material: a companion matrix's row 0 only)
   std::vector<Elements> c;               // each Affine: k elements
   std::vector<Elements> rc;              // each KeyMul: k elements
 };
@@ -116,9 +129,22 @@ class KeystreamInstance : public FieldInstance {
   virtual std::vector<KsRound> program() const = 0;
   // The public values of block (nonce, counter), drawn as the reference draws them.
   virtual KsMaterial material(uint64_t nonce, uint64_t counter) const = 0;
+  // The same with each companion Affine's matrix as its row 0 (k elements, not k^2): what
+  // a session holds for every block at once (keystream_circuit.h), each layer's rows made
+  // when it is evaluated. An entry with companion Affines overrides it; by default (no
+  // companion Affine) material().
+  virtual KsMaterial compact_material(uint64_t nonce, uint64_t counter) const { return material(nonce, counter); }
   // The clear reference, independent of program(): s keystream elements.
   virtual Elements keystream(const Elements& key, uint64_t nonce, uint64_t counter) const = 0;
 };
+
+// Row i + 1 of a companion Affine's M = C^k from row i: (row C)_j = row_(j-1) + row_(k-1) a_j
+// (row_(-1) = 0), a = row 0 of M.
+Elements companion_next_row(const CipherField& F, const Elements& row, const Elements& a);
+
+// compact_material()'s values with each companion matrix's rows made from its row 0:
+// material()'s. Error when the material does not match the program's Affines.
+KsMaterial expand_material(const KeystreamInstance& ks, KsMaterial compact);
 
 // Runs the program in the clear on one block's material (the key: key_elements elements).
 // Error when the material does not match the program (counts, sizes).

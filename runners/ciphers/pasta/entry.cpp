@@ -10,10 +10,12 @@
 //     round r:      affine, mix                                  A_(r-1)
 //                   sbox    Power(3)                             S_cube
 //                   affine, mix + Truncate(t)                    A_r, the left half out
-// so the program has r + 1 affine layers (2(r + 1) Affine operations) and material() lists
+// so the program has r + 1 affine layers (2(r + 1) companion Affine operations: each matrix
+// is C^t for the companion matrix C of one drawn row) and material() lists
 // their matrices and constants in that order: M = (M_(0,L), M_(0,R), M_(1,L), ...) and
 // c = (c_(0,L), c_(0,R), ...), drawn from SHAKE128(nonce, counter) as the reference draws
-// them (per layer: the row of M_L, the row of M_R, c_L, c_R). Under FHE the affine layers
+// them (per layer: the row of M_L, the row of M_R, c_L, c_R); compact_material() the same
+// with each matrix as that row. Under FHE the affine layers
 // and the mix are public (constant products and additions), the Feistel layers are
 // squarings (depth 1 each) and the cube a square and a product (depth 2): depth r + 1.
 #include <memory>
@@ -36,7 +38,7 @@ class PastaInstance : public KeystreamInstance {
 
   std::vector<KsRound> program() const override {
     const long t = ref_.t(), r = ref_.rounds();
-    const KsStep affine{"affine", {KsOp::affine(0, t), KsOp::affine(t, t)}};
+    const KsStep affine{"affine", {KsOp::companion_affine(0, t), KsOp::companion_affine(t, t)}};
     const KsStep mix{"mix", {KsOp::linear(mix_map())}};
     const KsStep feistel{"sbox", {KsOp::quadratic({}, feistel_terms())}};
     const KsStep cube{"sbox", {KsOp::power(3)}};
@@ -59,6 +61,11 @@ class PastaInstance : public KeystreamInstance {
   }
 
   KsMaterial material(uint64_t nonce, uint64_t counter) const override {
+    return expand_material(*this, compact_material(nonce, counter));
+  }
+
+  // Each matrix by its row a (M = C^t, C the companion matrix of a: a companion Affine).
+  KsMaterial compact_material(uint64_t nonce, uint64_t counter) const override {
     const long t = ref_.t();
     const auto& F = ref_.field();
     PastaXof xof(F, nonce, counter, 2 * ref_.xof_bytes());
@@ -66,8 +73,8 @@ class PastaInstance : public KeystreamInstance {
     for (long j = 0; j <= ref_.rounds(); ++j) {
       const auto aL = xof.vector(t, true);
       const auto aR = xof.vector(t, true);
-      m.M.push_back(sequential_matrix(aL));
-      m.M.push_back(sequential_matrix(aR));
+      m.M.push_back({aL});
+      m.M.push_back({aR});
       m.c.push_back(xof.vector(t, false));
       m.c.push_back(xof.vector(t, false));
     }
@@ -99,13 +106,6 @@ class PastaInstance : public KeystreamInstance {
       for (long i = 1; i < t; ++i) Q.push_back({h + i, h + i - 1, h + i - 1, 1});
     return Q;
   }
-  // C^t for the companion matrix C of a: row 0 is a, row i + 1 = (row i) C.
-  std::vector<Elements> sequential_matrix(const Elements& a) const {
-    std::vector<Elements> M{a};
-    while (M.size() < a.size()) M.push_back(pasta_next_row(ref_.field(), M.back(), a));
-    return M;
-  }
-
   Pasta ref_;
 };
 

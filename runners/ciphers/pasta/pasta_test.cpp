@@ -2,15 +2,22 @@
 // kat_pasta4.json: every prime they publish), twice: the clear reference (pasta.h) and the
 // entry's program run in the clear on the block's material (eval_program); the entry and
 // every instance's program pass the catalog's checks; the material is what the program
-// consumes (2(r + 1) matrices C^t and constants); bad keys and primes refused by name.
+// consumes (2(r + 1) matrices C^t and constants); the keystream circuit's matrices, made
+// from their held row 0 as a layer runs, are material()'s, and its keystream the
+// reference's on lanes run side by side; bad keys and primes refused by name.
 #include "ciphers/pasta/pasta.h"
 
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "backend/clear_backend.h"
+#include "backend/plan_backend.h"
 #include "ciphers/catalog/catalog.h"
+#include "ciphers/catalog/keystream_circuit.h"
 #include "ciphers/catalog/keystream_spec.h"
 #include "engine/errors.h"
 
@@ -159,6 +166,50 @@ TEST(Pasta, MaterialIsSequentialMatrices) {
   // Another block, other material; the same block, the same.
   EXPECT_NE(ks->material(7, 4).c, m.c);
   EXPECT_EQ(ks->material(7, 3).M, m.M);
+}
+
+// The compact material (each matrix as its row a) expands to material(); the circuit holds
+// the compact form over the blocks and makes each layer's rows as it runs: the rows it makes
+// (matrix_slots) are material()'s, block by block, and its keystream on the planner's
+// backend, lanes on three threads asking for rows out of order, is the reference's.
+TEST(Pasta, StreamedMatricesAreTheHeldMaterial) {
+  const auto ks = instance(32, 65537);
+  const auto compact = ks->compact_material(9, 40);
+  ASSERT_EQ(compact.M.size(), 10u);
+  for (const auto& M : compact.M) ASSERT_EQ(M.size(), 1u);
+  const auto full = ks->material(9, 40);
+  EXPECT_EQ(expand_material(*ks, compact).M, full.M);
+  EXPECT_EQ(compact.c, full.c);
+  auto short_one = compact;
+  short_one.M[3][0].pop_back();
+  EXPECT_THROW(expand_material(*ks, short_one), Error);
+
+  const long blocks = 5;
+  ClearBackend cb(128, PrimeField(65537));  // 64 slots of F_65537
+  KeystreamCircuit<ClearBackend> circ(cb, *ks, blocks);
+  circ.set_blocks(9, 40);
+  std::vector<KsMaterial> per;
+  for (long b = 0; b < blocks; ++b) per.push_back(ks->material(9, 40 + uint64_t(b)));
+  for (size_t k = 0; k < full.M.size(); ++k) {
+    const auto slots = circ.matrix_slots(k);
+    ASSERT_EQ(slots.size(), 32u * 32u) << k;
+    for (long b = 0; b < blocks; ++b)
+      for (size_t i = 0; i < 32; ++i)
+        for (size_t j = 0; j < 32; ++j)
+          ASSERT_EQ(slots[i * 32 + j][size_t(b)], per[size_t(b)].M[k][i][j]) << "matrix " << k << " block " << b;
+  }
+
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(3);
+  PlanBackend pb(PlanParams{128, 1000, 3, 64, 1}, PrimeField(65537));
+  KeystreamCircuit<PlanBackend> pc(pb, *ks, blocks);
+  pc.set_blocks(9, 40);
+  Elements key(64);
+  for (size_t i = 0; i < key.size(); ++i) key[i] = (1000 * i + 17) % 65537;
+  Evaluator<PlanBackend> ev(pb);
+  const auto out = pc.decrypt(pc.run(ev, pc.encrypt_key(key)));
+  omp_set_num_threads(threads);
+  for (long b = 0; b < blocks; ++b) EXPECT_EQ(out[size_t(b)], ks->keystream(key, 9, 40 + uint64_t(b))) << "block " << b;
 }
 
 TEST(Pasta, BadKeysAndPrimesAreRefused) {
