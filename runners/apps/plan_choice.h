@@ -11,9 +11,11 @@
 // per round exactly.
 //
 // --security-target T picks the key-switching digits c and, without --hwt, the key weight:
-// the cheapest run whose planned chain reaches T bits by HElib's formula
-// (apps/security_target.h says how; plan.choice says why). The options are read, never
-// changed: the choice comes back as a ChosenParams.
+// the cheapest run whose planned chain reaches T bits by every model --security-models
+// names (HElib's formula by default; core-SVP; the lattice estimator, read from
+// --estimator-table: engine/bgv/security_model.h), apps/security_target.h says how and
+// plan.choice why. The options are read, never changed: the choice comes back as a
+// ChosenParams.
 #pragma once
 
 #include <map>

@@ -2,7 +2,8 @@
 // run that reaches T bits by every security model named (--security-models; HElib's formula
 // by default), for any circuit the caller can plan.
 //
-// The models are the engine's registry's (engine/bgv/security_model.h: helib, coresvp); a
+// The models are the engine's registry's (engine/bgv/security_model.h: helib, coresvp,
+// estimator, the last asked only where the others reach the target: lowest_bits_for); a
 // chain's security is the lowest of their figures on it (ring m, log2 of ciphertext and
 // special primes Q P, key weight), so one search meets them all. What is said below of
 // "the formula" holds of any of them: each rises with fewer bits of Q P.
