@@ -312,7 +312,7 @@ def formula_models(p: dict) -> list[str]:
 
 
 def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | Path, packing: str = "packed",
-             log=print) -> dict:
+             log=None) -> dict:
     """run_cipher --plan with the target (the plan's JSON), or a 'refused' record.
 
     The engine chooses c in one search that meets the target by every model of
@@ -321,6 +321,7 @@ def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | P
     named, its table is filled for this ring first (security_models.search_models: the
     ladder of log2 Q, cached estimates) and given to the search; not named, the estimator
     (when installed) is checked on the result by rank/meets."""
+    log = log or (lambda s: print(s, file=sys.stderr))  # stdout may carry a command's --json
     models, table = security_models.search_models(p["target_models"], m, hwt, target, p["estimator"], log)
     try:
         doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"], packing=packing, models=models,
