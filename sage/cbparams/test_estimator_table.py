@@ -112,3 +112,35 @@ def test_engine_reads_the_table(tmp_path):
                                                r"cbparams.estimator_table fill --phi 5760 --hwt 120 --sigma 3.2 "
                                                r"--log2-q 278 --table "):
         planner.plan("aes", 5917, 120, 3, 32, 7, 3, models=models, estimator_table=table([(270, 50.0)]))
+
+
+REAL = os.environ.get("CB_LATTICE_ESTIMATOR", "") or (
+    str(EST.DEFAULT_DIR) if (EST.DEFAULT_DIR / "estimator" / "__init__.py").exists() else "")
+
+
+@needs_engine
+@pytest.mark.skipif(not REAL, reason="no lattice estimator: run `make estimator` (or set CB_LATTICE_ESTIMATOR "
+                                     "to a clone); opt-in, about a minute")
+def test_estimator_table_real(tmp_path):
+    """End to end with the real estimator: AES-128, 3 rounds at m=5917 (phi 5760), weight
+    120, target 32. The ring's ladder is estimated (usvp and dual, ten estimates of seconds
+    each), the table written, and the engine's one search meets HElib's formula, core-SVP
+    and the estimator: never fewer digits than the first two alone (c=5), and the table's
+    figure at the chosen chain reaches the target; the estimator run at that exact chain
+    agrees (at least the figure tabulated at the larger log2 Q above it)."""
+    from cbparams import security_models as SM
+    est = {"path": REAL, "mode": "fast", "timeout_s": 600, "cache_dir": str(tmp_path / "cache")}
+    models, table = SM.search_models(["helib", "coresvp", "estimator"], 5917, 120, 32, est, log=lambda s: None)
+    rows = T.read(table)
+    assert [r["log2_q"] for r in rows] == T.ladder(5917, 120, 32, ["helib", "coresvp"])
+    assert {r["commit"] for r in rows} == {EST.commit_of(EST.locate(REAL))} and {r["attacks"] for r in rows} == {
+        "usvp;dual"}
+    assert all(a["bits"] >= b["bits"] for a, b in zip(rows, rows[1:]))   # falls as log2 Q grows
+    doc = planner.plan("aes", 5917, 120, 3, 32, 7, 3, models=models, estimator_table=table)
+    both = planner.plan("aes", 5917, 120, 3, 32, 7, 3, models=["helib", "coresvp"])
+    assert doc["params"]["c"] >= both["params"]["c"] == 5
+    tabulated = T.figure(rows, 5760, 120, doc["params"]["log2_q"])
+    assert tabulated >= 32
+    exact = [EST.estimate(5760, doc["params"]["log2_q"], 120, a, EST.locate(REAL), 600, tmp_path / "cache")
+             for a in ("usvp", "dual")]
+    assert min(e["log2_rop"] for e in exact) >= tabulated - 0.5
