@@ -7,7 +7,10 @@ table   the rows' run_cipher records (cbparams.transcipher run: one per row on i
         seconds per block), keys MB (public + evaluation), expansion, capacity left after
         the subtraction (bits) and depth_left, security (HElib's formula as the record
         states it; core-SVP from cbparams.security.coresvp_of_chain of the record's phi,
-        log2 Q and key weight), correct. Beside them: the TFHE peers' rows from
+        log2 Q and key weight), correct, the packing that won the selection and its
+        runner-up (the best candidate of the other packing: its planned figures, and its cost
+        over the winner's in the selection's objective; "not planned" with the lower bound
+        when the selection showed it cannot win). Beside them: the TFHE peers' rows from
         tidy/peers.csv when the config runs them (kind "TFHE", AES-128: 128 plaintext bits
         a block), and the published figures of docs/references.md §10's table "Published
         transciphering figures" (kind "published", never measured here).
@@ -23,10 +26,36 @@ import pandas as pd
 
 COLUMNS = ["kind", "entry", "instance", "mode", "m", "p", "blocks", "blocks_cap", "depth_after", "latency_s",
            "bits_per_second", "seconds_per_block", "keys_mb", "expansion", "capacity_left_bits", "depth_left",
-           "security_helib", "security_coresvp", "c", "hwt", "correct", "source"]
+           "security_helib", "security_coresvp", "c", "hwt", "packing", "runner_up", "runner_up_cost_ratio", "correct",
+           "source"]
 
 #: The heading of docs/references.md's published table this script reads.
 PUBLISHED_HEADING = "Published transciphering figures"
+
+
+def runner_up(leaderboard):
+    """The runner-up packing's text and its cost over the winner's (the selection's objective),
+    from a record's leaderboard section (cbparams.transcipher: selected, runner_up).
+
+    >>> sel = {"packing": "state", "m": 65536, "cost": 2.0e9}
+    >>> runner_up({"selected": sel, "runner_up": {"packing": "blocks", "m": 65536, "blocks": 32768, "bits": 474,
+    ...            "security_helib": 158.8, "security_coresvp": 160.1, "cost": 5.0e9, "kept": True}})
+    ('blocks m=65536: 32768 blocks, 474 bits, 158.8/160.1 bits; cost 2.5x the winner', 2.5)
+    >>> runner_up({"selected": sel, "runner_up": {"packing": "blocks", "m": 53261, "skipped": True,
+    ...            "lower_bound": 9.0e10, "kept": False}})
+    ('blocks m=53261: not planned, cost at least 45x the winner (a lower bound)', 45.0)
+    >>> runner_up({"selected": sel, "runner_up": None})
+    ('', None)
+    """
+    ru, sel = leaderboard.get("runner_up"), leaderboard.get("selected") or {}
+    if not ru:
+        return "", None
+    if ru.get("skipped"):
+        ratio = ru["lower_bound"] / sel["cost"]
+        return f"{ru['packing']} m={ru['m']}: not planned, cost at least {ratio:.3g}x the winner (a lower bound)", ratio
+    ratio = ru["cost"] / sel["cost"]
+    return (f"{ru['packing']} m={ru['m']}: {ru['blocks']} blocks, {ru['bits']} bits, "
+            f"{ru['security_helib']:.1f}/{ru['security_coresvp']:.1f} bits; cost {ratio:.3g}x the winner", ratio)
 
 
 class LeaderboardRejected(ValueError):
@@ -62,6 +91,7 @@ def bgv_row(record, path="", svp=coresvp):
                                   "right gives no timing")
     p, t, s, cap = record["params"], record["throughput"], record["sizes"], record["capacity"]
     row = record.get("leaderboard", {}).get("row", {})
+    second, ratio = runner_up(record.get("leaderboard", {}))
     return dict(
         kind="BGV (this engine)", entry=row.get("name", record["instance_id"]), instance=record["instance_id"],
         mode=record["mode"], m=p["m"], p=p["p"], blocks=record["blocks"], blocks_cap=row.get("blocks"),
@@ -71,7 +101,8 @@ def bgv_row(record, path="", svp=coresvp):
         capacity_left_bits=cap["after_subtract_bits"], depth_left=cap["depth_left"],
         security_helib=round(float(p["security"]), 1),
         security_coresvp=svp(int(p["phi"]), float(p["log2_q"]), int(p["hwt"])),
-        c=p["c"], hwt=p["hwt"], correct=True, source=os.path.basename(path) or "measured")
+        c=p["c"], hwt=p["hwt"], packing=record.get("packing"), runner_up=second, runner_up_cost_ratio=ratio,
+        correct=True, source=os.path.basename(path) or "measured")
 
 
 def tfhe_rows(peers_csv):
@@ -162,7 +193,7 @@ def markdown(df):
     """The table as Markdown: measured rows first; a capped row says so in blocks."""
     cols = ["kind", "entry", "instance", "m", "p", "blocks", "latency_s", "bits_per_second", "seconds_per_block",
             "keys_mb", "expansion", "capacity_left_bits", "depth_left", "security_helib", "security_coresvp",
-            "correct", "source"]
+            "packing", "runner_up", "correct", "source"]
     out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for _, r in df.iterrows():
         cells = []
@@ -178,7 +209,10 @@ def markdown(df):
     note = ("\nlatency: the server's seconds (material + keystream + subtraction); keys: public + evaluation; "
             "capacity left: bits after the subtraction at the planned chain (depth_after products planned "
             "after it; depth_left further ones). Rows of kind 'published' are quoted from "
-            "docs/references.md §10, not measured here.\n")
+            "docs/references.md §10, not measured here. packing: the one the selection chose (keystream entries "
+            "compare blocks across slots and one block's state in slots); runner_up: the other packing's best "
+            "candidate as planned (not run), its cost over the winner's in the selection's objective (work in "
+            "limb operations, per block under throughput).\n")
     return "\n".join(out) + "\n" + note
 
 

@@ -13,7 +13,8 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SNAKEMAKE = os.path.join(ROOT, ".venv", "bin", "snakemake")
-RUN_CIPHER = os.path.join(ROOT, "build", "bin", "run_cipher")
+BUILD_DIR = os.environ.get("CB_BUILD_DIR", "build")  # the build cbparams.runner uses too
+RUN_CIPHER = os.path.join(ROOT, BUILD_DIR, "bin", "run_cipher")
 CONFIG = os.path.join(ROOT, "config", "test_transciphering.yaml")
 
 
@@ -27,7 +28,7 @@ def leaderboard(tmp_path_factory):
     if not os.path.exists(RUN_CIPHER) and os.environ.get("CB_ALLOW_NO_RUNNER") == "1":
         pytest.skip("build/bin/run_cipher is missing and CB_ALLOW_NO_RUNNER=1")
     results = str(tmp_path_factory.mktemp("tc") / "results")
-    res = snakemake("--configfile", CONFIG, "--config", f"results_dir={results}")
+    res = snakemake("--configfile", CONFIG, "--config", f"results_dir={results}", f"build_dir={BUILD_DIR}")
     logs = ""
     for root, _, files in os.walk(os.path.join(results, "transciphering", "logs")):
         logs += "".join(f"--- {f}\n" + open(os.path.join(root, f)).read()[-1500:] for f in files)
@@ -46,13 +47,18 @@ def test_every_row_ran_on_its_selected_ring_and_the_table_says_so(leaderboard):
             sel = json.load(f)
         with open(os.path.join(leaderboard, "runs", f"{r['name']}.json")) as f:
             rec = json.load(f)
-        assert [c["m"] for c in sel["candidates"]] == r["rings"]
+        # every (ring, packing): a keystream row both packings (unless pinned), a block cipher its default
+        packs = ["state", "blocks"] if sel["catalog"]["kind"] == "keystream" else [None]
+        assert [(c["m"], c["packing"]) for c in sel["candidates"]] == [(m, p) for m in r["rings"] for p in packs]
         assert rec["correct"] is True and rec["params"]["m"] == sel["selected"]["m"]
+        assert rec["packing"] == (sel["selected"]["packing"] or rec["packing"])
         # least cost among the kept: phi x log2 Q of each plan (objective latency)
         kept = [c for c in sel["candidates"] if c["kept"]]
         assert sel["selected"]["cost"] == min(c["cost"] for c in kept)
         row = measured.loc[r["name"]]
         assert row["m"] == rec["params"]["m"] and row["blocks"] == r["blocks"] == rec["blocks"]
+        if sel["runner_up"] is not None:  # the other packing's planned figures beside the winner's
+            assert row["runner_up"].startswith(sel["runner_up"]["packing"])
         assert row["latency_s"] == pytest.approx(rec["throughput"]["server_s"])
         assert row["depth_after"] == r.get("depth_after", 1) == rec["depth_after"]
         assert row["capacity_left_bits"] == pytest.approx(rec["capacity"]["after_subtract_bits"])
@@ -137,3 +143,91 @@ def test_tfhe_rows_take_their_cipher_and_block_bits_from_the_catalog(tmp_path):
     (row,) = transciphering.tfhe_rows(str(csv))
     assert row["instance"] == inst.id and row["bits_per_second"] == inst.block_bits / 20.0
     assert row["kind"].startswith("TFHE") and row["blocks"] == 2
+
+
+def _plan(m, phi, bits, blocks, ops, slots=None, security=200.0, depth_left=0):
+    return {"params": {"m": m, "phi": phi, "log2_q": float(bits), "bits": bits, "hwt": 120, "c": 2,
+                       "security": security, "slots": slots or phi}, "blocks": blocks,
+            "capacity": {"depth_after": 1, "depth_left": depth_left},
+            "plan": {"op_counts": [{"op": op, "primes": pr, "dropped": 0, "count": n} for op, pr, n in ops]}}
+
+
+def _select(monkeypatch, row, plans, counts):
+    """select() over fake plans (m, packing) -> record and a fake clear count; returns the
+    selection and the (m, packing) the planner was asked for, in order."""
+    from cbparams import transcipher
+
+    monkeypatch.setattr(transcipher, "catalog_kind", lambda inst: {"kind": "keystream", "p": 2})
+    asked = []
+
+    def planner(r, kind, m, pk):
+        asked.append((m, pk))
+        return plans[(m, pk)]
+
+    sel = transcipher.select(row, planner=planner, counter=lambda r, info: {"m": 3, "counts": counts})
+    return sel, asked
+
+
+def test_the_packings_are_compared_latency_picks_state_throughput_blocks(monkeypatch):
+    """A toy keystream row at two rings: the state packing does fewer limb operations (a few
+    key switches on one ciphertext), the blocks packing more in all but far more blocks."""
+    from cbparams import security
+    from cbparams.transcipher import Row
+
+    monkeypatch.setattr(security, "coresvp_of_chain", lambda *a: 200.0)
+    plans = {}
+    for m, phi in ((256, 128), (512, 256)):
+        plans[(m, "state")] = _plan(m, phi, 600, 4, [("automorph", 10, 30), ("mul", 10, 10)])
+        plans[(m, "blocks")] = _plan(m, phi, 500, phi, [("mul", 8, 160), ("mul_plain", 8, 400)])
+    counts = {"add": 40, "mul_plain": 200, "mul": 60}  # 300 operations: below the best state's work / 128 (700)
+    sel, asked = _select(monkeypatch, Row("t", "toy", [256, 512], security_target=128), plans, counts)
+    assert asked == [(256, "state"), (512, "state"), (256, "blocks"), (512, "blocks")]  # state first
+    assert (sel["selected"]["m"], sel["selected"]["packing"]) == (256, "state")
+    assert sel["selected"]["work"] == 128 * (30 * 10 * 2 + 10 * 10)  # key switches at c=2 digits
+    assert (sel["runner_up"]["m"], sel["runner_up"]["packing"]) == (256, "blocks")
+    assert sel["runner_up"]["work"] == 128 * (160 * 8 + 400 * 8) > sel["selected"]["work"]
+    sel, _ = _select(monkeypatch, Row("t", "toy", [256, 512], security_target=128, objective="throughput"),
+                     plans, counts)
+    assert sel["selected"]["packing"] == "blocks" and sel["runner_up"]["packing"] == "state"
+    assert sel["selected"]["cost"] == sel["selected"]["work"] / sel["selected"]["blocks"]
+    # a pinned packing plans only that one
+    sel, asked = _select(monkeypatch, Row("t", "toy", [256], security_target=128, packing="blocks"), plans, counts)
+    assert asked == [(256, "blocks")] and sel["runner_up"] is None
+
+
+def test_a_packing_that_cannot_win_is_not_planned(monkeypatch):
+    """The blocks packing's lower bound (phi x its counted operations) at or above the best
+    kept state candidate's cost: not planned, and its verdict says why with the bound; a
+    state candidate short of the target does not count as the one to beat."""
+    from cbparams import security
+    from cbparams.transcipher import Row
+
+    monkeypatch.setattr(security, "coresvp_of_chain", lambda *a: 200.0)
+    plans = {(256, "state"): _plan(256, 128, 600, 4, [("automorph", 10, 30)], security=100.0),  # short of 128
+             (512, "state"): _plan(512, 256, 600, 4, [("automorph", 10, 30)]),
+             (256, "blocks"): _plan(256, 128, 500, 128, [("mul_plain", 8, 10 ** 6)])}
+    counts = {"mul_plain": 600}  # 256 x 600 = 153600 >= the state's 256 x 600 at m=512; 128 x 600 below it
+    sel, asked = _select(monkeypatch, Row("t", "toy", [256, 512], security_target=128), plans, counts)
+    assert asked == [(256, "state"), (512, "state"), (256, "blocks")]  # m=512's blocks not planned
+    skipped = [c for c in sel["candidates"] if c.get("skipped")]
+    assert [(c["m"], c["packing"], c["lower_bound"]) for c in skipped] == [(512, "blocks", 256 * 600.0)]
+    assert "not planned" in skipped[0]["reason"] and "600 operations" in skipped[0]["reason"]
+    assert (sel["selected"]["m"], sel["selected"]["packing"]) == (512, "state")
+    assert sel["candidates"][0]["kept"] is False and "HElib 100.0 < 128" in sel["candidates"][0]["reason"]
+
+
+def test_the_toy_keystream_row_compares_both_packings_on_the_engine():
+    """HERA-5 at m=256 (no target): both packings planned by run_cipher; the state packing
+    does less work a session and more a block, as measured at m=65536 (docs/transciphering.md)."""
+    from cbparams import transcipher
+    from cbparams.transcipher import Row
+
+    row = Row("hera5", "hera5p17", [256], security_target=0, blocks=4)
+    sel = transcipher.select(row)
+    by = {c["packing"]: c for c in sel["candidates"]}
+    assert sorted(by) == ["blocks", "state"] and all(c["kept"] for c in by.values())
+    assert by["state"]["work"] < by["blocks"]["work"]
+    assert sel["selected"]["packing"] == "state" and sel["runner_up"]["packing"] == "blocks"
+    # the lower bound holds against the blocks packing's planned work (the clear count is sound)
+    counted = transcipher.blocks_counts(row, transcipher.catalog_kind("hera5p17"))
+    assert transcipher.blocks_lower_bound(counted["counts"], by["blocks"]["phi"]) <= by["blocks"]["work"]
