@@ -72,6 +72,7 @@ class Rule:
 
 
 RULES = (
+    Rule("README.md", "skip", why="the results folder's README, versioned in git, not written by the pipeline"),
     Rule("benchmarks/*", "skip", why="Snakemake's benchmark of each job: times and memory throughout"),
     Rule("logs/*", "skip", why="job logs: messages with times; outcomes are compared in runs/ and params/"),
     Rule("cost/bench/*", "skip", why="the cost model's calibration: operation times on this machine"),
