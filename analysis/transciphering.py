@@ -44,12 +44,17 @@ def runner_up(leaderboard):
     >>> runner_up({"selected": sel, "runner_up": {"packing": "blocks", "m": 53261, "skipped": True,
     ...            "lower_bound": 9.0e10, "kept": False}})
     ('blocks m=53261: not planned, cost at least 45x the winner (a lower bound)', 45.0)
+    >>> runner_up({"selected": sel, "runner_up": {"packing": "state", "m": 65536, "kept": False,
+    ...            "reason": "refused by run_cipher: no chain reaches 128 bits"}})
+    ('state: no ring kept (m=65536: refused by run_cipher)', None)
     >>> runner_up({"selected": sel, "runner_up": None})
     ('', None)
     """
     ru, sel = leaderboard.get("runner_up"), leaderboard.get("selected") or {}
     if not ru:
         return "", None
+    if not ru["kept"] and not ru.get("skipped"):
+        return f"{ru['packing']}: no ring kept (m={ru['m']}: {ru['reason'].split(':')[0]})", None
     if ru.get("skipped"):
         ratio = ru["lower_bound"] / sel["cost"]
         return f"{ru['packing']} m={ru['m']}: not planned, cost at least {ratio:.3g}x the winner (a lower bound)", ratio

@@ -463,8 +463,11 @@ def choose(row: Row, info: dict, plans: dict, coresvp=None) -> dict:
             c["reason"] += f"; cost {c['cost']:.4g} > the selected {where(best)}'s {best['cost']:.4g}"
     proxy = "phi x log2 Q" if best.get("packing") is None else "work in limb operations"
     best["reason"] += f"; least cost ({row.objective}: {proxy}{' / blocks' if row.objective == 'throughput' else ''})"
-    others = [c for c in candidates if c.get("packing") != best.get("packing") and (c["kept"] or c.get("skipped"))]
-    runner_up = min(others, key=lambda c: (c.get("cost", c.get("lower_bound")), c["m"])) if others else None
+    # the other packing's best: kept or shown to lose (skipped); else its last refusal (none kept)
+    others = [c for c in candidates if c.get("packing") != best.get("packing")]
+    ranked = [c for c in others if c["kept"] or c.get("skipped")]
+    runner_up = (min(ranked, key=lambda c: (c.get("cost", c.get("lower_bound")), c["m"])) if ranked
+                 else others[-1] if others else None)
     return dict(row=asdict(row), catalog=info, objective=row.objective, candidates=candidates, selected=best,
                 runner_up=runner_up)
 
