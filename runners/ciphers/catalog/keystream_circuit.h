@@ -45,6 +45,7 @@
 #include "ciphers/common/evaluator.h"
 #include "ciphers/common/round_record.h"
 #include "engine/errors.h"
+#include "engine/util/modarith.h"
 
 namespace cb {
 
@@ -277,7 +278,15 @@ class KeystreamCircuit {
   // costs about k + (T - 1) k / 2 steps of k products per block, and holds T rows.
   class MatrixRows {
    public:
-    MatrixRows(const KeystreamCircuit& c, size_t iM) : c_(c), a_(c.M_.at(iM)) {}
+    MatrixRows(const KeystreamCircuit& c, size_t iM) : c_(c), a_(c.M_.at(iM)) {
+      if (!c.F_.is_prime()) return;
+      const uint64_t p = c.F_.p();  // over F_p each a_j[b] is a fixed multiplier: Shoup's form, once
+      ap_.resize(a_.size());
+      for (size_t j = 0; j < a_.size(); ++j) {
+        ap_[j].resize(a_[j].size());
+        for (size_t b = 0; b < a_[j].size(); ++b) ap_[j][b] = util::shoup(a_[j][b], p);
+      }
+    }
     // Row i (k vectors over the blocks), valid until this thread's next call.
     const std::vector<Slots>& row(long i) {
       Cursor* cur;
@@ -302,11 +311,19 @@ class KeystreamCircuit {
       for (size_t j = k; j-- > 0;) {
         Slots& r = row[j];
         const Slots& a = a_[j];
+        if (!ap_.empty()) {  // F_p: the same values by Shoup's products
+          const uint64_t p = c_.F_.p();
+          const Slots& ap = ap_[j];
+          for (size_t b = 0; b < n; ++b)
+            r[b] = util::add_mod(j ? row[j - 1][b] : 0, util::mul_shoup(last[b], a[b], ap[b], p), p);
+          continue;
+        }
         for (size_t b = 0; b < n; ++b) r[b] = c_.F_.add(j ? row[j - 1][b] : 0, c_.F_.mul(last[b], a[b]));
       }
     }
     const KeystreamCircuit& c_;
     const std::vector<Slots>& a_;
+    std::vector<Slots> ap_;  // F_p: shoup(a_j[b], p)
     std::mutex mu_;
     std::map<std::thread::id, Cursor> cursors_;
   };
