@@ -206,12 +206,12 @@ def test_a_packing_that_cannot_win_is_not_planned(monkeypatch):
     plans = {(256, "state"): _plan(256, 128, 600, 4, [("automorph", 10, 30)], security=100.0),  # short of 128
              (512, "state"): _plan(512, 256, 600, 4, [("automorph", 10, 30)]),
              (256, "blocks"): _plan(256, 128, 500, 128, [("mul_plain", 8, 10 ** 6)])}
-    counts = {"mul_plain": 600}  # 256 x 600 = 153600 >= the state's 256 x 600 at m=512; 128 x 600 below it
+    counts = {"mul_plain": 601}  # 256 x 601 > the state's 256 x 600 at m=512; 128 x 601 below it
     sel, asked = _select(monkeypatch, Row("t", "toy", [256, 512], security_target=128), plans, counts)
     assert asked == [(256, "state"), (512, "state"), (256, "blocks")]  # m=512's blocks not planned
     skipped = [c for c in sel["candidates"] if c.get("skipped")]
-    assert [(c["m"], c["packing"], c["lower_bound"]) for c in skipped] == [(512, "blocks", 256 * 600.0)]
-    assert "not planned" in skipped[0]["reason"] and "600 operations" in skipped[0]["reason"]
+    assert [(c["m"], c["packing"], c["lower_bound"]) for c in skipped] == [(512, "blocks", 256 * 601.0)]
+    assert "not planned" in skipped[0]["reason"] and "601 operations" in skipped[0]["reason"]
     assert (sel["selected"]["m"], sel["selected"]["packing"]) == (512, "state")
     assert sel["candidates"][0]["kept"] is False and "HElib 100.0 < 128" in sel["candidates"][0]["reason"]
 

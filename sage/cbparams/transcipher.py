@@ -36,7 +36,7 @@ it can win: its work is at least ``phi x`` the number of operations its circuit 
 operations, one ciphertext per state element, do not depend on the ring or the blocks:
 every per-block matrix entry is one constant product; they are counted once by a clear
 session at the smallest ring with slots). When that bound, per block under ``throughput``,
-is not below the best kept state candidate's cost, the blocks packing at that ring cannot
+is above the best kept state candidate's cost, the blocks packing at that ring cannot
 win and is not planned (its verdict says so, with the bound): Rasta's blocks packing
 (hundreds of thousands of constant products a round) planned for minutes a ring.
 
@@ -394,17 +394,17 @@ def select(row: Row, plan_cache: str | None = None, planner=None, counter=None) 
 
 def skip_blocks(row: Row, m: int, best: dict, counted: dict, state_plan: dict | None) -> dict | None:
     """{"skipped": reason, "lower_bound": cost} when the blocks packing at ring m cannot beat
-    the kept state candidate `best` (its cost at least best's, by blocks_lower_bound), else
+    the kept state candidate `best` (its cost above best's, by blocks_lower_bound), else
     None (plan it). The ring's phi and slots are the state plan's at m (the same ring); none
     there: None.
 
     >>> best = {"m": 53261, "cost": 1000.0}
     >>> st = {"params": {"phi": 10, "slots": 4}}
-    >>> skip_blocks(Row("r", "rasta5", [53261]), 53261, best, {"m": 3, "counts": {"mul_plain": 100}}, st)["lower_bound"]
-    1000.0
-    >>> skip_blocks(Row("r", "rasta5", [53261]), 53261, best, {"m": 3, "counts": {"mul_plain": 99}}, st) is None
+    >>> skip_blocks(Row("r", "rasta5", [53261]), 53261, best, {"m": 3, "counts": {"mul_plain": 101}}, st)["lower_bound"]
+    1010.0
+    >>> skip_blocks(Row("r", "rasta5", [53261]), 53261, best, {"m": 3, "counts": {"mul_plain": 100}}, st) is None
     True
-    >>> skip_blocks(Row("r", "rasta5", [53261], objective="throughput"), 53261, best, {"m": 3, "counts": {"mul_plain": 100}}, st) is None
+    >>> skip_blocks(Row("r", "rasta5", [53261], objective="throughput"), 53261, best, {"m": 3, "counts": {"mul_plain": 101}}, st) is None
     True
     """
     if not state_plan or "error" in state_plan:
@@ -413,13 +413,13 @@ def skip_blocks(row: Row, m: int, best: dict, counted: dict, state_plan: dict | 
     bound = blocks_lower_bound(counted["counts"], phi)
     blocks = min(row.blocks, slots) if row.blocks else slots
     lb = bound if row.objective == "latency" else bound / blocks
-    if lb < best["cost"]:
+    if lb <= best["cost"]:  # a tie could still win on the tie-break (m, then packing): plan it
         return None
     ops = sum(counted["counts"].values())
     return dict(skipped=(f"not planned: its work is at least phi x its {ops} operations (counted by a clear session "
                          f"at m={counted['m']}) = {bound:.4g} limb operations"
                          + ("" if row.objective == "latency" else f", {lb:.4g} per block over {blocks}")
-                         + f", not below the state packing's m={best['m']} cost {best['cost']:.4g}"),
+                         + f", above the state packing's m={best['m']} cost {best['cost']:.4g}"),
                 lower_bound=lb)
 
 
