@@ -49,6 +49,10 @@ RANKED_PATHS = ("measured_file", "plan_file", "note")
 # (select.py: candidates' `plan` marks the plan_candidates best by est_latency_s).
 RANKED_ORDER = ("rank_latency", "rank_block", "rank_balanced", "dominated_by")
 RING_KEY = ("cipher", "packing", "security_target", "m")
+# A plan's and a run's operation counts: one item per operation and level, in an order a
+# new kind of operation shifts; matched by what they count.
+OP_LISTS = (("plan.op_counts", ("op", "primes", "dropped", "lanes")),
+            ("op_profile", ("op", "primes", "dropped")))
 # The context line of each HTML table (analysis/report_tables.py): host, CPU, threads,
 # git revision, dates.
 HTML_CONTEXT = ("machine",)
@@ -67,6 +71,7 @@ class Rule:
     ignore: tuple = ()    # fields (json/yaml: a.b, list items as a[].b), columns (csv, md, html)
     paths: tuple = ()     # fields or columns whose values are paths
     key: tuple = ()       # csv: rows matched by these columns (their order is run-dependent), not by position
+    lists: tuple = ()     # json: (list, item fields) pairs: the list's items matched by those fields, not by position
     data: str = ""        # figure: the file holding its data ('{stem}' the figure's path less its suffix)
     why: str = ""
 
@@ -82,11 +87,11 @@ RULES = (
     Rule("params/cache/*", "skip", why="the explorer's cache of ring structures (a pickle), an input to params/cyclotomics.csv"),
     Rule("raw/*.env.json", "json", ignore=PROVENANCE + ("max_rss_mb",),
          why="a job's provenance: host, CPU, date, git revision, peak memory"),
-    Rule("runs/*.json", "json", ignore=RECORD_FIELDS + tuple("provenance." + f for f in PROVENANCE)
+    Rule("runs/*.json", "json", lists=OP_LISTS, ignore=RECORD_FIELDS + tuple("provenance." + f for f in PROVENANCE)
          + ("provenance.threads", "benchmark"), why="run record: provenance and the job's benchmark"),
-    Rule("raw/*.json", "json", ignore=RECORD_FIELDS, why="run_cipher's output"),
-    Rule("params/measured/*.json", "json", ignore=RECORD_FIELDS, why="the explorer's measuring runs"),
-    Rule("params/plans/*.json", "json", ignore=RECORD_FIELDS, paths=("message",),
+    Rule("raw/*.json", "json", lists=OP_LISTS, ignore=RECORD_FIELDS, why="run_cipher's output"),
+    Rule("params/measured/*.json", "json", lists=OP_LISTS, ignore=RECORD_FIELDS, why="the explorer's measuring runs"),
+    Rule("params/plans/*.json", "json", lists=OP_LISTS, ignore=RECORD_FIELDS, paths=("message",),
          why="the engine's plans (a refusal's message names run_cipher's temporary output)"),
     Rule("params/cyclotomics.meta.json", "json",
          ignore=("seconds", "workers", "structures_computed", "structures_cached"),
@@ -157,17 +162,20 @@ class Trees:
 
 # ---- JSON and YAML ----------------------------------------------------------------------
 
-def flatten(x, path="", out=None):
-    """{'a.b[2].c': leaf} for every leaf of a JSON value."""
+def flatten(x, path="", out=None, lists=()):
+    """{'a.b[2].c': leaf} for every leaf of a JSON value; the items of a list named in
+    `lists` ((generic path, item fields) pairs) indexed by those fields: a.b[op=mul,primes=3].c."""
     out = {} if out is None else out
     if isinstance(x, dict):
         for k, v in x.items():
-            flatten(v, f"{path}.{k}" if path else str(k), out)
+            flatten(v, f"{path}.{k}" if path else str(k), out, lists)
         if not x:
             out[path] = {}
     elif isinstance(x, list):
+        fields = dict(lists).get(generic(path))
         for i, v in enumerate(x):
-            flatten(v, f"{path}[{i}]", out)
+            at = ",".join(f"{f}={v.get(f)}" for f in fields) if fields and isinstance(v, dict) else i
+            flatten(v, f"{path}[{at}]", out, lists)
         if not x:
             out[path] = []
     else:
@@ -195,7 +203,7 @@ def ignored(path: str, names) -> bool:
 
 
 def compare_data(x, y, rule: Rule, trees: Trees) -> list[str]:
-    fx, fy = flatten(x), flatten(y)
+    fx, fy = flatten(x, lists=rule.lists), flatten(y, lists=rule.lists)
     diffs = []
     for key in sorted(set(fx) | set(fy)):
         if ignored(key, rule.ignore):
