@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "compare_results.py")
@@ -127,3 +128,17 @@ def test_refuses_a_missing_directory(tmp_path):
     res = run(tmp_path / "nowhere", tmp_path)
     assert res.returncode == 2
     assert f"{tmp_path}/nowhere: no such directory" in res.stderr
+
+
+def test_operation_counts_are_matched_by_what_they_count():
+    """A new kind of count shifts the list: the items that stay are still the same."""
+    rule = compare_results.rule_for("params/plans/aes/m257.json")
+    trees = compare_results.Trees(Path("/a"), Path("/b"))
+    counts = [{"op": "mul", "primes": 3, "dropped": 0, "lanes": 1, "count": 4},
+              {"op": "relin", "primes": 3, "dropped": 0, "lanes": 1, "count": 4}]
+    new = [{"op": "encode", "primes": 1, "dropped": 0, "lanes": 1, "count": 7}] + counts
+    diffs = compare_results.compare_data({"plan": {"op_counts": counts}}, {"plan": {"op_counts": new}}, rule, trees)
+    assert diffs and all("op=encode" in d for d in diffs), diffs
+    more = [dict(counts[0], count=5), counts[1]]
+    diffs = compare_results.compare_data({"plan": {"op_counts": counts}}, {"plan": {"op_counts": more}}, rule, trees)
+    assert diffs == ["plan.op_counts[op=mul,primes=3,dropped=0,lanes=1].count: 4 -> 5"]
