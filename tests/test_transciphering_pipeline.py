@@ -231,3 +231,47 @@ def test_the_toy_keystream_row_compares_both_packings_on_the_engine():
     # the lower bound holds against the blocks packing's planned work (the clear count is sound)
     counted = transcipher.blocks_counts(row, transcipher.catalog_kind("hera5p17"))
     assert transcipher.blocks_lower_bound(counted["counts"], by["blocks"]["phi"]) <= by["blocks"]["work"]
+
+
+def test_the_estimator_joins_the_one_search_when_the_config_names_it(monkeypatch, tmp_path):
+    """target_models with the estimator: the row's run_cipher search is given all three models
+    and the table, the table is filled for the ring at every key weight the engine's search
+    tries (asked of the engine), and the verdict judges the table's figure at the plan's chain
+    (missing or under the target: not kept). A fake estimator fill; the real one is opt-in
+    (sage/cbparams/test_estimator_table.py)."""
+    from cbparams import estimator_table, security, security_models, transcipher
+    from cbparams.errors import ParamError
+    from cbparams.transcipher import Row
+
+    est = {"mode": "fast", "path": "", "timeout_s": 60, "cache_dir": str(tmp_path / "cache")}
+    with pytest.raises(ParamError, match="names the estimator but no estimator settings"):
+        Row.from_config({"name": "h", "instance": "hera5p17", "rings": [256]},
+                        {"target_models": ["helib", "coresvp", "estimator"]})
+    row = Row.from_config({"name": "h", "instance": "hera5p17", "rings": [256]},
+                          {"target_models": ["helib", "coresvp", "estimator"], "estimator": est})
+    args = transcipher.run_args(row, "keystream", 256)
+    table = str(estimator_table.table_path(est).resolve())
+    assert args[args.index("--security-models") + 1] == "helib,coresvp,estimator"
+    assert args[args.index("--estimator-table") + 1] == table
+    filled = []
+    monkeypatch.setattr(security_models, "search_models",
+                        lambda names, m, hwt, target, cfg, log=print: filled.append((m, hwt)) or (names, table))
+    transcipher.fill_estimator(row, 256)
+    assert filled == [(256, w) for w in security_models.search_weights()] and len(filled) > 1
+    filled.clear()
+    transcipher.fill_estimator(Row("h", "hera5p17", [256], hwt=300, target_models=row.target_models,
+                                   estimator=est), 256)
+    assert filled == [(256, 300)]
+    # the verdict reads the table at the plan's chain, soundly rounded up to a tabulated log2 Q
+    monkeypatch.setattr(security, "coresvp_of_chain", lambda *a: 200.0)
+    estimator_table.write(estimator_table.table_path(est), [
+        {"phi": 128, "hwt": 120, "sigma": 3.2, "log2_q": 610.0, "bits": 140.0, "attack": "usvp",
+         "attacks": "usvp,dual", "commit": "test"},
+        {"phi": 128, "hwt": 120, "sigma": 3.2, "log2_q": 700.0, "bits": 120.0, "attack": "usvp",
+         "attacks": "usvp,dual", "commit": "test"}])
+    v = transcipher.judge(row, 256, _plan(256, 128, 600, 128, [("mul", 4, 1)]))
+    assert v["kept"] and v["security_estimator"] == 140.0
+    v = transcipher.judge(row, 256, _plan(256, 128, 650, 128, [("mul", 4, 1)]))
+    assert not v["kept"] and "the estimator 120.0 < 128 bits" in v["reason"]
+    v = transcipher.judge(row, 256, _plan(256, 128, 800, 128, [("mul", 4, 1)]))
+    assert not v["kept"] and "the estimator has no figure" in v["reason"]

@@ -9,6 +9,7 @@
 //                                LWE of dimension n (sigma 3.2, cost model ADPS16 by default)
 //     "model name m log2_q hwt"  the registry's model `name` on ring m
 //     "models"                   the registry: each model's name, title, citation and keys
+//     "weights"                  the key weights a target search tries when none is given
 //
 // Prints one JSON object a line, in request order, flushed when no request waits; HElib's
 // formula: m (for the first form), phi, log2_q, sigma, log2_alpha_inv, hwt, helib_bits;
@@ -41,6 +42,7 @@ nlohmann::json answer(const std::string& line) {
         models.push_back({{"name", m.name}, {"title", m.title}, {"citation", m.citation}, {"keys", m.keys}});
       return {{"models", models}};
     }
+    if (first == "weights") return {{"weights", cb::bgv::target_search_weights()}};
     if (first == "coresvp") {
       long n = 0, hwt = 0;
       double log2_q = 0, sigma = cb::bgv::kCoreSvpSigma;
@@ -92,7 +94,7 @@ nlohmann::json answer(const std::string& line) {
          {"helib_bits", cb::bgv::helib_security(m, b.phi, log2_q, hwt)}};
   } catch (const std::invalid_argument&) {
     return {{"error", "security_info: a request is \"m log2_q hwt\", \"level phi log2_alpha_inv hwt\", "
-                          "\"coresvp n log2_q hwt [sigma=S] [cost_model=M]\", \"model name m log2_q hwt\" or \"models\", got \"" +
+                          "\"coresvp n log2_q hwt [sigma=S] [cost_model=M]\", \"model name m log2_q hwt\", \"models\" or \"weights\", got \"" +
                           line + "\""}};
   } catch (const std::exception& e) {
     return {{"error", e.what()}};

@@ -109,7 +109,7 @@ ChainPlan choose_for_target(const TargetQuery& q, const TargetPlanner& plan, lon
 }
 
 std::vector<long> target_weights(bool hwt_given, long hwt) {
-  return hwt_given ? std::vector<long>{hwt} : std::vector<long>{120, 150, 200, 300};
+  return hwt_given ? std::vector<long>{hwt} : bgv::target_search_weights();
 }
 
 }  // namespace cb

@@ -84,6 +84,16 @@ def model(name: str) -> Model:
     return known[name]
 
 
+@lru_cache(maxsize=None)
+def search_weights() -> tuple[int, ...]:
+    """The key weights the engine's target search tries when none is given (lightest first;
+    engine/bgv/security_model.h target_search_weights), asked of the engine."""
+    (a,) = SECURITY.ask(["weights"])
+    if "error" in a:
+        raise SecurityError(a["error"])
+    return tuple(int(w) for w in a["weights"])
+
+
 def engine_names(names) -> list[str]:
     """The names among `names` the engine's target search meets (run_cipher
     --security-models), in order; SecurityError for an unknown name."""

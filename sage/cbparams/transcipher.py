@@ -62,8 +62,8 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import runner, security
-from .errors import ParamError
+from . import estimator_table, runner, security, security_models
+from .errors import EstimatorMissing, ParamError, SecurityError
 
 #: The selection's cost proxies (module docstring).
 OBJECTIVES = ("latency", "throughput")
@@ -99,6 +99,9 @@ class Row:
     rounds: reduced rounds (block ciphers in CTR mode only; None: the cipher's)
     objective: latency or throughput (the cost proxy)
     packing: a keystream row's pinned packing (PACKINGS); None: both compared
+    target_models: the security models the engine's one search meets (run_cipher
+        --security-models; cbparams.security_models), every one of them judged
+    estimator: params.estimator's settings when target_models names the estimator
     """
 
     name: str
@@ -115,6 +118,8 @@ class Row:
     nonce: int = 0
     counter: int = 0
     packing: str | None = None
+    target_models: tuple = ("helib", "coresvp")
+    estimator: dict | None = None
 
     @classmethod
     def from_config(cls, row: dict, defaults: dict) -> "Row":
@@ -122,7 +127,7 @@ class Row:
         name = row.get("name", "?")
         where = f"transciphering.rows[{name}]"
         merged = {k: defaults[k] for k in ("depth_after", "security_target", "objective", "seed", "nonce",
-                                           "counter") if k in defaults}
+                                           "counter", "target_models", "estimator") if k in defaults}
         merged.update(row)
         rings = merged.get("rings")
         if isinstance(rings, dict):  # {from, to, step}: a range of m
@@ -139,6 +144,10 @@ class Row:
             raise LeaderboardError(f"{where}.packing: {merged['packing']!r} is not one of {PACKINGS}")
         if merged.get("objective", "latency") not in OBJECTIVES:
             raise LeaderboardError(f"{where}.objective: {merged['objective']!r} is not one of {OBJECTIVES}")
+        merged["target_models"] = tuple(merged.get("target_models") or ("helib", "coresvp"))
+        if "estimator" in merged["target_models"] and not merged.get("estimator"):
+            raise LeaderboardError(f"{where}: target_models {list(merged['target_models'])} names the estimator "
+                                   "but no estimator settings came with it (the config's params.estimator)")
         known = set(cls.__dataclass_fields__)
         extra = set(merged) - known
         if extra:
@@ -213,9 +222,22 @@ def run_args(row: Row, kind: str, m: int, *, c: int | None = None, hwt: int | No
         args += ["--c", c]
     if hwt is not None:
         args += ["--hwt", hwt]
-    if target and row.security_target:  # one search meets both models judge() checks
-        args += ["--security-target", row.security_target, "--security-models", "helib,coresvp"]
+    if target and row.security_target:  # one search meets every model judge() checks
+        args += ["--security-target", row.security_target, "--security-models", ",".join(row.target_models)]
+        if "estimator" in row.target_models:
+            args += ["--estimator-table", str(estimator_table.table_path(row.estimator).resolve())]
     return args
+
+
+def fill_estimator(row: Row, m: int, log=None) -> None:
+    """With the estimator among the row's models, its table filled for ring m before the
+    search (security_models.search_models: the ring's ladder of log2 Q, cached estimates) at
+    the row's key weight, or at each weight the engine's search tries when it has none."""
+    if "estimator" not in row.target_models or not row.security_target:
+        return
+    log = log or (lambda *a: print(*a, file=sys.stderr))
+    for hwt in ([row.hwt] if row.hwt is not None else security_models.search_weights()):
+        security_models.search_models(list(row.target_models), m, hwt, row.security_target, row.estimator, log=log)
 
 
 def work(op_counts: list, phi: int, c: int) -> float:
@@ -299,6 +321,14 @@ def judge(row: Row, m: int, plan: dict, coresvp=None, packing: str | None = None
         verdict["work"] = size
     short = [f"{label} {v:.1f} < {row.security_target:g} bits" for label, v in (("HElib", helib), ("core-SVP", svp))
              if row.security_target and v < row.security_target]
+    if "estimator" in row.target_models and row.security_target:
+        # the figure the engine's search read (the table at the chain's log2 Q, soundly rounded up)
+        rows = estimator_table.read(estimator_table.table_path(row.estimator))
+        est = estimator_table.figure(rows, int(p["phi"]), int(p["hwt"]), float(p["log2_q"]))
+        verdict["security_estimator"] = est
+        if est is None or est < row.security_target:
+            short.append(f"the estimator {'has no figure' if est is None else f'{est:.1f} <'} "
+                         f"{row.security_target:g} bits")
     if cap.get("depth_after", row.depth_after) != row.depth_after or (cap.get("depth_left") or 0) < 0:
         short.append(f"planned for {cap.get('depth_after')} products after, not the row's {row.depth_after}")
     verdict["kept"] = not short
@@ -312,6 +342,10 @@ def plan_ring(row: Row, kind: str, m: int, plan_cache: str | None = None, timeou
               packing: str | None = None) -> dict:
     """The engine's plan of the row at ring m in a packing (run_cipher --plan), or
     {"error": ...} when run_cipher refuses it (e.g. no chain at the target: the message says why)."""
+    try:
+        fill_estimator(row, m)
+    except (SecurityError, EstimatorMissing) as err:
+        return {"error": f"the estimator's table at m={m}: {err}"}
     args = run_args(row, kind, m, packing=packing) + ["--plan"]
     if plan_cache is not None:
         args += ["--plan-cache", plan_cache]

@@ -26,7 +26,7 @@ rule transcipher_select:
         row="[a-z0-9][a-z0-9-]*",
     params:
         py=TC_PY,
-        spec=lambda wildcards: json.dumps({"row": TC_ROWS[wildcards.row], "defaults": TC_DEFAULTS}),
+        spec=lambda wildcards: json.dumps({"row": TC_ROWS[wildcards.row], "defaults": tc_select_defaults()}),
         build_dir=lambda wildcards: BUILD_DIR,
         cache=lambda wildcards: tc_plan_cache(),
     conda:

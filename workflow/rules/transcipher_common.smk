@@ -49,6 +49,18 @@ TC_TABLE = {ext: os.path.join(TC_DIR, f"leaderboard.{ext}") for ext in ("csv", "
 TC_FIGURE = {ext: os.path.join(TC_DIR, f"leaderboard_throughput_capacity.{ext}") for ext in ("png", "svg")}
 
 
+def tc_select_defaults():
+    """The section's defaults a row's selection is given; with estimator among target_models,
+    also the config's params.estimator settings (path, mode, cache, time limit) with the
+    params schema's defaults filled in (cbparams.config.load_params)."""
+    defaults = dict(TC_DEFAULTS)
+    if "estimator" in defaults.get("target_models", []):
+        from cbparams.config import load_params
+
+        defaults["estimator"] = load_params(config.get("params"))["estimator"]
+    return defaults
+
+
 def transcipher_targets():
     """What rule all adds for a config with a transciphering section."""
     if TRANSCIPHER is None:

@@ -103,6 +103,11 @@ std::string titles(const std::vector<const SecurityModel*>& models) {
   return s;
 }
 
+const std::vector<long>& target_search_weights() {
+  static const std::vector<long> weights{120, 150, 200, 300};
+  return weights;
+}
+
 double lowest_bits(const std::vector<const SecurityModel*>& models, const SecurityQuery& q) {
   double low = std::numeric_limits<double>::infinity();
   for (const auto* m : models) low = std::min(low, m->bits(q));

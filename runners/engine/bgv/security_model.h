@@ -63,6 +63,11 @@ std::vector<const SecurityModel*> security_models_named(const std::vector<std::s
 // "HElib's formula", "HElib's formula and core-SVP", ...: the titles joined for messages.
 std::string titles(const std::vector<const SecurityModel*>& models);
 
+// The key weights a target search tries when none is given (the lightest first): sparse
+// keys of 120 (HElib's and GHS's default), 150, 200 and 300 nonzero coefficients. The
+// explorer asks them (security_info "weights") to prepare a table-read model for each.
+const std::vector<long>& target_search_weights();
+
 // The lowest figure of `models` on q: the security a target is checked against.
 double lowest_bits(const std::vector<const SecurityModel*>& models, const SecurityQuery& q);
 
