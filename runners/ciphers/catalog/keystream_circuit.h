@@ -46,6 +46,7 @@
 #include "ciphers/common/round_record.h"
 #include "engine/errors.h"
 #include "engine/util/modarith.h"
+#include "engine/util/vecmod.h"
 
 namespace cb {
 
@@ -361,6 +362,11 @@ class KeystreamCircuit {
     return a;
   }
   Slots mul(Slots a, const Slots& b) const {
+    if (F_.is_prime()) {  // the same products, vectorized (util/vecmod.h; no 128-bit division each)
+      if (b.size() < a.size()) throw Error(msg("KeystreamCircuit: a product of ", a.size(), " and ", b.size(), " slots"));
+      util::mul_mod_array(a.data(), a.data(), b.data(), long(a.size()), F_.p());
+      return a;
+    }
     for (size_t j = 0; j < a.size(); ++j) a[j] = F_.mul(a[j], b[j]);
     return a;
   }
