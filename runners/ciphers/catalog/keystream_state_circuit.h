@@ -25,6 +25,22 @@
 // replica's counted with the one that refreshes it, and the layout has replicas when any
 // layer reads them. Pasta's Affine pair (x_L and x_R) runs as one layer.
 //
+// Baby-step giant-step. Along the first dimension a map's k's are powers of g_0: term shift
+// j (src idx - dst idx) is k = g_0^j, whatever the block. Written j = a n1 + b (0 <= b < n1),
+//     y = sum_a sigma_{g_0^(a n1)}( sum_b P_{a,b} sigma_{g_0^b}(x) ),
+//     P_{a,b} = sigma_{g_0^(a n1)}^-1(D_{a n1 + b}),
+// the baby steps hoisted from x, one giant step per distinct a != 0, the same constant
+// products. P is D with its slots permuted in the clear (zmstar.h's automorphism_action of
+// g_0^(-a n1)): the Frobenius twist a move may carry fixes the prime field, so this is exact
+// when the instance's elements lie in it (F_p, or Rasta's bits in GF(2^d) slots), on a bad
+// dimension too; a GF(2^n) cipher with n > 1, or a row in slot order, keeps the direct form.
+// Rule (Bsgs::kAuto): a map runs by BSGS when that needs fewer automorphisms than the
+// direct form, n1 the one with fewest (ties: fewer giant steps, which are not hoisted, then
+// the smaller n1). In either form a map's automorphisms are its keys, so the rule takes the
+// fewer keys, which is what limits the state packing (Rasta's 353-991 direct keys); at a tie
+// the direct form's hoisted automorphisms are the cheaper. Bsgs::kOn takes the best n1
+// wherever BSGS applies, kOff never (tests).
+//
 // Replicas. The ciphertext part of the state is clean (zero but at the elements' slots),
 // replicated (replicas equal to their elements, zero elsewhere) or dirty (replicas stale).
 // A layer that reads replicas first replicates: from a clean state x + sigma_k(x) when one k
@@ -247,6 +263,53 @@ class KsStateRows {
   std::vector<Layer> layers_;
 };
 
+// Whether the state packing's maps run by baby-step giant-step (see the header).
+enum class KsBsgs { kAuto, kOn, kOff };
+
+// The BSGS split of a map's shifts (the header's rule): n1 and the baby and giant exponents
+// (b in [0, n1), a n1), each at most once, 0 included where used. ks_of(e) is g_0^e mod m;
+// a split's count is its distinct automorphisms != 1. n1 = 0: the direct form is kept.
+struct KsBsgsSplit {
+  long n1 = 0;
+  std::vector<long> baby, giant;  // exponents of g_0
+  long count = 0;                 // automorphisms (= keys)
+};
+template <class KOf>
+KsBsgsSplit ks_bsgs_split(const std::vector<long>& shifts, long direct, KsBsgs mode, KOf ks_of) {
+  KsBsgsSplit best;
+  if (mode == KsBsgs::kOff || shifts.empty()) return best;
+  long lo = shifts[0], hi = shifts[0];
+  for (long j : shifts) lo = std::min(lo, j), hi = std::max(hi, j);
+  auto floordiv = [](long a, long n) { return a >= 0 ? a / n : -((-a + n - 1) / n); };
+  for (long n1 = 2; n1 <= hi - lo + 1; ++n1) {
+    std::vector<long> bb, gg;
+    for (long j : shifts) {
+      const long a = floordiv(j, n1);
+      bb.push_back(j - a * n1), gg.push_back(a * n1);
+    }
+    for (auto* v : {&bb, &gg}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    std::vector<long> keys;
+    for (long e : bb) keys.push_back(ks_of(e));
+    long ng = 0;
+    for (long e : gg) {
+      const long k = ks_of(e);
+      if (k != 1) ++ng;
+      keys.push_back(k);
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    const long count = long(keys.size()) - long(std::binary_search(keys.begin(), keys.end(), 1L));
+    const long best_ng = best.n1 ? long(best.giant.size()) : 0;
+    if (!best.n1 || count < best.count || (count == best.count && long(gg.size()) < best_ng))
+      best = {n1, bb, gg, count};
+  }
+  if (mode == KsBsgs::kAuto && best.n1 && best.count >= direct) return {};
+  return best;
+}
+
 template <class B>
 class KeystreamStateCircuit {
  public:
@@ -256,8 +319,10 @@ class KeystreamStateCircuit {
 
   // ParameterError unless the backend's slots are the instance's field, a block's row fits
   // the ring (KsStateRows) and 1 <= blocks <= max_blocks().
-  KeystreamStateCircuit(const B& b, const KeystreamInstance& ks, long blocks)
-      : b_(b), ks_(ks), F_(ks.element_field()), ell_(b.slot_count()), blocks_(blocks), rows_(b.zmstar(), ks) {
+  // bsgs: the maps' form (KsBsgs::kAuto: the header's rule; kOn, kOff: forced, for tests).
+  KeystreamStateCircuit(const B& b, const KeystreamInstance& ks, long blocks, KsBsgs bsgs = KsBsgs::kAuto)
+      : b_(b), ks_(ks), F_(ks.element_field()), ell_(b.slot_count()), blocks_(blocks), rows_(b.zmstar(), ks),
+        bsgs_(bsgs) {
     const auto& sp = ks.spec();
     check_keystream_slots(b, ks);
     if (blocks < 1 || blocks > rows_.max_blocks())
@@ -270,7 +335,19 @@ class KeystreamStateCircuit {
   long max_blocks() const { return rows_.max_blocks(); }
   bool replicas() const { return rows_.replicas(); }
   const KeystreamInstance& instance() const { return ks_; }
-  std::string describe() const { return rows_.describe(blocks_); }
+  std::string describe() const {
+    long n = 0, nb = 0;
+    for (const auto& p : comp_)
+      if (!p.lin.ks.empty()) ++n, nb += p.lin.split.n1 > 0;
+    return msg(rows_.describe(blocks_), "; ", nb, " of ", n, " linear maps by baby-step giant-step");
+  }
+  // Per layer of the program: n1 of its map's BSGS split, 0 where it runs directly (or has
+  // no map).
+  std::vector<long> bsgs_n1() const {
+    std::vector<long> out;
+    for (const auto& p : comp_) out.push_back(p.lin.split.n1);
+    return out;
+  }
   // The ciphertexts of the encrypted key and of the results: one each.
   long key_ciphertexts() const { return 1; }
   long result_ciphertexts() const { return 1; }
@@ -280,11 +357,11 @@ class KeystreamStateCircuit {
   std::vector<long> automorphisms() const {
     std::vector<long> out;
     for (const auto& p : comp_) {
-      for (long k : p.lin.ks) out.push_back(k);
+      for (long k : p.lin.keys()) out.push_back(k);
       for (const auto& [ka, kb] : p.pairs) out.push_back(ka), out.push_back(kb);
     }
     if (rep_k_ > 1) out.push_back(rep_k_);
-    for (long k : rep_map_.ks) out.push_back(k);
+    for (long k : rep_map_.keys()) out.push_back(k);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     out.erase(std::remove(out.begin(), out.end(), 1L), out.end());
@@ -400,7 +477,21 @@ class KeystreamStateCircuit {
     std::vector<Term> terms;
     std::vector<long> ks;
     std::vector<int> kidx;                   // blocks x terms
-    std::vector<std::optional<Ptxt>> fixed;  // D_k encoded once where the coefficients are fixed
+    std::vector<std::optional<Ptxt>> fixed;  // D_k (BSGS: P_k) encoded once where the coefficients are fixed
+    // BSGS (split.n1 > 0): the k's of its baby and giant steps, each k's baby and giant,
+    // and per giant the slot sources of sigma_giant^-1 (P_k[s] = D_k[pre[giant][s]]).
+    KsBsgsSplit split;
+    std::vector<long> baby_k, giant_k;
+    std::vector<int> kb, kg;
+    std::vector<std::vector<long>> pre;
+    std::vector<long> keys() const {
+      return split.n1 ? [&] {
+        std::vector<long> v = baby_k;
+        v.insert(v.end(), giant_k.begin(), giant_k.end());
+        return v;
+      }()
+                      : ks;
+    }
   };
   // A layer compiled for the blocks: its diagonal map; a Quadratic's distinct (ka, kb) and,
   // per block and product, the pair's index.
@@ -424,6 +515,38 @@ class KeystreamStateCircuit {
         km.kidx[size_t(b) * idx_pairs.size() + t] = it->second;
       }
     km.fixed.assign(km.ks.size(), std::nullopt);
+    // BSGS along the first dimension, for elements of the prime field (see the header).
+    const ZmStar& zm = b_.zmstar();
+    if (!rows_.along_dim() || F_.n() != 1 || idx_pairs.empty() || bsgs_ == KsBsgs::kOff) return;
+    const long g0 = zm.gen(0);
+    std::vector<long> shift(km.ks.size(), 0);  // one j with g_0^j = k, per k
+    std::vector<bool> seen(km.ks.size(), false);
+    for (size_t t = 0; t < idx_pairs.size(); ++t) {
+      const int ki = km.kidx[t];  // block 0's
+      if (seen[size_t(ki)]) continue;
+      seen[size_t(ki)] = true;
+      shift[size_t(ki)] = idx_pairs[t].second - idx_pairs[t].first;
+      if (zm.power(g0, shift[size_t(ki)]) != km.ks[size_t(ki)])
+        throw Error(msg("state packing: shift ", shift[size_t(ki)], " is not k=", km.ks[size_t(ki)], " along dimension 0"));
+    }
+    long direct = 0;
+    for (long k : km.ks) direct += k != 1;
+    km.split = ks_bsgs_split(shift, direct, bsgs_, [&](long e) { return zm.power(g0, e); });
+    if (!km.split.n1) return;
+    for (long e : km.split.baby) km.baby_k.push_back(zm.power(g0, e));
+    for (long e : km.split.giant) {
+      km.giant_k.push_back(zm.power(g0, e));
+      const auto mv = zm.automorphism_action(zm.power(g0, -e));
+      std::vector<long> src;
+      for (const auto& x : mv) src.push_back(x.src);
+      km.pre.push_back(std::move(src));
+    }
+    const long n1 = km.split.n1;
+    for (long j : shift) {
+      const long a = (j >= 0 ? j / n1 : -((-j + n1 - 1) / n1)) * n1;
+      km.kb.push_back(int(std::lower_bound(km.split.baby.begin(), km.split.baby.end(), j - a) - km.split.baby.begin()));
+      km.kg.push_back(int(std::lower_bound(km.split.giant.begin(), km.split.giant.end(), a) - km.split.giant.begin()));
+    }
   }
   Compiled compile(const Layer& l) {
     Compiled p;
@@ -479,9 +602,33 @@ class KeystreamStateCircuit {
           e = F_.add(e, coeff(b, t));
         }
       for (size_t k = 0; k < D.size(); ++k) {
+        if (km.split.n1) {  // P_k = sigma_giant^-1(D_k), a permutation of its slots
+          const auto& src = km.pre[size_t(km.kg[k])];
+          Slots q(static_cast<size_t>(ell_), 0);
+          for (size_t s = 0; s < q.size(); ++s) q[s] = d[k][size_t(src[s])];
+          d[k] = std::move(q);
+        }
         D[k] = b_.encode(d[k]);
         if (fixed) km.fixed[k] = D[k];
       }
+    }
+    if (km.split.n1) {
+      const auto baby = ev.automorph_many(x, km.baby_k);
+      std::vector<Ctxt> inner(km.giant_k.size());
+      ev.lanes(long(inner.size()), [&](Evaluator<B>& e, long g) {
+        bool any = false;
+        for (size_t k = 0; k < km.ks.size(); ++k) {
+          if (km.kg[k] != int(g)) continue;
+          Ctxt c = baby[size_t(km.kb[k])];
+          e.mul_plain(c, fixed ? *km.fixed[k] : *D[k]);
+          if (any) e.add(inner[size_t(g)], c);
+          else inner[size_t(g)] = std::move(c), any = true;
+        }
+        if (!any) throw Error(msg(ks_.spec().id, ": a giant step without terms"));
+        e.automorph(inner[size_t(g)], km.giant_k[size_t(g)]);
+      });
+      for (size_t g = 1; g < inner.size(); ++g) ev.add(inner[0], inner[g]);
+      return std::move(inner.at(0));
     }
     auto moved = ev.automorph_many(x, km.ks);
     ev.lanes(long(moved.size()), [&](Evaluator<B>& e, long k) {
@@ -694,6 +841,7 @@ class KeystreamStateCircuit {
   const CipherField& F_;
   long ell_, blocks_;
   KsStateRows rows_;
+  KsBsgs bsgs_;
   std::vector<Compiled> comp_;  // per layer of rows_
   long rep_k_ = 0;  // > 1: one automorphism replicates a clean state; -1: the masked map
   KMap rep_map_;
