@@ -615,10 +615,13 @@ class KeystreamStateCircuit {
     if (km.split.n1) {
       const auto baby = ev.automorph_many(x, km.baby_k);
       std::vector<Ctxt> inner(km.giant_k.size());
+      // The products of moved baby steps first, x's own (baby 0 when b = 0: not reduced by
+      // the hoisting, more primes) last, so that the sum switches modulus once, not per term.
       ev.lanes(long(inner.size()), [&](Evaluator<B>& e, long g) {
         bool any = false;
-        for (size_t k = 0; k < km.ks.size(); ++k) {
-          if (km.kg[k] != int(g)) continue;
+        for (size_t i = 0; i < 2 * km.ks.size(); ++i) {
+          const size_t k = i % km.ks.size();
+          if (km.kg[k] != int(g) || (km.kb[k] == 0) != (i >= km.ks.size())) continue;
           Ctxt c = baby[size_t(km.kb[k])];
           e.mul_plain(c, fixed ? *km.fixed[k] : *D[k]);
           if (any) e.add(inner[size_t(g)], c);
@@ -627,8 +630,14 @@ class KeystreamStateCircuit {
         if (!any) throw Error(msg(ks_.spec().id, ": a giant step without terms"));
         e.automorph(inner[size_t(g)], km.giant_k[size_t(g)]);
       });
-      for (size_t g = 1; g < inner.size(); ++g) ev.add(inner[0], inner[g]);
-      return std::move(inner.at(0));
+      // Likewise the giant steps' sums, a = 0's (not moved) last.
+      std::vector<size_t> order;
+      for (size_t g = 0; g < inner.size(); ++g)
+        if (km.giant_k[g] != 1) order.push_back(g);
+      for (size_t g = 0; g < inner.size(); ++g)
+        if (km.giant_k[g] == 1) order.push_back(g);
+      for (size_t i = 1; i < order.size(); ++i) ev.add(inner[order[0]], inner[order[i]]);
+      return std::move(inner.at(order.at(0)));
     }
     auto moved = ev.automorph_many(x, km.ks);
     ev.lanes(long(moved.size()), [&](Evaluator<B>& e, long k) {
