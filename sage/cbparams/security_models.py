@@ -24,7 +24,8 @@ helib,coresvp,estimator --estimator-table PATH``) meets the models named in one 
 fewest digits c (then the shortest chain, then the lightest key) at which the lowest of
 their figures reaches T; it asks the estimator's table only where the other models reach
 T. The selection (select.plan_one) passes the config's models to that search through
-search_models(), and so can the transciphering selection. Where the estimator is installed
+search_models(), and the transciphering selection does the same for its rows
+(transciphering.target_models; cbparams.transcipher.fill_estimator). Where the estimator is installed
 (params.estimator.mode not off) and not named, the selection still checks its cached
 verdict on the search's result (select.meets), as before.
 
