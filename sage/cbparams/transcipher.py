@@ -62,7 +62,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import estimator_table, runner, security, security_models
+from . import cyclotomic, estimator_table, runner, security, security_models
 from .errors import EstimatorMissing, ParamError, SecurityError
 
 #: The selection's cost proxies (module docstring).
@@ -414,7 +414,7 @@ def select(row: Row, plan_cache: str | None = None, planner=None, counter=None) 
                 continue
             if best_state is not None:
                 counted = counted or counter(row, info)
-                skip = skip_blocks(row, m, best_state, counted, plans.get((m, "state")))
+                skip = skip_blocks(row, m, best_state, counted, plans.get((m, "state")), int(info["p"]))
                 if skip is not None:
                     plans[(m, pk)] = skip
                     continue
@@ -426,11 +426,12 @@ def select(row: Row, plan_cache: str | None = None, planner=None, counter=None) 
     return selection
 
 
-def skip_blocks(row: Row, m: int, best: dict, counted: dict, state_plan: dict | None) -> dict | None:
+def skip_blocks(row: Row, m: int, best: dict, counted: dict, state_plan: dict | None, p: int = 2) -> dict | None:
     """{"skipped": reason, "lower_bound": cost} when the blocks packing at ring m cannot beat
     the kept state candidate `best` (its cost above best's, by blocks_lower_bound), else
-    None (plan it). The ring's phi and slots are the state plan's at m (the same ring); none
-    there: None.
+    None (plan it). The ring's phi and slots are the state plan's at m (the same ring) or,
+    where the state packing was refused there, the ring's own at plaintext modulus p
+    (cyclotomic.basic_facts: slots = phi / d); a ring it cannot describe: None.
 
     >>> best = {"m": 53261, "cost": 1000.0}
     >>> st = {"params": {"phi": 10, "slots": 4}}
@@ -440,10 +441,17 @@ def skip_blocks(row: Row, m: int, best: dict, counted: dict, state_plan: dict | 
     True
     >>> skip_blocks(Row("r", "rasta5", [53261], objective="throughput"), 53261, best, {"m": 3, "counts": {"mul_plain": 101}}, st) is None
     True
+    >>> skip_blocks(Row("p", "pasta3p17", [32]), 32, best, {"m": 4, "counts": {"mul_plain": 101}}, {"error": "x"}, 65537)["lower_bound"]
+    1616.0
     """
-    if not state_plan or "error" in state_plan:
-        return None
-    phi, slots = int(state_plan["params"]["phi"]), int(state_plan["params"]["slots"])
+    if state_plan and "error" not in state_plan:
+        phi, slots = int(state_plan["params"]["phi"]), int(state_plan["params"]["slots"])
+    else:  # the state packing refused at m: the ring's own facts
+        try:
+            _, phi, d = cyclotomic.basic_facts(m, p)
+        except ParamError:
+            return None
+        slots = phi // d
     bound = blocks_lower_bound(counted["counts"], phi)
     blocks = min(row.blocks, slots) if row.blocks else slots
     lb = bound if row.objective == "latency" else bound / blocks
