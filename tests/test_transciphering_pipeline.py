@@ -254,7 +254,7 @@ def test_the_estimator_joins_the_one_search_when_the_config_names_it(monkeypatch
     assert args[args.index("--security-models") + 1] == "helib,coresvp,estimator"
     assert args[args.index("--estimator-table") + 1] == table
     filled = []
-    monkeypatch.setattr(security_models, "search_models",
+    monkeypatch.setattr(estimator_table, "search_models",
                         lambda names, m, hwt, target, cfg, log=print: filled.append((m, hwt)) or (names, table))
     transcipher.fill_estimator(row, 256)
     assert filled == [(256, w) for w in security_models.search_weights()] and len(filled) > 1

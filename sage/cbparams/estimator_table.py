@@ -208,6 +208,38 @@ def rewrite(table: str | Path, cache_dir: str | Path, attacks, commit: str) -> P
         return write(table, rows_from_cache(cache_dir, attacks, commit))
 
 
+def search_models(names, m: int, hwt: int, target: float, est_cfg: dict, log=print) -> tuple[list[str], str | None]:
+    """What the engine's one search is given for params.target_models `names` on ring m at
+    key weight hwt and `target`: (run_cipher --security-models, --estimator-table or None).
+    With "estimator" named, the ring's ladder of log2 Q is estimated first (cached: minutes
+    a point the first time, nothing after) and the table rewritten from the cache (fill);
+    EstimatorMissing when the estimator is not installed, SecurityError when
+    params.estimator.mode is off or an estimate failed. (Here, not in security_models: the
+    table needs the other models' bound, so security_models cannot ask for the table.)
+
+    >>> search_models(["helib", "coresvp"], 257, 120, 20, {"mode": "off"})
+    (['helib', 'coresvp'], None)
+    """
+    from . import cyclotomic
+
+    names = security_models.engine_names(names)
+    if "estimator" not in names:
+        return names, None
+    if est_cfg.get("mode") == "off":
+        raise SecurityError("params.target_models names estimator but params.estimator.mode is off: "
+                            "set the mode to fast or full, or drop estimator from target_models")
+    where = estimator.locate(est_cfg.get("path", ""))
+    attacks = estimator.attacks_for(est_cfg["mode"], False, hwt)
+    phi = cyclotomic.basic_facts(m)[1]
+    points = ladder(m, hwt, target, names)
+    path = table_path(est_cfg)
+    if points:
+        fill(phi, hwt, points, path, where, est_cfg, attacks, log=log)
+    elif not path.exists():
+        write(path, [])
+    return names, str(path.resolve())
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cbparams.estimator_table", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)

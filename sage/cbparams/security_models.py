@@ -15,7 +15,7 @@ listed here through ``security_info`` (cbparams.batch):
   exactly that phi, hwt and sigma, a lower bound since security falls as log2 Q grows; no
   such point is no figure, and the search refuses naming the point and the command that
   fills it. The estimator itself runs in Sage, seconds to minutes a point, so the table is
-  filled before the search: search_models() estimates the ring's ladder of log2 Q
+  filled before the search: estimator_table.search_models() estimates the ring's ladder of log2 Q
   (estimator_table.ladder: the other named models' bound and a few points 3% apart under
   it; cached) and writes the table at estimator_table.table_path(params.estimator).
 
@@ -24,7 +24,7 @@ helib,coresvp,estimator --estimator-table PATH``) meets the models named in one 
 fewest digits c (then the shortest chain, then the lightest key) at which the lowest of
 their figures reaches T; it asks the estimator's table only where the other models reach
 T. The selection (select.plan_one) passes the config's models to that search through
-search_models(), and the transciphering selection does the same for its rows
+estimator_table.search_models(), and the transciphering selection does the same for its rows
 (transciphering.target_models; cbparams.transcipher.fill_estimator). Where the estimator is installed
 (params.estimator.mode not off) and not named, the selection still checks its cached
 verdict on the search's result (select.meets), as before.
@@ -112,34 +112,3 @@ def bits(name: str, m: int, log2_q: float, hwt: int) -> float:
     if "error" in a:
         raise SecurityError(a["error"])
     return float(a["bits"])
-
-
-def search_models(names, m: int, hwt: int, target: float, est_cfg: dict, log=print) -> tuple[list[str], str | None]:
-    """What the engine's one search is given for params.target_models `names` on ring m at
-    key weight hwt and `target`: (run_cipher --security-models, --estimator-table or None).
-    With "estimator" named, the ring's ladder of log2 Q is estimated first (cached: minutes
-    a point the first time, nothing after) and the table rewritten from the cache
-    (cbparams.estimator_table.fill); EstimatorMissing when the estimator is not installed,
-    SecurityError when params.estimator.mode is off or an estimate failed.
-
-    >>> search_models(["helib", "coresvp"], 257, 120, 20, {"mode": "off"})
-    (['helib', 'coresvp'], None)
-    """
-    from . import cyclotomic, estimator, estimator_table
-
-    names = engine_names(names)
-    if "estimator" not in names:
-        return names, None
-    if est_cfg.get("mode") == "off":
-        raise SecurityError("params.target_models names estimator but params.estimator.mode is off: "
-                            "set the mode to fast or full, or drop estimator from target_models")
-    where = estimator.locate(est_cfg.get("path", ""))
-    attacks = estimator.attacks_for(est_cfg["mode"], False, hwt)
-    phi = cyclotomic.basic_facts(m)[1]
-    ladder = estimator_table.ladder(m, hwt, target, names)
-    path = estimator_table.table_path(est_cfg)
-    if ladder:
-        estimator_table.fill(phi, hwt, ladder, path, where, est_cfg, attacks, log=log)
-    elif not path.exists():
-        estimator_table.write(path, [])
-    return names, str(path.resolve())

@@ -47,7 +47,7 @@ from pathlib import Path
 
 import yaml
 
-from . import catalog, chains, cost_model, estimator, measure, planner, runner, security, security_models
+from . import catalog, chains, cost_model, estimator, estimator_table, measure, planner, runner, security, security_models
 from .config import ROOT, paper_configs, params_from_args
 from .cyclotomic import D_LIMIT, basic_facts, basic_facts_many, limits
 from .errors import ParamError, SecurityError
@@ -318,11 +318,11 @@ def plan_one(cipher: str, m: int, hwt: int, target: float, p: dict, out: str | P
     The engine chooses c in one search that meets the target by every model of
     params.target_models (run_cipher --security-models; cbparams.security_models): the
     fewest digits at which the lowest of their figures reaches it. With the estimator
-    named, its table is filled for this ring first (security_models.search_models: the
+    named, its table is filled for this ring first (estimator_table.search_models: the
     ladder of log2 Q, cached estimates) and given to the search; not named, the estimator
     (when installed) is checked on the result by rank/meets."""
     log = log or (lambda s: print(s, file=sys.stderr))  # stdout may carry a command's --json
-    models, table = security_models.search_models(p["target_models"], m, hwt, target, p["estimator"], log)
+    models, table = estimator_table.search_models(p["target_models"], m, hwt, target, p["estimator"], log)
     try:
         doc = planner.plan(cipher, m, hwt, p["c"], target, p["seed"], packing=packing, models=models,
                            estimator_table=table)

@@ -130,7 +130,7 @@ def test_estimator_table_real(tmp_path):
     agrees (at least the figure tabulated at the larger log2 Q above it)."""
     from cbparams import security_models as SM
     est = {"path": REAL, "mode": "fast", "timeout_s": 600, "cache_dir": str(tmp_path / "cache")}
-    models, table = SM.search_models(["helib", "coresvp", "estimator"], 5917, 120, 32, est, log=lambda s: None)
+    models, table = T.search_models(["helib", "coresvp", "estimator"], 5917, 120, 32, est, log=lambda s: None)
     rows = T.read(table)
     assert [r["log2_q"] for r in rows] == T.ladder(5917, 120, 32, ["helib", "coresvp"])
     assert {r["commit"] for r in rows} == {EST.commit_of(EST.locate(REAL))} and {r["attacks"] for r in rows} == {

@@ -231,13 +231,13 @@ def run_args(row: Row, kind: str, m: int, *, c: int | None = None, hwt: int | No
 
 def fill_estimator(row: Row, m: int, log=None) -> None:
     """With the estimator among the row's models, its table filled for ring m before the
-    search (security_models.search_models: the ring's ladder of log2 Q, cached estimates) at
+    search (estimator_table.search_models: the ring's ladder of log2 Q, cached estimates) at
     the row's key weight, or at each weight the engine's search tries when it has none."""
     if "estimator" not in row.target_models or not row.security_target:
         return
     log = log or (lambda *a: print(*a, file=sys.stderr))
     for hwt in ([row.hwt] if row.hwt is not None else security_models.search_weights()):
-        security_models.search_models(list(row.target_models), m, hwt, row.security_target, row.estimator, log=log)
+        estimator_table.search_models(list(row.target_models), m, hwt, row.security_target, row.estimator, log=log)
 
 
 def work(op_counts: list, phi: int, c: int) -> float:
