@@ -49,6 +49,8 @@ RANKED_PATHS = ("measured_file", "plan_file", "note")
 # (select.py: candidates' `plan` marks the plan_candidates best by est_latency_s).
 RANKED_ORDER = ("rank_latency", "rank_block", "rank_balanced", "dominated_by")
 RING_KEY = ("cipher", "packing", "security_target", "m")
+# The security tables (cbparams.select security, run-security): a row per chain.
+SECURITY_KEY = ("source", "cipher", "m", "bits")
 # A plan's and a run's operation counts: one item per operation and level, in an order a
 # new kind of operation shifts; matched by what they count.
 OP_LISTS = (("plan.op_counts", ("op", "primes", "dropped", "lanes")),
@@ -104,6 +106,9 @@ RULES = (
     Rule("params/selected.csv", "csv", ignore=RANKED_COLUMNS + RANKED_ORDER, paths=RANKED_PATHS, key=RING_KEY),
     Rule("params/candidates.csv", "csv", ignore=("est_latency_s", "est_block_s", "plan"), key=RING_KEY,
          why="latencies estimated from the cost model, and the rings planned by them"),
+    Rule("params/security.csv", "csv", key=SECURITY_KEY,
+         why="one row per chain; which rings are ranked follows the cost model"),
+    Rule("tidy/run_security.csv", "csv", key=SECURITY_KEY, why="one row per run's chain"),
     Rule("tidy/runs.csv", "csv", ignore=RUN_TIMES + PROVENANCE + ("threads",)),
     Rule("tidy/rounds.csv", "csv", ignore=("seconds",)),
     Rule("tidy/ops.csv", "csv", ignore=("seconds",)),
@@ -327,16 +332,22 @@ def compare_tables(ta, tb, rule: Rule, trees: Trees) -> list[str]:
         diffs.append(f"{len(tables_a)} tables -> {len(tables_b)}")
     for n, (a, b) in enumerate(zip(tables_a, tables_b)):
         where = f"table {n + 1}: " if len(tables_a) > 1 else ""
+        # A column on one side only is named; the columns both have are compared by name,
+        # so a new column does not hide a change in the others.
         if a.header != b.header:
-            diffs.append(f"{where}columns {a.header} -> {b.header}")
-            continue
-        keep = [i for i, c in enumerate(a.header) if c not in rule.ignore]
+            gone = [c for c in a.header if c not in b.header]
+            new = [c for c in b.header if c not in a.header]
+            said = ([f"only before {gone}"] if gone else []) + ([f"only after {new}"] if new else [])
+            diffs.append(f"{where}columns: " + ("; ".join(said) or f"reordered {a.header} -> {b.header}"))
+        col_b = {c: j for j, c in enumerate(b.header)}
+        keep = [i for i, c in enumerate(a.header) if c not in rule.ignore and c in col_b]
         when = [_conditional(e, a.header) for e in rule.ignore if "[" in e]
         pairs = list(enumerate(zip(a.rows, b.rows)))
-        if rule.key and all(k in a.header for k in rule.key):
+        if rule.key and all(k in a.header and k in col_b for k in rule.key):
             at = [a.header.index(k) for k in rule.key]
-            by_key = lambda rows: {tuple(r[i] for i in at): r for r in rows}
-            ka, kb = by_key(a.rows), by_key(b.rows)
+            at_b = [col_b[k] for k in rule.key]
+            ka = {tuple(r[i] for i in at): r for r in a.rows}
+            kb = {tuple(r[i] for i in at_b): r for r in b.rows}
             for k in sorted(set(ka) - set(kb)):
                 diffs.append(f"{where}row {dict(zip(rule.key, k))} only before")
             for k in sorted(set(kb) - set(ka)):
@@ -348,8 +359,9 @@ def compare_tables(ta, tb, rule: Rule, trees: Trees) -> list[str]:
             for i in keep:
                 col = a.header[i]
                 va = ra[i] if i < len(ra) else "<absent>"
-                vb = rb[i] if i < len(rb) else "<absent>"
-                if any(i == c and ra[j] == v and rb[j] == v for c, j, v in when):
+                vb = rb[col_b[col]] if col_b[col] < len(rb) else "<absent>"
+                if any(i == c and ra[j] == v and a.header[j] in col_b and rb[col_b[a.header[j]]] == v
+                       for c, j, v in when):
                     continue
                 if col in rule.paths:
                     va, vb = trees.unroot(0, va), trees.unroot(1, vb)

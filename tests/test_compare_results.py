@@ -142,3 +142,30 @@ def test_operation_counts_are_matched_by_what_they_count():
     more = [dict(counts[0], count=5), counts[1]]
     diffs = compare_results.compare_data({"plan": {"op_counts": counts}}, {"plan": {"op_counts": more}}, rule, trees)
     assert diffs == ["plan.op_counts[op=mul,primes=3,dropped=0,lanes=1].count: 4 -> 5"]
+
+
+def test_a_new_column_is_named_and_the_others_still_compared(tmp_path):
+    """A column added on one side (as p was) hides no change in the columns both have."""
+    a = tree(tmp_path / "a")
+    b = tree(tmp_path / "b")
+    (a / "tidy/rounds.csv").write_text("cipher,m,bits,seconds\naes,257,400,1.0\naes,4369,600,2.0\n")
+    (b / "tidy/rounds.csv").write_text("cipher,p,m,bits,seconds\naes,2,257,400,1.5\naes,2,4369,601,2.5\n")
+    res = run(a, b)
+    assert res.returncode == 1
+    assert "columns: only after ['p']" in res.stdout
+    assert "bits: '600' -> '601'" in res.stdout and "'400'" not in res.stdout
+    (b / "tidy/rounds.csv").write_text("cipher,p,m,bits,seconds\naes,2,257,400,1.5\naes,2,4369,600,2.5\n")
+    assert "bits:" not in run(a, b).stdout
+
+
+def test_security_rows_are_matched_by_chain(tmp_path):
+    """Rows in another order, keyed by source, cipher, m and bits."""
+    a = tree(tmp_path / "a")
+    b = tree(tmp_path / "b")
+    head = "source,cipher,m,bits,helib_bits\n"
+    (a / "params/security.csv").write_text(head + "ranked,aes,4369,600,80.1\nselected,aes,53261,716,132.3\n")
+    (b / "params/security.csv").write_text(head + "selected,aes,53261,716,132.3\nranked,aes,4369,600,80.1\n")
+    assert run(a, b).returncode == 0
+    (b / "params/security.csv").write_text(head + "selected,aes,53261,716,132.4\n")
+    out = run(a, b).stdout
+    assert "'m': '4369', 'bits': '600'} only before" in out and "helib_bits: '132.3' -> '132.4'" in out
