@@ -12,6 +12,8 @@
 #include <memory>
 #include <string>
 
+#include <unistd.h>
+
 #include "engine/bgv/coresvp.h"
 #include "engine/bgv/security.h"
 #include "engine/bgv/security_model.h"
@@ -40,14 +42,22 @@ const char* const kTable =
     "46080,0,3.2,900,160,usvp,usvp;dual,27a581b\n"
     "46080,120,8,900,150,usvp,usvp;dual,27a581b\n";
 
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
+// A file of this process's own, removed with it: CTest runs each test as a process, two at once
+// under -j, and two fixtures writing one shared name had one reading the file while the other
+// truncated it.
+struct TempFile {
+  TempFile(const std::string& name, const std::string& text)
+      : path(::testing::TempDir() + "cb_" + std::to_string(getpid()) + "_" + name) {
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string path;
+};
 
 TEST(EstimatorTable, SmallestTabulatedModulusAtOrAbove) {
-  const auto t = EstimatorTable::read(write_temp("est_table.csv", kTable));
+  const auto t = EstimatorTable::read(TempFile("est_table.csv", kTable).path);
   EXPECT_EQ(t.size(), 5u);
   EXPECT_EQ(t.at(46080, 120, 3.2, 700)->bits, 170);     // below the first point: its figure
   EXPECT_EQ(t.at(46080, 120, 3.2, 800)->bits, 170);     // on a point
@@ -68,13 +78,16 @@ TEST(EstimatorTable, Refusals) {
                 .find("estimator table /nonexistent/t.csv cannot be read: write it with "
                       "`python -m cbparams.estimator_table write --table /nonexistent/t.csv`"),
             std::string::npos);
-  const auto bad_header = write_temp("est_bad_header.csv", "phi,hwt,sigma,log2_q,bits,attack,commit\n");
+  const TempFile bad_header_file("est_bad_header.csv", "phi,hwt,sigma,log2_q,bits,attack,commit\n");
+  const std::string& bad_header = bad_header_file.path;
   EXPECT_EQ(error_of([&] { EstimatorTable::read(bad_header); }),
             "estimator table " + bad_header + ": the header 'phi,hwt,sigma,log2_q,bits,attack,commit' lacks column attacks");
-  const auto bad_number = write_temp("est_bad_number.csv", hdr + "46080,120,3.2,8x0,170,usvp,usvp,c\n");
+  const TempFile bad_number_file("est_bad_number.csv", hdr + "46080,120,3.2,8x0,170,usvp,usvp,c\n");
+  const std::string& bad_number = bad_number_file.path;
   EXPECT_EQ(error_of([&] { EstimatorTable::read(bad_number); }),
             "estimator table " + bad_number + " line 2: log2_q='8x0' is not a number");
-  const auto short_row = write_temp("est_short.csv", hdr + "46080,120,3.2\n");
+  const TempFile short_row_file("est_short.csv", hdr + "46080,120,3.2\n");
+  const std::string& short_row = short_row_file.path;
   EXPECT_EQ(error_of([&] { EstimatorTable::read(short_row); }),
             "estimator table " + short_row + " line 2: 3 cells, the header has 8");
   EXPECT_EQ(error_of([] { EstimatorTable("t", {{46080, 50000, 3.2, 800, 170, "usvp", "usvp", "c"}}); }),
@@ -94,7 +107,8 @@ class EstimatorModel : public ::testing::Test {
  protected:
   void SetUp() override { use_estimator_table(std::make_shared<EstimatorTable>(EstimatorTable::read(path_))); }
   void TearDown() override { use_estimator_table(nullptr); }
-  const std::string path_ = write_temp("est_model.csv", kTable);
+  const TempFile file_{"est_model.csv", kTable};
+  const std::string& path_ = file_.path;
 };
 
 TEST_F(EstimatorModel, AnswersFromTheTable) {
