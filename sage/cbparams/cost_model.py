@@ -540,6 +540,16 @@ def load_model(path: str | Path) -> dict:
     return model
 
 
+def calibration_warnings(path: str | Path) -> list[str]:
+    """The warnings a model file carries (calibrate: reference circuits far from their
+    predictions, the sign of a calibration on a busy machine); none when the file is missing
+    or unreadable (the pipeline's end-of-run summary asks, whatever state the run left)."""
+    try:
+        return list(json.loads(Path(path).read_text()).get("warnings", []))
+    except (OSError, ValueError, AttributeError):
+        return []
+
+
 def refit(model: dict) -> dict:
     """The model fitted again on its own observations (after the fit changed)."""
     return _fitted(model)

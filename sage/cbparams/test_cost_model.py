@@ -347,3 +347,15 @@ def test_model_has_not_drifted(small, tmp_path_factory):
             f"{name}: predicted {', '.join(f'{100 * e:+.0f}%' for e in errors)} of the measured CPU time in "
             f"{len(attempts)} measurements of {SITTINGS} sittings each (bound {100 * DRIFT_BOUND:.0f}%): the engine "
             f"changed in a way sage/cbparams/cost_model.py's features do not follow")
+
+
+def test_calibration_warnings_are_read_from_the_model_file(tmp_path):
+    """What the end-of-run summary shows beside the selection (workflow/rules/summary.smk)."""
+    path = tmp_path / "model.json"
+    assert CM.calibration_warnings(path) == []          # no model yet
+    path.write_text(json.dumps({"fits": {}, "warnings": ["was the machine busy?"]}))
+    assert CM.calibration_warnings(path) == ["was the machine busy?"]
+    path.write_text(json.dumps({"fits": {}}))
+    assert CM.calibration_warnings(path) == []
+    path.write_text("{not json")
+    assert CM.calibration_warnings(path) == []

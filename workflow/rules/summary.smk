@@ -62,7 +62,23 @@ def selection_summary():
                          f"{r['bits']}-bit chain, c={r['c']}, key weight {r['hwt']}: HElib's formula "
                          f"{float(r['helib_bits']):.1f}, core-SVP {float(r['coresvp_bits']):.1f} bits; predicted "
                          f"{float(r['predicted_latency_s']):.1f} s on one thread ({r['security_source']})")
-    return lines
+    return lines + cost_model_warnings()
+
+
+def cost_model_warnings():
+    """The cost model's own warnings (cbparams.cost_model: its reference circuits far from their
+    predictions, a calibration on a busy machine), shown beside the selection they steered: which
+    rings are planned and measured follows the model, so a loaded calibration can change the
+    selected ring."""
+    from cbparams.cost_model import calibration_warnings
+
+    warnings = calibration_warnings(COST_MODEL)
+    if not warnings:
+        return []
+    return ([f"the cost model ({COST_MODEL}), which chose the rings planned and measured, warns:"]
+            + [f"  {w}" for w in warnings]
+            + [f"  to calibrate again: remove {COST_MODEL} and run make run again on a quiet machine "
+               "(the candidates, the selection and what depends on them are redone)"])
 
 
 def print_summary():
