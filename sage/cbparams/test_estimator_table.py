@@ -128,7 +128,6 @@ def test_estimator_table_real(tmp_path):
     and the estimator: never fewer digits than the first two alone (c=5), and the table's
     figure at the chosen chain reaches the target; the estimator run at that exact chain
     agrees (at least the figure tabulated at the larger log2 Q above it)."""
-    from cbparams import security_models as SM
     est = {"path": REAL, "mode": "fast", "timeout_s": 600, "cache_dir": str(tmp_path / "cache")}
     models, table = T.search_models(["helib", "coresvp", "estimator"], 5917, 120, 32, est, log=lambda s: None)
     rows = T.read(table)
